@@ -1,0 +1,44 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// A system library reached through a module map and a `shim.h` of prefixed inline wrappers.
+func systemLibrary(_ name: String, pkgConfig: String, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "AssemblyLine",
+    products: [
+        .executable(name: "assemblyline", targets: ["assemblyline"]),
+    ],
+    targets: [
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        systemLibrary("CYAML", pkgConfig: "yaml-0.1", apt: "libyaml-dev"),
+        systemLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev"),
+        systemLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev"),
+        systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
+        systemLibrary("CVips", pkgConfig: "vips", apt: "libvips-dev"),
+
+        .target(name: "AssemblyLine"),
+        .target(name: "YAMLReader", dependencies: ["AssemblyLine", "CYAML"]),
+        .target(name: "SQLiteLedger", dependencies: ["AssemblyLine", "CSQLite"]),
+        .target(name: "HMAC", dependencies: ["AssemblyLine", "CCrypto"]),
+        .target(name: "CurlTransport", dependencies: ["AssemblyLine", "CCurl"]),
+        .target(name: "HTTPServer", dependencies: ["AssemblyLine", "CMicroHTTPD"]),
+        .target(name: "ImageRobot", dependencies: ["AssemblyLine", "CVips"]),
+        .target(name: "AssemblyLineCLI", dependencies: [
+            "AssemblyLine", "YAMLReader", "SQLiteLedger",
+        ]),
+        .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
+
+        .testTarget(name: "AssemblyLineTests", dependencies: ["AssemblyLine"]),
+        .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
+        .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger"]),
+        .testTarget(name: "HMACTests", dependencies: ["HMAC"]),
+        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot"]),
+        .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

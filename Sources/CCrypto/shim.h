@@ -1,0 +1,8 @@
+#ifndef CCRYPTO_SHIM_H
+#define CCRYPTO_SHIM_H
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+#include <openssl/md5.h>
+#endif

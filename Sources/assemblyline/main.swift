@@ -1,0 +1,3 @@
+import AssemblyLineCLI
+
+await AssemblyLineTool.main()
