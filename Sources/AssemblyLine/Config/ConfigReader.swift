@@ -1,0 +1,82 @@
+/// Reads typed values out of a configuration tree and collects every issue instead of stopping at the first.
+///
+/// Decoders of manifests, policies and template files share it, so that all of them name the file,
+/// line, column and field, and say what was expected, in the same words.
+public final class ConfigReader {
+    public let file: String
+    public let expander: EnvironmentExpander
+    public private(set) var issues: [ConfigIssue] = []
+
+    public init(file: String, environment: [String: String]) {
+        self.file = file
+        self.expander = EnvironmentExpander(environment: environment)
+    }
+
+    /// Records an issue at a node.
+    public func report(_ node: ConfigNode, field: String, _ message: String) {
+        report(at: node.mark, field: field, message)
+    }
+
+    /// Records an issue at a mark.
+    public func report(at mark: SourceMark, field: String, _ message: String) {
+        issues.append(ConfigIssue(file: file, mark: mark, field: field, message: message))
+    }
+
+    /// The node as a mapping with only the allowed keys; unknown keys are reported (with a suggestion).
+    public func table(_ node: ConfigNode, field: String, keys: [String]) -> ConfigTable? {
+        guard case .mapping(let entries) = node.content else {
+            report(node, field: field, "expected a mapping with keys \(keys.joined(separator: ", ")), found \(node.kindDescription)")
+            return nil
+        }
+        var values: [String: ConfigTable.Member] = [:]
+        for entry in entries {
+            guard let key = entry.key.scalarText else {
+                report(entry.key, field: field, "expected a plain key, found \(entry.key.kindDescription)")
+                continue
+            }
+            let path = field.isEmpty ? key : "\(field).\(key)"
+            guard keys.contains(key) else {
+                report(entry.key, field: path, Self.unknownKeyMessage(key, allowed: keys))
+                continue
+            }
+            values[key] = ConfigTable.Member(keyMark: entry.key.mark, value: entry.value, field: path)
+        }
+        return ConfigTable(reader: self, node: node, field: field, members: values)
+    }
+
+    /// The scalar's text with `${VAR}` expanded; reports non-scalars and unset variables.
+    public func text(_ node: ConfigNode, field: String, expected: String) -> String? {
+        guard case .scalar(let raw, _) = node.content else {
+            report(node, field: field, "expected \(expected), found \(node.kindDescription)")
+            return nil
+        }
+        do {
+            return try expander.expand(raw)
+        } catch {
+            report(node, field: field, error.description)
+            return nil
+        }
+    }
+
+    static func unknownKeyMessage(_ key: String, allowed: [String]) -> String {
+        let suggestion = allowed.min { editDistance(key, $0) < editDistance(key, $1) }
+        var message = "unknown key '\(key)'; expected one of: \(allowed.joined(separator: ", "))"
+        if let suggestion, editDistance(key, suggestion) <= max(1, key.count / 3) {
+            message += " (did you mean '\(suggestion)'?)"
+        }
+        return message
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, left) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, right) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,22 @@
+/// Small checks on URL text, without a URL parser: the scheme, the host, and whether it is loopback.
+public enum URLText {
+    /// The host of `scheme://host[:port][/path]`, lowercased, or nil when the text has another scheme.
+    public static func host(of url: String, scheme: String) -> String? {
+        let prefix = scheme + "://"
+        guard url.lowercased().hasPrefix(prefix) else { return nil }
+        let authority = url.dropFirst(prefix.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.contains("@") else { return nil }
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            return String(authority[...close]).lowercased()
+        }
+        return String(authority.prefix { $0 != ":" }).lowercased()
+    }
+
+    /// True for `localhost`, `127.x.x.x` and `[::1]`.
+    public static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}

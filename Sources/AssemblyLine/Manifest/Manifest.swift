@@ -1,0 +1,93 @@
+/// A validated job manifest, version 1: what to send, how, and where the results and the ledger go.
+///
+/// Every path in it is absolute: relative paths were resolved against the manifest's own directory,
+/// never the working directory, so that cron and a shell agree. Defaults come from ``ManifestDefaults``.
+public struct Manifest: Sendable, Hashable {
+    /// The manifest file's absolute path.
+    public var file: String
+    public var name: String
+    public var endpoint: Endpoint
+    public var auth: AuthSettings
+    public var signer: SignerSettings
+    public var inputs: InputSettings
+    public var recipe: Recipe
+    public var notifyURL: String?
+    public var shards: ShardLimits
+    public var concurrency: ConcurrencyLimits
+    public var upload: UploadSettings
+    public var retry: RetrySettings
+    public var poll: PollSettings
+    public var limits: RateLimits
+    public var output: OutputSettings
+    /// Where the ledger and the lock live.
+    public var stateDir: String
+
+    /// The directory that holds the manifest.
+    public var directory: String { FilePath.directory(of: file) }
+}
+
+/// Where Assemblies are created.
+public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
+    /// The local service, started inside the process on an ephemeral loopback port.
+    case embedded
+    /// A Transloadit-compatible API: `https://api2.transloadit.com` or a local service's URL.
+    case url(String)
+
+    public var description: String {
+        switch self {
+        case .embedded: return "embedded"
+        case .url(let url): return url
+        }
+    }
+}
+
+/// Where a secret or a token is read from; the value itself never sits in a manifest.
+public enum SecretSource: Sendable, Hashable, CustomStringConvertible {
+    case environment(String)
+    case file(String)
+
+    public var description: String {
+        switch self {
+        case .environment(let name): return "environment variable \(name)"
+        case .file(let path): return "file \(path)"
+        }
+    }
+}
+
+/// Which signer turns params into signatures.
+public enum SignerSettings: Sendable, Hashable {
+    /// An HTTPS signing service holding the Auth Secret.
+    case backend(url: String, token: SecretSource, timeout: Duration)
+    /// HMAC on this host with a secret from the environment or a file.
+    case local(secret: SecretSource)
+    /// The embedded local service's own generated secret.
+    case embedded
+
+    /// The manifest's name of the kind.
+    public var kind: String {
+        switch self {
+        case .backend: return "backend"
+        case .local: return "local"
+        case .embedded: return "embedded"
+        }
+    }
+}
+
+/// What an Assembly does with the files.
+public enum Recipe: Sendable, Hashable {
+    /// A Template stored at the service, with fields.
+    case template(id: String, fields: [String: JSONValue])
+    /// One resize Step, turned into Assembly Instructions by ``Recipe/steps``.
+    case resize(ResizeSettings)
+    /// Raw Assembly Instructions.
+    case steps(JSONValue)
+
+    /// The manifest's name of the kind.
+    public var kind: String {
+        switch self {
+        case .template: return "template"
+        case .resize: return "resize"
+        case .steps: return "steps"
+        }
+    }
+}

@@ -1,0 +1,194 @@
+/// Turns a parsed manifest into a ``Manifest``, reporting every problem of the file in one ``ConfigError``.
+public struct ManifestDecoder {
+    static let topLevelKeys = [
+        "version", "name", "endpoint", "auth", "signer", "inputs", "template", "resize", "steps",
+        "notify_url", "shards", "concurrency", "upload", "retry", "poll", "limits", "output", "state_dir",
+    ]
+
+    /// The file name used in messages, as the user gave it.
+    public var displayPath: String
+    /// The manifest's absolute path; relative paths inside resolve against its directory.
+    public var absolutePath: String
+    public var environment: [String: String]
+
+    public init(displayPath: String, absolutePath: String, environment: [String: String]) {
+        self.displayPath = displayPath
+        self.absolutePath = absolutePath
+        self.environment = environment
+    }
+
+    /// The validated manifest, or every issue found in it.
+    public func decode(_ root: ConfigNode) throws(ConfigError) -> Manifest {
+        let reader = ConfigReader(file: displayPath, environment: environment)
+        let manifest = ManifestSections(reader: reader, directory: FilePath.directory(of: absolutePath))
+            .decode(root, file: absolutePath)
+        guard reader.issues.isEmpty, let manifest else {
+            throw ConfigError(issues: reader.issues)
+        }
+        return manifest
+    }
+}
+
+/// The section-by-section reading behind ``ManifestDecoder``; each section reports into one reader.
+struct ManifestSections {
+    let reader: ConfigReader
+    /// The manifest's directory, against which relative paths resolve.
+    let directory: String
+
+    func decode(_ root: ConfigNode, file: String) -> Manifest? {
+        guard let table = reader.table(root, field: "", keys: ManifestDecoder.topLevelKeys) else { return nil }
+        if let version = table.string("version", required: true, expected: "1, the manifest format's version"), version != "1" {
+            table.report("version", "expected 1, the only manifest version this AssemblyLine reads, found '\(version)'")
+        }
+        let name = self.name(table)
+        let endpoint = self.endpoint(table)
+        let auth = self.auth(table, endpoint: endpoint)
+        let signer = self.signer(table, endpoint: endpoint)
+        let inputs = self.inputs(table)
+        let recipe = ManifestRecipeSection(reader: reader).decode(table)
+        let notifyURL = table.string("notify_url").flatMap { url(table, "notify_url", $0, loopbackHTTP: false) }
+        let stateDir = table.string("state_dir").map(resolve) ?? resolve(ManifestDefaults.stateDir)
+        let output = self.output(table, stateDir: stateDir)
+        guard let name, let endpoint, let auth, let signer, let inputs, let recipe, let output else { return nil }
+        return Manifest(
+            file: file, name: name, endpoint: endpoint, auth: auth, signer: signer, inputs: inputs,
+            recipe: recipe, notifyURL: notifyURL, shards: shards(table), concurrency: concurrency(table),
+            upload: upload(table), retry: retry(table), poll: poll(table), limits: limits(table),
+            output: output, stateDir: stateDir)
+    }
+
+    private func resolve(_ path: String) -> String { FilePath.resolve(path, against: directory) }
+
+    private func name(_ table: ConfigTable) -> String? {
+        let expected = "a name of letters, digits, '.', '_' and '-' (at most 64)"
+        guard let name = table.string("name", required: true, expected: expected) else { return nil }
+        let allowed = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+        guard allowed, name.count <= 64 else {
+            table.report("name", "expected \(expected), found '\(name)'")
+            return nil
+        }
+        return name
+    }
+
+    private func endpoint(_ table: ConfigTable) -> Endpoint? {
+        guard let text = table.string("endpoint", expected: "embedded or a base URL such as https://api2.transloadit.com") else {
+            return table.has("endpoint") ? nil : .embedded
+        }
+        if text == "embedded" { return .embedded }
+        return url(table, "endpoint", text, loopbackHTTP: true).map { .url($0.hasSuffix("/") ? String($0.dropLast()) : $0) }
+    }
+
+    /// The URL when it is `https://…`, or `http://` to a loopback host where that is allowed.
+    func url(_ table: ConfigTable, _ key: String, _ text: String, loopbackHTTP: Bool) -> String? {
+        if let host = URLText.host(of: text, scheme: "https"), !host.isEmpty { return text }
+        if let host = URLText.host(of: text, scheme: "http") {
+            if !loopbackHTTP || URLText.isLoopback(host) { return text }
+            table.report(key, "plain http is allowed only to a loopback host (127.0.0.1, localhost, [::1]); expected an https:// URL, found '\(text)'")
+            return nil
+        }
+        table.report(key, "expected an https:// URL\(key == "endpoint" ? " or embedded" : ""), found '\(text)'")
+        return nil
+    }
+
+    private func auth(_ table: ConfigTable, endpoint: Endpoint?) -> AuthSettings? {
+        let section = table.table("auth", keys: ["key", "expires_in", "secret"])
+        if section?.has("secret") == true {
+            section?.report("secret", ManifestSections.literalSecretMessage(use: "signer.secret_env or signer.secret_file"))
+        }
+        let key = section?.string("key")
+        if key == nil, case .url = endpoint, section?.has("key") != true {
+            if let section { section.reportMissing("key", expected: "the Auth Key of the account (needed with an endpoint URL)") } else {
+                table.reportMissing("auth", expected: "a mapping with the Auth Key (auth.key), needed with an endpoint URL")
+            }
+        }
+        let expiresIn = section?.duration("expires_in", in: ManifestDefaults.expiresInRange) ?? ManifestDefaults.expiresIn
+        return AuthSettings(key: key, expiresIn: expiresIn)
+    }
+
+    static func literalSecretMessage(use alternative: String) -> String {
+        "a literal secret in a manifest is refused: manifests end up in version control, backups and logs; use \(alternative) instead"
+    }
+
+    private func signer(_ table: ConfigTable, endpoint: Endpoint?) -> SignerSettings? {
+        ManifestSignerSection(reader: reader, directory: directory, sections: self).decode(table, endpoint: endpoint)
+    }
+
+    private func inputs(_ table: ConfigTable) -> InputSettings? {
+        guard let section = table.table("inputs", keys: ["include", "exclude", "base"], required: true) else { return nil }
+        let include = section.strings("include", required: true)
+        let exclude = section.strings("exclude") ?? []
+        let base = section.string("base").map(resolve) ?? directory
+        guard let include else { return nil }
+        return InputSettings(include: include.map(resolve), exclude: exclude.map(resolve), base: base)
+    }
+
+    private func shards(_ table: ConfigTable) -> ShardLimits {
+        let section = table.table("shards", keys: ["files", "max_bytes"])
+        return ShardLimits(
+            files: section?.int("files", in: ManifestDefaults.shardFilesRange) ?? ManifestDefaults.shardFiles,
+            maxBytes: section?.size("max_bytes", in: ManifestDefaults.shardMaxBytesRange) ?? ManifestDefaults.shardMaxBytes)
+    }
+
+    private func concurrency(_ table: ConfigTable) -> ConcurrencyLimits {
+        let section = table.table("concurrency", keys: ["assemblies", "uploads", "downloads"])
+        let range = ManifestDefaults.concurrencyRange
+        return ConcurrencyLimits(
+            assemblies: section?.int("assemblies", in: range) ?? ManifestDefaults.assemblies,
+            uploads: section?.int("uploads", in: range) ?? ManifestDefaults.uploads,
+            downloads: section?.int("downloads", in: range) ?? ManifestDefaults.downloads)
+    }
+
+    private func upload(_ table: ConfigTable) -> UploadSettings {
+        let section = table.table("upload", keys: ["mode", "chunk_size"])
+        return UploadSettings(
+            mode: section?.choice("mode", as: UploadSettings.Mode.self) ?? ManifestDefaults.uploadMode,
+            chunkSize: section?.size("chunk_size", in: ManifestDefaults.chunkSizeRange) ?? ManifestDefaults.chunkSize)
+    }
+
+    private func retry(_ table: ConfigTable) -> RetrySettings {
+        let section = table.table("retry", keys: ["attempts", "base_delay", "max_delay"])
+        let range = ManifestDefaults.retryDelayRange
+        let settings = RetrySettings(
+            attempts: section?.int("attempts", in: ManifestDefaults.retryAttemptsRange) ?? ManifestDefaults.retryAttempts,
+            baseDelay: section?.duration("base_delay", in: range) ?? ManifestDefaults.retryBaseDelay,
+            maxDelay: section?.duration("max_delay", in: range) ?? ManifestDefaults.retryMaxDelay)
+        if let section, settings.baseDelay > settings.maxDelay {
+            section.report(section.has("max_delay") ? "max_delay" : "base_delay",
+                           "expected max_delay (\(ConfigUnits.formatDuration(settings.maxDelay))) to be at least base_delay (\(ConfigUnits.formatDuration(settings.baseDelay)))")
+        }
+        return settings
+    }
+
+    private func poll(_ table: ConfigTable) -> PollSettings {
+        let section = table.table("poll", keys: ["interval", "max_interval", "timeout"])
+        let range = ManifestDefaults.pollIntervalRange
+        let settings = PollSettings(
+            interval: section?.duration("interval", in: range) ?? ManifestDefaults.pollInterval,
+            maxInterval: section?.duration("max_interval", in: range) ?? ManifestDefaults.pollMaxInterval,
+            timeout: section?.duration("timeout", in: ManifestDefaults.pollTimeoutRange) ?? ManifestDefaults.pollTimeout)
+        if let section, settings.interval > settings.maxInterval {
+            section.report(section.has("max_interval") ? "max_interval" : "interval",
+                           "expected max_interval (\(ConfigUnits.formatDuration(settings.maxInterval))) to be at least interval (\(ConfigUnits.formatDuration(settings.interval)))")
+        }
+        return settings
+    }
+
+    private func limits(_ table: ConfigTable) -> RateLimits {
+        let section = table.table("limits", keys: ["creations_per_minute", "status_per_second"])
+        return RateLimits(
+            creationsPerMinute: section?.int("creations_per_minute", in: ManifestDefaults.creationsPerMinuteRange) ?? ManifestDefaults.creationsPerMinute,
+            statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond)
+    }
+
+    private func output(_ table: ConfigTable, stateDir: String) -> OutputSettings? {
+        let section = table.table("output", keys: ["dir", "layout"])
+        let dir = section?.string("dir").map(resolve) ?? FilePath.resolve(ManifestDefaults.outputDir, against: stateDir)
+        let text = section?.string("layout") ?? ManifestDefaults.outputLayout
+        do {
+            return OutputSettings(dir: dir, layout: try OutputLayout(text))
+        } catch {
+            section?.report("layout", error.description)
+            return nil
+        }
+    }
+}
