@@ -33,6 +33,7 @@ let package = Package(
 
         .testTarget(name: "AssemblyLineTests", dependencies: ["AssemblyLine"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
+        .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "YAMLReader"]),
         .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger"]),
         .testTarget(name: "HMACTests", dependencies: ["HMAC"]),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport"]),

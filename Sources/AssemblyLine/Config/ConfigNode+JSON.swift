@@ -1,23 +1,4 @@
 extension ConfigNode {
-    /// The node as JSON, typing plain scalars as YAML's core schema does (null, booleans, numbers).
-    ///
-    /// Quoted scalars stay strings, so `"123"` is a string and `123` an integer. Mapping keys are
-    /// taken as text.
-    public var jsonValue: JSONValue {
-        switch content {
-        case .scalar(let text, let quoted):
-            return quoted ? .string(text) : Self.typedScalar(text)
-        case .sequence(let items):
-            return .array(items.map(\.jsonValue))
-        case .mapping(let entries):
-            var members: [String: JSONValue] = [:]
-            for entry in entries {
-                members[entry.key.scalarText ?? entry.key.jsonValue.serialized] = entry.value.jsonValue
-            }
-            return .object(members)
-        }
-    }
-
     /// The text of a scalar node, or nil for a sequence or mapping.
     public var scalarText: String? {
         if case .scalar(let text, _) = content { return text }
@@ -33,6 +14,7 @@ extension ConfigNode {
         }
     }
 
+    /// A plain scalar typed as YAML's core schema does: null, booleans, integers, numbers, else a string.
     static func typedScalar(_ text: String) -> JSONValue {
         switch text {
         case "", "~", "null", "Null", "NULL": return .null

@@ -58,6 +58,28 @@ public final class ConfigReader {
         }
     }
 
+    /// The node as JSON with `${VAR}` expanded in every scalar; plain scalars are typed, quoted ones stay strings.
+    public func json(_ node: ConfigNode, field: String) -> JSONValue? {
+        switch node.content {
+        case .scalar(_, let quoted):
+            guard let text = self.text(node, field: field, expected: "a value") else { return nil }
+            return quoted ? .string(text) : ConfigNode.typedScalar(text)
+        case .sequence(let items):
+            let values = items.compactMap { json($0, field: field) }
+            return values.count == items.count ? .array(values) : nil
+        case .mapping(let entries):
+            var members: [String: JSONValue] = [:]
+            for entry in entries {
+                guard let key = entry.key.scalarText, let value = json(entry.value, field: field.isEmpty ? key : "\(field).\(key)") else {
+                    if entry.key.scalarText == nil { report(entry.key, field: field, "expected a plain key, found \(entry.key.kindDescription)") }
+                    return nil
+                }
+                members[key] = value
+            }
+            return .object(members)
+        }
+    }
+
     static func unknownKeyMessage(_ key: String, allowed: [String]) -> String {
         let suggestion = allowed.min { editDistance(key, $0) < editDistance(key, $1) }
         var message = "unknown key '\(key)'; expected one of: \(allowed.joined(separator: ", "))"

@@ -49,12 +49,13 @@ struct ManifestSections {
         let notifyURL = table.string("notify_url").flatMap { url(table, "notify_url", $0, loopbackHTTP: false) }
         let stateDir = table.string("state_dir").map(resolve) ?? resolve(ManifestDefaults.stateDir)
         let output = self.output(table, stateDir: stateDir)
+        let shards = self.shards(table), concurrency = self.concurrency(table), upload = self.upload(table)
+        let retry = self.retry(table), poll = self.poll(table), limits = self.limits(table)
         guard let name, let endpoint, let auth, let signer, let inputs, let recipe, let output else { return nil }
         return Manifest(
             file: file, name: name, endpoint: endpoint, auth: auth, signer: signer, inputs: inputs,
-            recipe: recipe, notifyURL: notifyURL, shards: shards(table), concurrency: concurrency(table),
-            upload: upload(table), retry: retry(table), poll: poll(table), limits: limits(table),
-            output: output, stateDir: stateDir)
+            recipe: recipe, notifyURL: notifyURL, shards: shards, concurrency: concurrency,
+            upload: upload, retry: retry, poll: poll, limits: limits, output: output, stateDir: stateDir)
     }
 
     private func resolve(_ path: String) -> String { FilePath.resolve(path, against: directory) }

@@ -27,10 +27,11 @@ struct ManifestRecipeSection {
         let id = section.string("id", required: true, expected: "the Template ID")
         var fields: [String: JSONValue] = [:]
         if let member = section.members["fields"] {
-            guard case .mapping = member.value.content, let object = member.value.jsonValue.objectValue else {
+            guard case .mapping = member.value.content else {
                 reader.report(member.value, field: member.field, "expected a mapping of field names to values, found \(member.value.kindDescription)")
                 return nil
             }
+            guard let object = reader.json(member.value, field: member.field)?.objectValue else { return nil }
             fields = object
         }
         return id.map { .template(id: $0, fields: fields) }
@@ -78,7 +79,8 @@ struct ManifestRecipeSection {
                 valid = false
             }
         }
-        return valid ? .steps(member.value.jsonValue) : nil
+        guard valid, let instructions = reader.json(member.value, field: "steps") else { return nil }
+        return .steps(instructions)
     }
 
     static func isColor(_ text: String) -> Bool {

@@ -1,0 +1,38 @@
+# AssemblyLine: the two commands are `make demo` and `make test`; each installs what it needs first.
+SWIFT ?= swift
+DEBUG_BIN := .build/debug/assemblyline
+RELEASE_BIN := .build/release/assemblyline
+
+.PHONY: deps build release test demo bench samples clean
+
+## deps: install the missing Debian packages (apt-get; sudo when not root); does nothing when all are there
+deps:
+	@scripts/install-deps.sh
+
+## build: a debug build of the tool and its libraries
+build: deps
+	$(SWIFT) build
+
+## release: an optimized build, for the demo and the benchmarks
+release: deps
+	$(SWIFT) build -c release
+
+## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary)
+test: build
+	$(SWIFT) test
+
+## samples: generate the demo's sample images (no third-party media)
+samples:
+	@python3 scripts/make-sample-images.py manifests/samples
+
+## demo: validate and plan manifests/example.yaml on the embedded default
+demo: release samples
+	$(RELEASE_BIN) validate manifests/example.yaml
+	$(RELEASE_BIN) plan manifests/example.yaml
+
+## bench: the benchmarks of bench/, printed; results are recorded by hand in bench/RESULTS.md
+bench: release
+	bench/run.sh
+
+clean:
+	rm -rf .build bench/work

@@ -1,0 +1,17 @@
+/// A command of the tool: a type with a configuration, built from parsed values, validated, then run.
+protocol CLICommand: Sendable {
+    static var configuration: CommandConfiguration { get }
+
+    /// Reads the command's typed values; throws a ``UsageError`` for values of the wrong form.
+    init(_ values: ParsedValues) throws
+
+    /// Checks what parsing cannot; throws a ``UsageError``.
+    func validate() throws
+
+    /// Does the work and says how the process should exit.
+    func run(_ console: Console) async throws -> ExitStatus
+}
+
+extension CLICommand {
+    func validate() throws {}
+}

@@ -1,0 +1,19 @@
+/// The process's exit codes, stable and documented (DESIGN.md §6, README "Exit codes").
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// All shards done; or the command did what it was asked.
+    case success = 0
+    /// The run finished with failed shards; `resume` can be tried.
+    case failedShards = 1
+    /// The run was interrupted by a signal or `--max-duration` and can be resumed.
+    case interrupted = 2
+    /// The command line was wrong.
+    case usage = 64
+    /// The manifest or an input was invalid.
+    case invalidInput = 65
+    /// A service could not be reached at all.
+    case unavailable = 69
+    /// An internal error.
+    case internalError = 70
+    /// Another run holds the lock.
+    case locked = 75
+}
