@@ -1,0 +1,70 @@
+import Foundation
+
+/// Runs the built `assemblyline` binary as a user would, and captures what it prints and how it exits.
+struct BinaryRunner {
+    /// What one invocation printed and returned.
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The binary beside the test bundle, which `swift build --build-tests` builds with it.
+    static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["ASSEMBLYLINE_BIN"] { return URL(fileURLWithPath: path) }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return bundle.appendingPathComponent("assemblyline")
+    }()
+
+    /// Runs the binary with arguments in a directory, with the environment given plus PATH and HOME.
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var base = ["PATH": "/usr/bin:/bin"]
+        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        process.environment = base.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus,
+                       stdout: String(decoding: outData, as: UTF8.self),
+                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// A fresh directory for one test, removed when the test is done with it.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("assemblyline-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Writes a file below the directory, creating folders, and returns its URL.
+    @discardableResult
+    func write(_ relativePath: String, _ text: String) throws -> URL {
+        let file = url.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+}

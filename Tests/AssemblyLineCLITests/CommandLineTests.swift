@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@Suite struct CommandLineTests {
+    @Test func versionPrintsTheVersion() throws {
+        let outcome = try BinaryRunner.run(["--version"], in: FileManager.default.temporaryDirectory)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "0.1.0\n")
+    }
+
+    @Test(arguments: [["--help"], ["-h"], ["help"]])
+    func rootHelpListsTheSubcommands(arguments: [String]) throws {
+        let outcome = try BinaryRunner.run(arguments, in: FileManager.default.temporaryDirectory)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.hasPrefix("OVERVIEW: "))
+        #expect(outcome.stdout.contains("USAGE: assemblyline <subcommand>"))
+        #expect(outcome.stdout.contains("\n  validate                Check a manifest and report every error in it.\n"))
+        #expect(outcome.stdout.hasSuffix("  See 'assemblyline help <subcommand>' for detailed help.\n"))
+    }
+
+    @Test func noSubcommandIsAUsageError() throws {
+        let outcome = try BinaryRunner.run([], in: FileManager.default.temporaryDirectory)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.hasPrefix("OVERVIEW: "))
+    }
+
+    @Test func commandHelpIsTheSameFromEveryForm() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let forms = try [["validate", "--help"], ["validate", "-h"], ["help", "validate"]].map {
+            try BinaryRunner.run($0, in: directory)
+        }
+        #expect(forms.allSatisfy { $0.status == 0 })
+        #expect(Set(forms.map(\.stdout)).count == 1)
+        #expect(forms[0].stdout == """
+            OVERVIEW: Check a manifest and report every error in it.
+
+            Exits 0 when the manifest is valid, 65 with every error (file:line:column) when it is not.
+
+            USAGE: assemblyline validate <manifest>
+
+            ARGUMENTS:
+              <manifest>              The job manifest (YAML).
+
+            OPTIONS:
+              -h, --help              Show help information.
+
+            """)
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "Error: unknown subcommand 'frobnicate'\n  See 'assemblyline --help' for the list of subcommands.\n"),
+        (["validate"], "Error: missing expected argument '<manifest>'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
+        (["validate", "a.yaml", "b.yaml"], "Error: unexpected argument 'b.yaml'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
+        (["validate", "--bogus", "a.yaml"], "Error: unknown option '--bogus'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
+        (["help", "nope"], "Error: unknown subcommand 'nope'\n  See 'assemblyline --help' for the list of subcommands.\n"),
+    ])
+    func usageErrorsExit64WithTheUsage(arguments: [String], stderr: String) throws {
+        let outcome = try BinaryRunner.run(arguments, in: FileManager.default.temporaryDirectory)
+        #expect(outcome.status == 64)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr == stderr)
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("--odd.yaml", "version: 1\nname: odd\ninputs: {include: x}\nresize: {width: 5}\n")
+        let outcome = try BinaryRunner.run(["validate", "--", "--odd.yaml"], in: directory.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
+}

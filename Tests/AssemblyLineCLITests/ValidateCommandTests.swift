@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@Suite struct ValidateCommandTests {
+    @Test func validManifestExitsZeroAndSaysSo() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("jobs/m.yaml", "version: 1\nname: thumbs\ninputs: {include: \"in/*.jpg\"}\nresize: {width: 10}\n")
+        let outcome = try BinaryRunner.run(["validate", "jobs/m.yaml"], in: directory.url)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "jobs/m.yaml: valid manifest 'thumbs' (resize, endpoint embedded, signer embedded)\n")
+        #expect(outcome.stderr == "")
+    }
+
+    @Test func invalidManifestPrintsEveryErrorWithLineAndCaretAndExits65() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("m.yaml", "version: 1\nname: a b\ninputs: {include: x}\nresize: {width: 0}\n")
+        let outcome = try BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        #expect(outcome.status == 65)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr == """
+            m.yaml:2:7: name: expected a name of letters, digits, '.', '_' and '-' (at most 64), found 'a b'
+            name: a b
+                  ^
+            m.yaml:4:17: resize.width: out of range; expected a whole number from 1 to 20000
+            resize: {width: 0}
+                            ^
+            2 errors in m.yaml
+
+            """)
+    }
+
+    @Test func yamlSyntaxErrorNamesThePlaceAndExits65() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("m.yaml", "version: 1\nname: [a\n")
+        let outcome = try BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        #expect(outcome.status == 65)
+        #expect(outcome.stderr.hasPrefix("m.yaml:2:7: "))
+    }
+
+    @Test func missingFileIsNamedAndExits65() throws {
+        let directory = try TemporaryDirectory()
+        let outcome = try BinaryRunner.run(["validate", "nowhere.yaml"], in: directory.url)
+        #expect(outcome.status == 65)
+        #expect(outcome.stderr.contains("nowhere.yaml"))
+    }
+
+    @Test func shippedManifestsAreValid() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for manifest in ["manifests/example.yaml", "manifests/reference.yaml"] {
+            let outcome = try BinaryRunner.run(["validate", manifest], in: root, environment: ["TRANSLOADIT_KEY": "k"])
+            #expect(outcome.status == 0, "\(manifest): \(outcome.stderr)")
+        }
+    }
+}
