@@ -21,24 +21,13 @@ let package = Package(
 
         .target(name: "AssemblyLine"),
         .target(name: "YAMLReader", dependencies: ["AssemblyLine", "CYAML"]),
-        .target(name: "SQLiteLedger", dependencies: ["AssemblyLine", "CSQLite"]),
-        .target(name: "HMAC", dependencies: ["AssemblyLine", "CCrypto"]),
-        .target(name: "CurlTransport", dependencies: ["AssemblyLine", "CCurl"]),
-        .target(name: "HTTPServer", dependencies: ["AssemblyLine", "CMicroHTTPD"]),
-        .target(name: "ImageRobot", dependencies: ["AssemblyLine", "CVips"]),
         .target(name: "AssemblyLineCLI", dependencies: [
-            "AssemblyLine", "YAMLReader", "SQLiteLedger",
+            "AssemblyLine", "YAMLReader",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
 
-        .testTarget(name: "AssemblyLineTests", dependencies: ["AssemblyLine"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
         .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "YAMLReader"]),
-        .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger"]),
-        .testTarget(name: "HMACTests", dependencies: ["HMAC"]),
-        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot"]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline"]),
     ],
     swiftLanguageModes: [.v6]
