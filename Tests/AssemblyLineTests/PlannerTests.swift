@@ -95,6 +95,34 @@ extension Plan {
         #expect(first.shards.first?.files.first?.path == tree.path("B.jpg"))
     }
 
+    @Test func canonicallyEquivalentNamesStayDistinctFiles() throws {
+        let tree = try PlanningTree()
+        let composed = "caf\u{E9}.jpg"
+        let decomposed = "cafe\u{301}.jpg"
+        try tree.file(composed, bytes: 1)
+        try tree.file(decomposed, bytes: 2)
+
+        let files = try tree.plan(["*.jpg"]).plan.shards.flatMap(\.files)
+
+        #expect(files.map(\.size) == [2, 1], "decomposed (65 CC 81) sorts before composed (C3 A9)")
+        #expect(files.map { Array($0.relativePath.utf8) } == [Array(decomposed.utf8), Array(composed.utf8)])
+    }
+
+    @Test(arguments: [
+        (PlanError.outsideBase(path: "/srv/x.jpg", base: "/srv/in", others: 2),
+         "input file '/srv/x.jpg' is outside the base directory '/srv/in' (and 2 more); outputs mirror paths relative to the base"),
+        (PlanError.outsideBase(path: "/srv/x.jpg", base: "/srv/in", others: 0),
+         "input file '/srv/x.jpg' is outside the base directory '/srv/in'; outputs mirror paths relative to the base"),
+        (PlanError.relativePattern(pattern: "in/*.jpg"),
+         "glob pattern 'in/*.jpg' is relative; expected an absolute pattern or a directory to resolve it against"),
+        (PlanError.relativeBase(base: "in"), "base directory 'in' is relative; expected an absolute path"),
+        (PlanError.invalidLimit(name: "files", value: 0), "shard limit files is 0; expected a number of at least 1"),
+        (PlanError.noIncludePatterns, "no include pattern given; expected at least one glob"),
+    ])
+    func errorMessagesAreOneLineAndNameThePlace(_ error: PlanError, _ message: String) {
+        #expect(error.description == message)
+    }
+
     @Test(arguments: [
         ShardLimits(maxFiles: 1),
         ShardLimits(maxFiles: 3),

@@ -91,6 +91,16 @@ import Glibc
         #expect(files.map(\.path) == [tree.path("in/a.jpg"), tree.path("in/photos/p.jpg")])
     }
 
+    @Test func ofTwoPathsToOneFileTheFirstByRelativePathIsKept() throws {
+        let tree = try PlanningTree()
+        try tree.file("in/b.jpg")
+        try tree.symlink("in/a-link.jpg", to: "b.jpg")
+
+        let files = try tree.plan(["in/*.jpg"], base: "in").plan.shards.flatMap(\.files)
+
+        #expect(files == [PlannedFile(path: tree.path("in/b.jpg"), relativePath: "a-link.jpg", size: 1, modifiedNanoseconds: files[0].modifiedNanoseconds)])
+    }
+
     @Test func symlinksLeadingOutOfTheTreeAreFollowed() throws {
         let tree = try PlanningTree()
         try tree.file("outside/x.jpg", bytes: 5)

@@ -49,24 +49,35 @@ enum PathText {
         return String(path.utf8.dropFirst(prefix.utf8.count))!
     }
 
-    /// Whether `lhs` sorts before `rhs` comparing their UTF-8 bytes, as `LC_ALL=C sort` does.
-    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                let common = min(left.count, right.count)
-                if common > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
-                    let order = memcmp(leftBase, rightBase, common)
-                    if order != 0 { return order < 0 }
-                }
-                return left.count < right.count
-            }
+    /// Compares the UTF-8 bytes of two paths, as `LC_ALL=C sort` does: negative, zero or positive.
+    static func compare(_ lhs: String, _ rhs: String) -> Int {
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in compare(left, right) }
         }
+        if let fast, let order = fast { return order }
+        return compare(Array(lhs.utf8), Array(rhs.utf8))
+    }
+
+    private static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(left.count, right.count)
+        if common > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
+            let order = memcmp(leftBase, rightBase, common)
+            if order != 0 { return Int(order) }
+        }
+        return left.count - right.count
+    }
+
+    private static func compare(_ left: [UInt8], _ right: [UInt8]) -> Int {
+        left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { right in compare(left, right) } }
+    }
+
+    /// Whether `lhs` sorts before `rhs` byte-wise.
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        compare(lhs, rhs) < 0
     }
 
     /// Whether two paths are the same bytes (Swift's `==` would also equate canonically equivalent Unicode).
     static func same(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.elementsEqual(rhs.utf8)
+        compare(lhs, rhs) == 0
     }
 }

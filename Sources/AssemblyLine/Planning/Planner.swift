@@ -2,10 +2,13 @@
 ///
 /// The result depends only on the file system and the inputs, never on the order `readdir` lists
 /// names in, so a run and its resume agree:
-/// - files are de-duplicated by real path; of several paths to one file (symlinks) the one
-///   sorting first is kept;
+/// - files are de-duplicated by real path; of several paths to one file (symlinks) the one whose
+///   relative path sorts first is kept;
 /// - files are sorted byte-wise by their path relative to `base`, then by real path;
 /// - shards are filled in that order (`Plan.init(sharding:limits:)`).
+///
+/// Which directories are read, how hidden names, symlinks and unreadable entries are handled:
+/// see `DirectoryWalker`. Memory: the plan, plus an index of real paths while walking.
 ///
 /// ```swift
 /// let planner = try Planner(
@@ -43,7 +46,7 @@ public struct Planner: Sendable {
         let walker = try DirectoryWalker(include: include, exclude: exclude)
         let base = PathText.normalizedAbsolute(base)
 
-        var files: [PlannedFile] = []
+        var files = UniqueFiles()
         var firstOutside: String?
         var outsideCount = 0
         let warnings = walker.walk { found in
@@ -52,35 +55,26 @@ public struct Planner: Sendable {
                 if firstOutside.map({ PathText.precedes(found.path, $0) }) ?? true { firstOutside = found.path }
                 return
             }
-            files.append(PlannedFile(
+            files.add(PlannedFile(
                 path: found.realPath, relativePath: relativePath,
                 size: found.size, modifiedNanoseconds: found.modifiedNanoseconds))
         }
         if let firstOutside {
             throw PlanError.outsideBase(path: firstOutside, base: base, others: outsideCount - 1)
         }
-        guard !files.isEmpty else {
+        var found = files.take()
+        guard !found.isEmpty else {
             throw PlanError.noMatch(patterns: include.map(\.description))
         }
-        return PlanResult(plan: Plan(sharding: Self.ordered(files), limits: limits), warnings: warnings)
+        Self.sortInPlanOrder(&found)
+        return PlanResult(plan: Plan(sharding: found, limits: limits), warnings: warnings)
     }
 
-    /// One entry per real path (the first by relative path), sorted by relative path, then real path.
-    static func ordered(_ files: [PlannedFile]) -> [PlannedFile] {
-        let byRealPath = files.sorted {
-            PathText.same($0.path, $1.path)
-                ? PathText.precedes($0.relativePath, $1.relativePath)
-                : PathText.precedes($0.path, $1.path)
-        }
-        var unique: [PlannedFile] = []
-        unique.reserveCapacity(byRealPath.count)
-        for file in byRealPath where !(unique.last.map { PathText.same($0.path, file.path) } ?? false) {
-            unique.append(file)
-        }
-        return unique.sorted {
-            PathText.same($0.relativePath, $1.relativePath)
-                ? PathText.precedes($0.path, $1.path)
-                : PathText.precedes($0.relativePath, $1.relativePath)
+    /// Sorts files by relative path, then real path, byte-wise.
+    static func sortInPlanOrder(_ files: inout [PlannedFile]) {
+        files.sort {
+            let order = PathText.compare($0.relativePath, $1.relativePath)
+            return order != 0 ? order < 0 : PathText.precedes($0.path, $1.path)
         }
     }
 }
