@@ -136,6 +136,22 @@ import Glibc
         #expect(result.warnings.map(\.description) == ["\(tree.path("in/gone.jpg")): broken symlink: No such file or directory"])
     }
 
+    @Test func aNameThatIsNotUTF8IsReportedAndSkipped() throws {
+        let tree = try PlanningTree()
+        try tree.file("in/a.jpg")
+        let rawName: [UInt8] = Array("in/f".utf8) + [0xFF] + Array(".jpg".utf8)
+        let descriptor = (Array(tree.root.utf8) + [UInt8(ascii: "/")] + rawName + [0]).withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        try #require(descriptor >= 0)
+        close(descriptor)
+
+        let result = try tree.plan(["in/*.jpg"], base: "in")
+
+        #expect(result.plan.relativePaths == ["a.jpg"])
+        #expect(result.warnings == [PlanWarning(path: tree.path("in/f\u{FFFD}.jpg"), problem: "skipped: the name is not valid UTF-8")])
+    }
+
     /// Tests run as root, whom `chmod 000` does not stop; a directory whose absolute path is longer
     /// than PATH_MAX cannot be opened by anyone, so it stands in for an unreadable directory.
     @Test func anUnreadableDirectoryIsReportedByPathAndThePlanStillMade() throws {
