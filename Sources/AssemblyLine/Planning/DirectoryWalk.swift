@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One run of `DirectoryWalker`: an explicit depth-first stack of directories and the warnings met so far.
+///
+/// The stack is explicit rather than recursive so that deep trees cannot overflow a thread's stack.
+struct DirectoryWalk {
+    /// A pattern's index and where it stands after the names of the current directory.
+    private typealias PatternState = (pattern: Int, state: GlobState)
+
+    /// A directory being walked: its live pattern states and the names still to visit.
+    private struct Frame {
+        var path: String
+        var realPath: String
+        var identity: FileProbe.DirectoryIdentity
+        var include: [PatternState]
+        var exclude: [PatternState]
+        var entries: [FileProbe.Entry]
+        var next = 0
+    }
+
+    private let include: [GlobPattern]
+    private let exclude: [GlobPattern]
+    private var stack: [Frame] = []
+    private var onPath: Set<FileProbe.DirectoryIdentity> = []
+    private(set) var warnings: [PlanWarning] = []
+
+    init(include: [GlobPattern], exclude: [GlobPattern]) {
+        self.include = include
+        self.exclude = exclude
+    }
+
+    /// Walks the tree under `root` (absolute, normalized), calling `visit` for each matching file.
+    mutating func run(from root: String, visit: (DirectoryWalker.Found) -> Void) {
+        let includeStates = include.indices
+            .map { (pattern: $0, state: include[$0].state(after: root, hiddenNames: .explicitOnly)) }
+            .filter { include[$0.pattern].canMatchBelow($0.state) }
+        let excludeStates = exclude.indices
+            .map { (pattern: $0, state: exclude[$0].state(after: root, hiddenNames: .matchedByWildcards)) }
+            .filter { !$0.state.isDead }
+        guard !includeStates.isEmpty, !excludeStates.contains(where: { exclude[$0.pattern].accepts($0.state) }) else {
+            return
+        }
+        var code: Int32 = 0
+        guard let status = FileProbe.status(of: root, followingLinks: true, errorCode: &code) else {
+            if code != ENOENT, code != ENOTDIR { warn(root, "cannot read: \(FileProbe.message(for: code))") }
+            return
+        }
+        guard status.kind == .directory else { return }
+        guard let realRoot = FileProbe.realPath(of: root, errorCode: &code) else {
+            warn(root, "cannot resolve: \(FileProbe.message(for: code))")
+            return
+        }
+        enter(root, realPath: realRoot, identity: status.identity, include: includeStates, exclude: excludeStates)
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            guard stack[top].next < stack[top].entries.count else {
+                onPath.remove(stack[top].identity)
+                stack.removeLast()
+                continue
+            }
+            let entry = stack[top].entries[stack[top].next]
+            stack[top].next += 1
+            visitEntry(entry, in: stack[top], visit: visit)
+        }
+    }
+
+    // MARK: - Entries
+
+    private mutating func visitEntry(_ entry: FileProbe.Entry, in parent: Frame, visit: (DirectoryWalker.Found) -> Void) {
+        let name = entry.name
+        let path = PathText.appending(name, to: parent.path)
+        let includeStates = advance(parent.include, of: include, by: name, hiddenNames: .explicitOnly)
+        guard !includeStates.isEmpty else { return }
+        let excludeStates = advance(parent.exclude, of: exclude, by: name, hiddenNames: .matchedByWildcards)
+        guard !excludeStates.contains(where: { exclude[$0.pattern].accepts($0.state) }) else { return }
+        let wantsFile = includeStates.contains { include[$0.pattern].accepts($0.state) }
+        let wantsDirectory = includeStates.contains { include[$0.pattern].canMatchBelow($0.state) }
+        guard wantsFile || wantsDirectory else { return }
+
+        switch entry.kind {
+        case .regular where !wantsFile, .directory where !wantsDirectory:
+            return
+        case .other:
+            if wantsFile { warn(path, "skipped: not a regular file") }
+            return
+        default:
+            break
+        }
+        var code: Int32 = 0
+        guard var status = FileProbe.status(of: path, followingLinks: false, errorCode: &code) else {
+            warn(path, "vanished or unreadable: \(FileProbe.message(for: code))")
+            return
+        }
+        let isLink = status.kind == .symbolicLink
+        if isLink {
+            guard let target = FileProbe.status(of: path, followingLinks: true, errorCode: &code) else {
+                let reason = code == ELOOP ? "symlink loop" : FileProbe.message(for: code)
+                warn(path, "broken symlink: \(reason)")
+                return
+            }
+            status = target
+        }
+        switch status.kind {
+        case .regular where wantsFile:
+            guard let realPath = resolve(path, name: name, in: parent, isLink: isLink) else { return }
+            visit(DirectoryWalker.Found(
+                path: path, realPath: realPath, size: status.size, modifiedNanoseconds: status.modifiedNanoseconds))
+        case .directory where wantsDirectory:
+            guard !onPath.contains(status.identity) else {
+                warn(path, "skipped: leads back to a directory being walked (symlink loop)")
+                return
+            }
+            guard let realPath = resolve(path, name: name, in: parent, isLink: isLink) else { return }
+            let childInclude = includeStates.filter { include[$0.pattern].canMatchBelow($0.state) }
+            enter(path, realPath: realPath, identity: status.identity, include: childInclude, exclude: excludeStates)
+        case .other where wantsFile:
+            warn(path, "skipped: not a regular file")
+        default:
+            return
+        }
+    }
+
+    /// Reads the directory's names and pushes it, or reports why it cannot be read.
+    private mutating func enter(
+        _ path: String, realPath: String, identity: FileProbe.DirectoryIdentity,
+        include: [PatternState], exclude: [PatternState]
+    ) {
+        var code: Int32 = 0
+        guard let listing = FileProbe.entries(of: path, errorCode: &code) else {
+            warn(path, "cannot read directory: \(FileProbe.message(for: code))")
+            return
+        }
+        for name in listing.undecodable {
+            warn(PathText.appending(name, to: path), "skipped: the name is not valid UTF-8")
+        }
+        onPath.insert(identity)
+        stack.append(Frame(
+            path: path, realPath: realPath, identity: identity,
+            include: include, exclude: exclude, entries: listing.entries))
+    }
+
+    /// The real path of an entry: its parent's real path and its name, or `realpath` for a symlink.
+    private mutating func resolve(_ path: String, name: String, in parent: Frame, isLink: Bool) -> String? {
+        guard isLink else { return PathText.appending(name, to: parent.realPath) }
+        var code: Int32 = 0
+        guard let resolved = FileProbe.realPath(of: path, errorCode: &code) else {
+            warn(path, "cannot resolve symlink: \(FileProbe.message(for: code))")
+            return nil
+        }
+        return resolved
+    }
+
+    private func advance(
+        _ states: [PatternState], of patterns: [GlobPattern], by name: String, hiddenNames: GlobPattern.HiddenNames
+    ) -> [PatternState] {
+        var next: [PatternState] = []
+        for (pattern, state) in states {
+            let advanced = patterns[pattern].advance(state, by: name, hiddenNames: hiddenNames)
+            if !advanced.isDead { next.append((pattern, advanced)) }
+        }
+        return next
+    }
+
+    private mutating func warn(_ path: String, _ problem: String) {
+        warnings.append(PlanWarning(path: path, problem: problem))
+    }
+}

@@ -1,0 +1,61 @@
+/// Walks the directories that absolute include globs can reach and hands over each matching file as it is found.
+///
+/// - Each walk starts at a pattern's literal directory (`/data/in` for `/data/in/**/*.jpg`), never at `/`
+///   unless a pattern does; roots under another root are walked once, as part of it.
+/// - A directory is entered only when some include pattern can still match below it and no exclude
+///   pattern matches it (an exclude matching a directory excludes everything in it, so `**/tmp/**`
+///   and `**/tmp` both prune `tmp` without reading it). Excludes match hidden names with wildcards.
+/// - Symlinks to files and directories are followed. A directory whose (device, inode) is already on
+///   the current path is a loop: it is skipped and reported. The same directory reached by two
+///   different paths is walked twice (the planner de-duplicates files by real path), which keeps the
+///   result independent of the order `readdir` returns names in.
+/// - Unreadable directories, broken symlinks and entries that vanish are reported as warnings;
+///   the walk goes on.
+///
+/// Memory: the names of the directories on the current path, read one directory at a time, and
+/// one open directory handle at a time; nothing of the rest of the tree is kept.
+public struct DirectoryWalker: Sendable {
+    /// A matching regular file (or a symlink to one).
+    public struct Found: Sendable, Hashable {
+        /// The path as walked, through any symlinks: the one the patterns matched.
+        public var path: String
+        /// The path with every symlink resolved.
+        public var realPath: String
+        public var size: Int64
+        public var modifiedNanoseconds: Int64
+    }
+
+    public let include: [GlobPattern]
+    public let exclude: [GlobPattern]
+
+    /// - Throws: `PlanError.relativePattern` for a pattern that is not absolute.
+    public init(include: [GlobPattern], exclude: [GlobPattern]) throws(PlanError) {
+        for pattern in include + exclude where !pattern.isAbsolute {
+            throw PlanError.relativePattern(pattern: pattern.text)
+        }
+        self.include = include
+        self.exclude = exclude
+    }
+
+    /// Walks every root, calling `visit` for each matching file, and returns the problems met, sorted by path.
+    public func walk(_ visit: (Found) -> Void) -> [PlanWarning] {
+        var walk = DirectoryWalk(include: include, exclude: exclude)
+        for root in roots() {
+            walk.run(from: root, visit: visit)
+        }
+        return walk.warnings.sorted {
+            PathText.same($0.path, $1.path) ? $0.problem < $1.problem : PathText.precedes($0.path, $1.path)
+        }
+    }
+
+    /// The literal directories of the include patterns, without those lying under another one.
+    func roots() -> [String] {
+        let candidates = include.compactMap(\.walkRoot).sorted(by: PathText.precedes)
+        var roots: [String] = []
+        for candidate in candidates {
+            let covered = roots.contains { PathText.same($0, candidate) || PathText.relative(candidate, to: $0) != nil }
+            if !covered { roots.append(candidate) }
+        }
+        return roots
+    }
+}

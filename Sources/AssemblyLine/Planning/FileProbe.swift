@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Thin wrappers over `stat`, `realpath` and `opendir`/`readdir` for the walker, returning `errno` on failure.
+///
+/// POSIX calls are used rather than `FileManager`, whose attribute dictionaries cost far more per
+/// file than one `lstat` (the planner must handle a million files).
+enum FileProbe {
+    /// What an entry is, from `stat` or from the directory entry's type hint.
+    enum Kind: Sendable, Hashable {
+        case regular, directory, symbolicLink, other, unknown
+    }
+
+    /// The few `stat` fields the planner needs.
+    struct Status: Sendable, Hashable {
+        var kind: Kind
+        var size: Int64
+        var modifiedNanoseconds: Int64
+        var identity: DirectoryIdentity
+    }
+
+    /// A directory's identity on this machine, to recognize it when a symlink leads back to it.
+    struct DirectoryIdentity: Sendable, Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// One name read from a directory, with the type `readdir` reported (`.unknown` on some file systems).
+    struct Entry: Sendable {
+        var name: String
+        var kind: Kind
+    }
+
+    /// `lstat` (or `stat` when following links) of `path`; nil with `errorCode` set on failure.
+    static func status(of path: String, followingLinks: Bool, errorCode: inout Int32) -> Status? {
+        var info = stat()
+        let result = followingLinks ? stat(path, &info) : lstat(path, &info)
+        guard result == 0 else {
+            errorCode = errno
+            return nil
+        }
+        let kind: Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        let identity = DirectoryIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return Status(kind: kind, size: Int64(info.st_size), modifiedNanoseconds: modified, identity: identity)
+    }
+
+    /// The absolute path of `path` with every symlink resolved; nil with `errorCode` set on failure.
+    static func realPath(of path: String, errorCode: inout Int32) -> String? {
+        guard let resolved = realpath(path, nil) else {
+            errorCode = errno
+            return nil
+        }
+        defer { free(resolved) }
+        return String(validatingCString: resolved)
+    }
+
+    /// Every entry of the directory at `path` except `.` and `..`, read in one pass and closed again.
+    ///
+    /// Names that are not valid UTF-8 are left out and returned separately (lossily decoded) so
+    /// the caller can report them; nil with `errorCode` set when the directory cannot be read.
+    static func entries(of path: String, errorCode: inout Int32) -> (entries: [Entry], undecodable: [String])? {
+        guard let directory = opendir(path) else {
+            errorCode = errno
+            return nil
+        }
+        defer { closedir(directory) }
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        var entries: [Entry] = []
+        var undecodable: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 {
+                    errorCode = errno
+                    return nil
+                }
+                return (entries, undecodable)
+            }
+            let namePointer = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            guard let name = String(validatingCString: namePointer) else {
+                undecodable.append(String(decoding: UnsafeRawBufferPointer(start: namePointer, count: strlen(namePointer)), as: UTF8.self))
+                continue
+            }
+            if name == "." || name == ".." { continue }
+            entries.append(Entry(name: name, kind: kind(ofTypeHint: entry.pointee.d_type)))
+        }
+    }
+
+    /// The text of an `errno` value, e.g. "Permission denied".
+    static func message(for errorCode: Int32) -> String {
+        String(cString: strerror(errorCode))
+    }
+
+    private static func kind(ofTypeHint type: UInt8) -> Kind {
+        switch Int(type) {
+        case Int(DT_REG): return .regular
+        case Int(DT_DIR): return .directory
+        case Int(DT_LNK): return .symbolicLink
+        case Int(DT_UNKNOWN): return .unknown
+        default: return .other
+        }
+    }
+}

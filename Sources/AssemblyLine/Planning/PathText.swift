@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Lexical operations on `/`-separated paths, byte-exact: no Unicode normalization, no file system access.
+enum PathText {
+    /// The names of a path, without empty and `.` parts, with `..` removing the name before it.
+    ///
+    /// A `..` at the start of an absolute path stays at the root; at the start of a relative path it is kept.
+    static func components(_ path: String) -> [String] {
+        let absolute = path.utf8.first == UInt8(ascii: "/")
+        var names: [String] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".":
+                continue
+            case "..":
+                if let last = names.last, last != ".." {
+                    names.removeLast()
+                } else if !absolute {
+                    names.append("..")
+                }
+            default:
+                names.append(String(part))
+            }
+        }
+        return names
+    }
+
+    /// The absolute path lexically equal to `path` (which must start with `/`): `/a/./b/../c/` gives `/a/c`.
+    static func normalizedAbsolute(_ path: String) -> String {
+        "/" + components(path).joined(separator: "/")
+    }
+
+    /// `directory` + `/` + `name`, without doubling the root's slash.
+    static func appending(_ name: String, to directory: String) -> String {
+        directory == "/" ? "/" + name : directory + "/" + name
+    }
+
+    /// The part of `path` below `base` (both normalized and absolute), or nil when `path` is not strictly under it.
+    static func relative(_ path: String, to base: String) -> String? {
+        if base == "/" {
+            return path.utf8.count > 1 ? String(path.utf8.dropFirst())! : nil
+        }
+        let prefix = base + "/"
+        guard path.utf8.count > prefix.utf8.count, path.utf8.starts(with: prefix.utf8) else { return nil }
+        return String(path.utf8.dropFirst(prefix.utf8.count))!
+    }
+
+    /// Compares the UTF-8 bytes of two paths, as `LC_ALL=C sort` does: negative, zero or positive.
+    static func compare(_ lhs: String, _ rhs: String) -> Int {
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in compare(left, right) }
+        }
+        if let fast, let order = fast { return order }
+        return compare(Array(lhs.utf8), Array(rhs.utf8))
+    }
+
+    private static func compare(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(left.count, right.count)
+        if common > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
+            let order = memcmp(leftBase, rightBase, common)
+            if order != 0 { return Int(order) }
+        }
+        return left.count - right.count
+    }
+
+    private static func compare(_ left: [UInt8], _ right: [UInt8]) -> Int {
+        left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { right in compare(left, right) } }
+    }
+
+    /// Whether `lhs` sorts before `rhs` byte-wise.
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool {
+        compare(lhs, rhs) < 0
+    }
+
+    /// Whether two paths are the same bytes (Swift's `==` would also equate canonically equivalent Unicode).
+    static func same(_ lhs: String, _ rhs: String) -> Bool {
+        compare(lhs, rhs) == 0
+    }
+}

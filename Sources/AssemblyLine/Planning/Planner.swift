@@ -1,0 +1,80 @@
+/// Turns include and exclude globs into the plan of a run: the matching files, de-duplicated, sorted and sharded.
+///
+/// The result depends only on the file system and the inputs, never on the order `readdir` lists
+/// names in, so a run and its resume agree:
+/// - files are de-duplicated by real path; of several paths to one file (symlinks) the one whose
+///   relative path sorts first is kept;
+/// - files are sorted byte-wise by their path relative to `base`, then by real path;
+/// - shards are filled in that order (`Plan.init(sharding:limits:)`).
+///
+/// Which directories are read, how hidden names, symlinks and unreadable entries are handled:
+/// see `DirectoryWalker`. Memory: the plan, plus an index of real paths while walking.
+///
+/// ```swift
+/// let planner = try Planner(
+///     include: [GlobPattern("photos/**/*.jpg", relativeTo: manifestDirectory)],
+///     base: manifestDirectory + "/photos",
+///     limits: ShardLimits(maxFiles: 50))
+/// let result = try planner.plan()
+/// ```
+public struct Planner: Sendable {
+    /// Absolute patterns selecting the input files.
+    public var include: [GlobPattern]
+    /// Absolute patterns of files and directories to leave out.
+    public var exclude: [GlobPattern]
+    /// The absolute directory that outputs mirror input paths relative to.
+    public var base: String
+    public var limits: ShardLimits
+
+    public init(include: [GlobPattern], exclude: [GlobPattern] = [], base: String, limits: ShardLimits = ShardLimits()) {
+        self.include = include
+        self.exclude = exclude
+        self.base = base
+        self.limits = limits
+    }
+
+    /// Walks the file system and makes the plan.
+    ///
+    /// - Returns: the plan and the entries that could not be read (the plan is made without them).
+    /// - Throws: `PlanError.noMatch` naming the include patterns when no file matches;
+    ///   `.outsideBase` naming the first (by path) matched file not under `base`; `.relativePattern`,
+    ///   `.relativeBase`, `.noIncludePatterns` or `.invalidLimit` for unusable inputs.
+    public func plan() throws(PlanError) -> PlanResult {
+        guard !include.isEmpty else { throw PlanError.noIncludePatterns }
+        guard base.utf8.first == UInt8(ascii: "/") else { throw PlanError.relativeBase(base: base) }
+        try limits.validate()
+        let walker = try DirectoryWalker(include: include, exclude: exclude)
+        let base = PathText.normalizedAbsolute(base)
+
+        var files = UniqueFiles()
+        var firstOutside: String?
+        var outsideCount = 0
+        let warnings = walker.walk { found in
+            guard let relativePath = PathText.relative(found.path, to: base) else {
+                outsideCount += 1
+                if firstOutside.map({ PathText.precedes(found.path, $0) }) ?? true { firstOutside = found.path }
+                return
+            }
+            files.add(PlannedFile(
+                path: found.realPath, relativePath: relativePath,
+                size: found.size, modifiedNanoseconds: found.modifiedNanoseconds))
+        }
+        if let firstOutside {
+            throw PlanError.outsideBase(path: firstOutside, base: base, others: outsideCount - 1)
+        }
+        var found = files.take()
+        guard !found.isEmpty else {
+            throw PlanError.noMatch(patterns: include.map(\.description))
+        }
+        Self.sortInPlanOrder(&found)
+        return PlanResult(plan: Plan(sharding: found, limits: limits), warnings: warnings)
+    }
+
+    /// Sorts files by relative path, then real path, byte-wise.
+    static func sortInPlanOrder(_ files: inout [PlannedFile]) {
+        files.sort {
+            let order = PathText.compare($0.relativePath, $1.relativePath)
+            return order != 0 ? order < 0 : PathText.precedes($0.path, $1.path)
+        }
+    }
+}
