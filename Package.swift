@@ -26,6 +26,7 @@ let package = Package(
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
 
+        .testTarget(name: "AssemblyLineTests", dependencies: ["AssemblyLine"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
         .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "YAMLReader"]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline"]),

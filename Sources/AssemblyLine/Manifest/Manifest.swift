@@ -23,7 +23,7 @@ public struct Manifest: Sendable, Hashable {
     public var stateDir: String
 
     /// The directory that holds the manifest.
-    public var directory: String { FilePath.directory(of: file) }
+    public var directory: String { PathText.directory(of: file) }
 }
 
 /// Where Assemblies are created.

@@ -20,7 +20,7 @@ public struct ManifestDecoder {
     /// The validated manifest, or every issue found in it.
     public func decode(_ root: ConfigNode) throws(ConfigError) -> Manifest {
         let reader = ConfigReader(file: displayPath, environment: environment)
-        let manifest = ManifestSections(reader: reader, directory: FilePath.directory(of: absolutePath))
+        let manifest = ManifestSections(reader: reader, directory: PathText.directory(of: absolutePath))
             .decode(root, file: absolutePath)
         guard reader.issues.isEmpty, let manifest else {
             throw ConfigError(issues: reader.issues)
@@ -58,7 +58,7 @@ struct ManifestSections {
             upload: upload, retry: retry, poll: poll, limits: limits, output: output, stateDir: stateDir)
     }
 
-    private func resolve(_ path: String) -> String { FilePath.resolve(path, against: directory) }
+    private func resolve(_ path: String) -> String { PathText.resolve(path, against: directory) }
 
     private func name(_ table: ConfigTable) -> String? {
         let expected = "a name of letters, digits, '.', '_' and '-' (at most 64)"
@@ -119,14 +119,28 @@ struct ManifestSections {
         let include = section.strings("include", required: true)
         let exclude = section.strings("exclude") ?? []
         let base = section.string("base").map(resolve) ?? directory
-        guard let include else { return nil }
-        return InputSettings(include: include.map(resolve), exclude: exclude.map(resolve), base: base)
+        guard let include, let includePatterns = patterns(include, section, "include"),
+              let excludePatterns = patterns(exclude, section, "exclude") else { return nil }
+        return InputSettings(include: includePatterns, exclude: excludePatterns, base: base)
+    }
+
+    /// The patterns resolved against the manifest's directory; a malformed one is reported at its key.
+    private func patterns(_ texts: [String], _ section: ConfigTable, _ key: String) -> [GlobPattern]? {
+        var patterns: [GlobPattern] = []
+        for text in texts {
+            do {
+                patterns.append(try GlobPattern(text, relativeTo: directory))
+            } catch {
+                section.report(key, error.description)
+            }
+        }
+        return patterns.count == texts.count ? patterns : nil
     }
 
     private func shards(_ table: ConfigTable) -> ShardLimits {
         let section = table.table("shards", keys: ["files", "max_bytes"])
         return ShardLimits(
-            files: section?.int("files", in: ManifestDefaults.shardFilesRange) ?? ManifestDefaults.shardFiles,
+            maxFiles: section?.int("files", in: ManifestDefaults.shardFilesRange) ?? ManifestDefaults.shardFiles,
             maxBytes: section?.size("max_bytes", in: ManifestDefaults.shardMaxBytesRange) ?? ManifestDefaults.shardMaxBytes)
     }
 
@@ -183,7 +197,7 @@ struct ManifestSections {
 
     private func output(_ table: ConfigTable, stateDir: String) -> OutputSettings? {
         let section = table.table("output", keys: ["dir", "layout"])
-        let dir = section?.string("dir").map(resolve) ?? FilePath.resolve(ManifestDefaults.outputDir, against: stateDir)
+        let dir = section?.string("dir").map(resolve) ?? PathText.resolve(ManifestDefaults.outputDir, against: stateDir)
         let text = section?.string("layout") ?? ManifestDefaults.outputLayout
         do {
             return OutputSettings(dir: dir, layout: try OutputLayout(text))

@@ -7,10 +7,10 @@ public struct AuthSettings: Sendable, Hashable {
 
 /// Which files are sent, and the directory their output paths are relative to.
 public struct InputSettings: Sendable, Hashable {
-    /// Absolute glob patterns.
-    public var include: [String]
-    /// Absolute glob patterns.
-    public var exclude: [String]
+    /// Patterns resolved against the manifest's directory.
+    public var include: [GlobPattern]
+    /// Patterns resolved against the manifest's directory.
+    public var exclude: [GlobPattern]
     /// Absolute directory; outputs mirror input paths relative to it.
     public var base: String
 }
@@ -34,12 +34,6 @@ public struct ResizeSettings: Sendable, Hashable {
     public var quality: Int?
     public var background: String?
     public var zoom: Bool
-}
-
-/// How files are grouped into Assemblies.
-public struct ShardLimits: Sendable, Hashable {
-    public var files: Int
-    public var maxBytes: Int64
 }
 
 /// How much runs at once, across the whole run.

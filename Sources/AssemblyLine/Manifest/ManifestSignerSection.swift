@@ -69,7 +69,7 @@ struct ManifestSignerSection {
         case (true, false):
             return section.string(envKey).map { .environment($0) }
         case (false, true):
-            return section.string(fileKey).map { .file(FilePath.resolve($0, against: directory)) }
+            return section.string(fileKey).map { .file(PathText.resolve($0, against: directory)) }
         }
     }
 }

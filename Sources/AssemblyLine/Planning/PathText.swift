@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Lexical operations on `/`-separated paths, byte-exact: no Unicode normalization, no file system access.
-enum PathText {
+public enum PathText {
     /// The names of a path, without empty and `.` parts, with `..` removing the name before it.
     ///
     /// A `..` at the start of an absolute path stays at the root; at the start of a relative path it is kept.
@@ -32,6 +32,17 @@ enum PathText {
     /// The absolute path lexically equal to `path` (which must start with `/`): `/a/./b/../c/` gives `/a/c`.
     static func normalizedAbsolute(_ path: String) -> String {
         "/" + components(path).joined(separator: "/")
+    }
+
+    /// The directory part of a path (`/a/b/c.yaml` gives `/a/b`, `c.yaml` gives `.`).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// An absolute, normalized path: a relative `path` is taken against the absolute `base`.
+    public static func resolve(_ path: String, against base: String) -> String {
+        normalizedAbsolute(path.utf8.first == UInt8(ascii: "/") ? path : appending(path, to: base))
     }
 
     /// `directory` + `/` + `name`, without doubling the root's slash.

@@ -8,7 +8,7 @@ enum ManifestLoader {
     static func load(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Manifest {
         let source = try SourceText(contentsOfFile: path)
         let root = try YAMLReader.parse(source)
-        let absolute = FilePath.resolve(path, against: FileManager.default.currentDirectoryPath)
+        let absolute = PathText.resolve(path, against: FileManager.default.currentDirectoryPath)
         do {
             return try ManifestDecoder(displayPath: path, absolutePath: absolute, environment: environment).decode(root)
         } catch {
