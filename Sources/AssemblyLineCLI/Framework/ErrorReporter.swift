@@ -25,6 +25,9 @@ enum ErrorReporter {
         case let yaml as YAMLError:
             console.error(yaml.description + "\n")
             return .invalidInput
+        case let plan as PlanError:
+            console.error("Error: \(plan)\n")
+            return .invalidInput
         case let failure as CommandFailure:
             console.error(failure.message.hasSuffix("\n") ? failure.message : failure.message + "\n")
             return failure.status

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@Suite struct PlanCommandTests {
+    /// A job directory with five images of 100..500 bytes below `in/`, and a manifest of shards of two files.
+    static func jobDirectory() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        for (index, name) in ["a/1.jpg", "a/2.jpg", "b/3.jpg", "b/c/4.jpg", "5.jpg"].enumerated() {
+            try directory.write("job/in/\(name)", String(repeating: "x", count: (index + 1) * 100))
+        }
+        try directory.write("job/in/skip.txt", "not an image")
+        try directory.write("job/m.yaml", """
+            version: 1
+            name: planned
+            inputs: {include: "in/**/*.jpg", base: in}
+            resize: {width: 10}
+            shards: {files: 2}
+
+            """)
+        return directory
+    }
+
+    @Test func tableListsShardsAndTotalsAndWritesNothing() throws {
+        let directory = try Self.jobDirectory()
+        let outcome = try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == """
+            plan of 'planned': 5 files, 1.5 KiB in 3 shards
+              shard   files       bytes
+                  0       2       600 B
+                  1       2       500 B
+                  2       1       400 B
+            shards hold at most 2 files and 1.0 GiB; a larger file is a shard of its own
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("job/runs").path))
+    }
+
+    @Test func jsonHasEveryFileInExactlyOneShardInPlanOrder() throws {
+        let directory = try Self.jobDirectory()
+        let outcome = try BinaryRunner.run(["plan", "--json", "job/m.yaml"], in: directory.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let shards = try #require(object["shards"] as? [[String: Any]])
+        let relativePaths = shards.flatMap { ($0["files"] as? [[String: Any]] ?? []).compactMap { $0["relative_path"] as? String } }
+        #expect(relativePaths == ["5.jpg", "a/1.jpg", "a/2.jpg", "b/3.jpg", "b/c/4.jpg"])
+        #expect(object["files"] as? Int == 5)
+        #expect(object["bytes"] as? Int == 1_500)
+    }
+
+    @Test func noMatchNamesThePatternsAndExits65() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("m.yaml", "version: 1\nname: none\ninputs: {include: \"in/**/*.png\"}\nresize: {width: 10}\n")
+        let outcome = try BinaryRunner.run(["plan", "m.yaml"], in: directory.url)
+        #expect(outcome.status == 65)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr.contains("no file matches the include patterns"))
+        #expect(outcome.stderr.contains("/in/**/*.png"))
+    }
+
+    @Test func aDanglingSymlinkIsAWarningNotAFailure() throws {
+        let directory = try Self.jobDirectory()
+        try FileManager.default.createSymbolicLink(atPath: directory.url.appendingPathComponent("job/in/gone.jpg").path,
+                                                   withDestinationPath: "/nonexistent/target.jpg")
+        let outcome = try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.hasPrefix("warning: "))
+        #expect(outcome.stderr.contains("gone.jpg"))
+    }
+}
