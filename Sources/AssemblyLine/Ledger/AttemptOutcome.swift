@@ -1,0 +1,13 @@
+/// How one attempt (one Assembly ID) of a shard ended; the raw values are what `attempts.outcome` holds.
+public enum AttemptOutcome: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// The shard's current attempt, still going.
+    case open
+    /// Its Assembly completed and the results are in the ledger.
+    case completed
+    /// The shard failed during this attempt.
+    case failed
+    /// A newer attempt replaced it (a retry, or a restart of the shard).
+    case superseded
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,13 @@
+/// How one input file of a run stands; the raw values are what the `files.state` column holds.
+public enum FileState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// Not done yet.
+    case pending
+    /// Its shard is downloaded: every result of the file is on disk and verified.
+    case done
+    /// It failed, with a reason (its own, or its shard's).
+    case failed
+    /// An earlier run of the same manifest and recipe already did it; it belongs to no shard.
+    case skipped
+
+    public var description: String { rawValue }
+}

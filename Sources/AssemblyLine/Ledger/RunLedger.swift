@@ -1,0 +1,80 @@
+import Foundation
+
+/// The port to the run ledger: the single source of truth of every run, its plan and each shard's progress.
+///
+/// Every mutating method is one transaction that is committed before it returns, so that the
+/// pipeline can write each step before it takes the next, and a crash leaves a state a resume
+/// continues from. Rule violations throw `LedgerError`; storage failures throw the adapter's error.
+/// Every time is given by the caller (`at:`), so that a clock can be injected.
+public protocol RunLedger: Sendable {
+    // MARK: Runs
+
+    /// Records a run, its shards (`planned`) and its files (`pending`, or `skipped`) in one transaction.
+    @discardableResult
+    func createRun(_ run: NewRun) async throws -> RunRecord
+
+    /// The most recent runs, newest first.
+    func recentRuns(limit: Int) async throws -> [RunRecord]
+
+    /// A run with its shards and files counted by state; throws `LedgerError.runNotFound`.
+    func run(_ id: RunID) async throws -> RunSummary
+
+    /// Moves a run to `state` (see `RunState.canTransition(to:)`); an ended state sets `finishedAt`.
+    func updateRunState(_ id: RunID, to state: RunState, at time: Date) async throws
+
+    // MARK: Plan
+
+    /// The run's shards, by index.
+    func shards(of run: RunID) async throws -> [ShardRecord]
+
+    /// The run's files by index, optionally only those of one shard and/or in one state.
+    func files(of run: RunID, shard: Int?, state: FileState?) async throws -> [FileRecord]
+
+    /// Files that are done (or were skipped as done) in any run of this manifest under this recipe:
+    /// what an incremental run may skip.
+    func completedFiles(manifestPath: String, recipeFingerprint: String) async throws -> Set<FileIdentity>
+
+    // MARK: Shard state machine
+
+    /// Writes the intent of a new attempt with its client-chosen Assembly ID, before anything is sent.
+    ///
+    /// The shard must be `planned`; an attempt still open is marked superseded.
+    @discardableResult
+    func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, at time: Date) async throws -> AttemptRecord
+
+    /// Moves a shard along its state machine and writes the transition's facts with it
+    /// (see `ShardTransition`); an illegal move throws `LedgerError.illegalShardTransition`.
+    func transition(_ run: RunID, shard: Int, _ transition: ShardTransition, at time: Date) async throws
+
+    /// The shard's attempts, oldest first.
+    func attempts(of run: RunID, shard: Int) async throws -> [AttemptRecord]
+
+    /// The shard's results from every attempt, in the order they were recorded.
+    func results(of run: RunID, shard: Int) async throws -> [ResultRecord]
+
+    /// Marks a result as downloaded and verified; recording it again changes nothing.
+    func recordDownload(_ run: RunID, result: Int64, at time: Date) async throws
+
+    /// Marks single files as failed (a corrupt input, a result that never came) without failing their shard.
+    func failFiles(_ run: RunID, files: [Int], reason: FailureReason, at time: Date) async throws
+
+    // MARK: Events
+
+    /// Adds a line to the run's history.
+    func recordEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date) async throws
+
+    /// The run's history, oldest first, optionally only one shard's.
+    func events(of run: RunID, shard: Int?) async throws -> [EventRecord]
+}
+
+extension RunLedger {
+    /// All files of a run, by index.
+    public func files(of run: RunID) async throws -> [FileRecord] {
+        try await files(of: run, shard: nil, state: nil)
+    }
+
+    /// The newest run, or nil when the ledger holds none.
+    public func latestRun() async throws -> RunRecord? {
+        try await recentRuns(limit: 1).first
+    }
+}

@@ -1,0 +1,28 @@
+/// How a run as a whole stands; the raw values are what the `runs.state` column holds.
+public enum RunState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// A process is working on it, or one was killed before it could say otherwise.
+    case running
+    /// Every shard is done.
+    case finished
+    /// It ended with at least one failed shard; `resume` may complete it.
+    case failed
+    /// A signal or `--max-duration` stopped it; `resume` continues it.
+    case interrupted
+
+    /// Whether the ledger accepts a move from this state to `next`.
+    ///
+    /// A running run may end in any way, or be taken over by a resume after its process died
+    /// (`running` to `running`); a failed or interrupted run may run again; a finished run is final.
+    public func canTransition(to next: RunState) -> Bool {
+        switch self {
+        case .running: true
+        case .failed, .interrupted: next == .running
+        case .finished: false
+        }
+    }
+
+    /// Whether the run has stopped (finished, failed or interrupted).
+    public var hasEnded: Bool { self != .running }
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,65 @@
+/// Where one shard stands in its life, as the ledger records it (DESIGN.md §2).
+///
+/// ```
+/// planned ─► signed ─► created ─► uploaded ─► executing ─► completed ─► downloaded (done)
+///    │          │          │          │            │            │
+///    └──────────┴──────────┴──► failed(code, message, retryable) ◄──┘
+/// ```
+///
+/// The raw values are what the `shards.state` column holds.
+public enum ShardState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// In the plan; no attempt has been signed yet (or a retry starts over).
+    case planned
+    /// An attempt has an Assembly ID in the ledger and signed params; nothing is sent yet.
+    case signed
+    /// The service accepted the Assembly (its URL is known).
+    case created
+    /// Every file of the shard has reached the service.
+    case uploaded
+    /// The service reports the Assembly as executing.
+    case executing
+    /// The Assembly finished and its results are in the ledger, not yet downloaded.
+    case completed
+    /// Every result is downloaded and verified: the shard is done.
+    case downloaded
+    /// The shard stopped with an error; `resume` may start it over.
+    case failed
+
+    /// The states a shard may move to from this one.
+    ///
+    /// Forward along the chain, with skips between `created` and `completed` (a multipart
+    /// creation uploads the files, and a fast Assembly may already be done when it answers);
+    /// to `failed` from any unfinished state; and back to `planned` to start a new attempt
+    /// (a retry, a resume of a failed shard, or results past their lifetime). `downloaded` is final.
+    public var successors: Set<ShardState> {
+        switch self {
+        case .planned: [.signed, .failed]
+        case .signed: [.created, .failed, .planned]
+        case .created: [.uploaded, .executing, .completed, .failed, .planned]
+        case .uploaded: [.executing, .completed, .failed, .planned]
+        case .executing: [.completed, .failed, .planned]
+        case .completed: [.downloaded, .failed, .planned]
+        case .downloaded: []
+        case .failed: [.planned]
+        }
+    }
+
+    /// Whether the ledger accepts a move from this state to `next`.
+    public func canTransition(to next: ShardState) -> Bool {
+        successors.contains(next)
+    }
+
+    /// Whether the shard has nothing left to do.
+    public var isDone: Bool { self == .downloaded }
+
+    /// Whether an Assembly of the current attempt may exist at the service, so that a resume
+    /// must ask for it before creating another.
+    public var mayHaveLiveAssembly: Bool {
+        switch self {
+        case .signed, .created, .uploaded, .executing: true
+        case .planned, .completed, .downloaded, .failed: false
+        }
+    }
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,33 @@
+/// One move of a shard's state machine, with the facts that must be written together with it.
+public enum ShardTransition: Sendable, Hashable {
+    /// The current attempt's params are signed; its Assembly ID is about to be sent.
+    case signed
+    /// The service accepted the current attempt's Assembly.
+    case created(assemblyURL: String, tusURL: String?)
+    /// Every file of the shard has reached the service.
+    case uploaded
+    /// The service reports the Assembly as executing.
+    case executing
+    /// The Assembly completed; its results are recorded, pending download.
+    case completed(results: [NewResult])
+    /// Every result of the completing attempt is downloaded and verified; pending files become done.
+    case downloaded
+    /// The shard stops with `reason`; its pending files fail with it, and so does an open attempt.
+    case failed(FailureReason)
+    /// The shard goes back to `planned` for a new attempt; its failed files become pending again.
+    case restarted
+
+    /// The state the shard is in after the move.
+    public var target: ShardState {
+        switch self {
+        case .signed: .signed
+        case .created: .created
+        case .uploaded: .uploaded
+        case .executing: .executing
+        case .completed: .completed
+        case .downloaded: .downloaded
+        case .failed: .failed
+        case .restarted: .planned
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import AssemblyLine
+
+extension LedgerRowReader {
+    static let runColumns = """
+        id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at, finished_at,
+        shard_count, file_count, skipped_count, bytes
+        """
+
+    static let shardColumns = """
+        shard_index, state, file_count, bytes, attempt_count, error_code, error_message, retryable, updated_at
+        """
+
+    static let fileColumns = """
+        file_index, shard_index, path, relative_path, size, modified_ns, state, error_code, error_message, retryable
+        """
+
+    static let attemptColumns = """
+        shard_index, attempt, assembly_id, outcome, started_at, assembly_url, tus_url, created_at, completed_at,
+        error_code, error_message, retryable
+        """
+
+    static let resultColumns = """
+        id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5, mime, width, height,
+        output_path, downloaded_at
+        """
+
+    static let eventColumns = "id, shard_index, at, kind, message"
+
+    mutating func runRecord() throws -> RunRecord {
+        RunRecord(id: try runID(), manifestPath: try text(), manifestName: try text(),
+                  recipeFingerprint: try text(), state: try value(RunState.self), createdAt: try date(),
+                  updatedAt: try date(), finishedAt: try optionalDate(), shardCount: try int(),
+                  fileCount: try int(), skippedCount: try int(), bytes: try integer())
+    }
+
+    mutating func shardRecord() throws -> ShardRecord {
+        ShardRecord(index: try int(), state: try value(ShardState.self), fileCount: try int(),
+                    bytes: try integer(), attemptCount: try int(), failure: failure(), updatedAt: try date())
+    }
+
+    mutating func fileRecord() throws -> FileRecord {
+        let index = try int()
+        let shard = optionalInt()
+        let file = PlannedFile(path: try text(), relativePath: try text(), size: try integer(),
+                               modifiedNanoseconds: try integer())
+        return FileRecord(index: index, shardIndex: shard, file: file, state: try value(FileState.self),
+                          failure: failure())
+    }
+
+    mutating func attemptRecord() throws -> AttemptRecord {
+        AttemptRecord(shardIndex: try int(), number: try int(), assemblyID: try assemblyID(),
+                      outcome: try value(AttemptOutcome.self), startedAt: try date(),
+                      assemblyURL: optionalText(), tusURL: optionalText(), createdAt: try optionalDate(),
+                      completedAt: try optionalDate(), failure: failure())
+    }
+
+    mutating func resultRecord() throws -> ResultRecord {
+        let id = try integer()
+        let shard = try int()
+        let attempt = try int()
+        let result = NewResult(fileIndex: optionalInt(), step: try text(), remoteID: try text(), name: try text(),
+                               url: try text(), size: try integer(), md5: optionalText(), mime: optionalText(),
+                               width: optionalInt(), height: optionalInt(), outputPath: try text())
+        return ResultRecord(id: id, shardIndex: shard, attempt: attempt, result: result,
+                            downloadedAt: try optionalDate())
+    }
+
+    mutating func eventRecord() throws -> EventRecord {
+        EventRecord(id: try integer(), shardIndex: optionalInt(), at: try date(), kind: try text(),
+                    message: try text())
+    }
+}

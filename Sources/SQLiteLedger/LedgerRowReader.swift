@@ -1,0 +1,101 @@
+import AssemblyLine
+import Foundation
+
+/// Reads one row of a ledger query column by column, turning bad values into `SQLiteError.invalidData`.
+///
+/// The queries' column lists (`LedgerRowReader.runColumns`, ...) and the record readers
+/// in `LedgerRowReader+Records.swift` go together: each reader takes its columns in that order.
+struct LedgerRowReader {
+    private let statement: Statement
+    private let table: String
+    private let path: String
+    private var column: Int32 = 0
+
+    init(_ statement: Statement, table: String, path: String) {
+        self.statement = statement
+        self.table = table
+        self.path = path
+    }
+
+    mutating func optionalText() -> String? {
+        defer { column += 1 }
+        return statement.text(column)
+    }
+
+    mutating func text() throws -> String {
+        let name = statement.columnName(column)
+        guard let value = optionalText() else { throw invalid(name, "is NULL, expected text") }
+        return value
+    }
+
+    mutating func optionalInteger() -> Int64? {
+        defer { column += 1 }
+        return statement.integer(column)
+    }
+
+    mutating func integer() throws -> Int64 {
+        let name = statement.columnName(column)
+        guard let value = optionalInteger() else { throw invalid(name, "is NULL, expected an integer") }
+        return value
+    }
+
+    mutating func int() throws -> Int {
+        Int(try integer())
+    }
+
+    mutating func optionalInt() -> Int? {
+        optionalInteger().map { Int($0) }
+    }
+
+    mutating func optionalDate() throws -> Date? {
+        let name = statement.columnName(column)
+        guard let text = optionalText() else { return nil }
+        guard let time = UTCDateTime(iso8601Text: text) else {
+            throw invalid(name, "holds '\(text)', expected a time YYYY-MM-DDTHH:MM:SS.sssZ")
+        }
+        return time.date
+    }
+
+    mutating func date() throws -> Date {
+        let name = statement.columnName(column)
+        guard let value = try optionalDate() else { throw invalid(name, "is NULL, expected a time") }
+        return value
+    }
+
+    /// A value of one of the ledger's enumerations, by its raw text.
+    mutating func value<T: RawRepresentable & CaseIterable>(_: T.Type) throws -> T where T.RawValue == String {
+        let name = statement.columnName(column)
+        let raw = try text()
+        guard let value = T(rawValue: raw) else {
+            let expected = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw invalid(name, "holds '\(raw)', expected one of: \(expected)")
+        }
+        return value
+    }
+
+    mutating func runID() throws -> RunID {
+        let name = statement.columnName(column)
+        let raw = try text()
+        guard let id = RunID(raw) else { throw invalid(name, "holds '\(raw)', expected a run ID") }
+        return id
+    }
+
+    mutating func assemblyID() throws -> AssemblyID {
+        let name = statement.columnName(column)
+        let raw = try text()
+        guard let id = AssemblyID(raw) else { throw invalid(name, "holds '\(raw)', expected an Assembly ID") }
+        return id
+    }
+
+    /// The three columns `error_code, error_message, retryable`; nil when the code is NULL.
+    mutating func failure() -> FailureReason? {
+        let code = optionalText()
+        let message = optionalText()
+        let retryable = optionalInteger()
+        return code.map { FailureReason(code: $0, message: message ?? "", isRetryable: retryable == 1) }
+    }
+
+    private func invalid(_ name: String, _ problem: String) -> SQLiteError {
+        SQLiteError.check(.invalidData, "column \(table).\(name) \(problem)", path: path)
+    }
+}

@@ -1,0 +1,85 @@
+import AssemblyLine
+import Foundation
+
+extension SQLiteLedger {
+    public func shards(of run: RunID) throws -> [ShardRecord] {
+        try requireRun(run, in: database())
+        return try rows("SELECT \(LedgerRowReader.shardColumns) FROM shards WHERE run_id = ? ORDER BY shard_index",
+                        [.text(run.rawValue)], table: "shards") { try $0.shardRecord() }
+    }
+
+    public func files(of run: RunID, shard: Int?, state: FileState?) throws -> [FileRecord] {
+        try requireRun(run, in: database())
+        // One query text per filter, so that each uses its index.
+        var sql = "SELECT \(LedgerRowReader.fileColumns) FROM files WHERE run_id = ?"
+        var arguments: [SQLiteValue] = [.text(run.rawValue)]
+        if let shard {
+            sql += " AND shard_index = ?"
+            arguments.append(.integer(Int64(shard)))
+        }
+        if let state {
+            sql += " AND state = ?"
+            arguments.append(.text(state.rawValue))
+        }
+        return try rows(sql + " ORDER BY file_index", arguments, table: "files") { try $0.fileRecord() }
+    }
+
+    public func completedFiles(manifestPath: String, recipeFingerprint: String) throws -> Set<FileIdentity> {
+        let identities = try rows("""
+            SELECT files.path, files.size, files.modified_ns
+            FROM runs JOIN files ON files.run_id = runs.id
+            WHERE runs.manifest_path = ? AND runs.recipe_fingerprint = ? AND files.state IN ('done', 'skipped')
+            """, [.text(manifestPath), .text(recipeFingerprint)], table: "files") {
+            FileIdentity(path: try $0.text(), size: try $0.integer(), modifiedNanoseconds: try $0.integer())
+        }
+        return Set(identities)
+    }
+
+    public func attempts(of run: RunID, shard: Int) throws -> [AttemptRecord] {
+        _ = try shardRow(run, shard, in: database())
+        return try rows("""
+            SELECT \(LedgerRowReader.attemptColumns) FROM attempts
+            WHERE run_id = ? AND shard_index = ? ORDER BY attempt
+            """, [.text(run.rawValue), .integer(Int64(shard))], table: "attempts") { try $0.attemptRecord() }
+    }
+
+    public func results(of run: RunID, shard: Int) throws -> [ResultRecord] {
+        _ = try shardRow(run, shard, in: database())
+        return try rows("""
+            SELECT \(LedgerRowReader.resultColumns) FROM results
+            WHERE run_id = ? AND shard_index = ? ORDER BY id
+            """, [.text(run.rawValue), .integer(Int64(shard))], table: "results") { try $0.resultRecord() }
+    }
+
+    public func recordEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date) throws {
+        try write { database in
+            try requireRun(run, in: database)
+            if let shard { _ = try shardRow(run, shard, in: database) }
+            try insertEvent(run, shard: shard, kind: kind, message: message, at: time, in: database)
+        }
+    }
+
+    public func events(of run: RunID, shard: Int?) throws -> [EventRecord] {
+        try requireRun(run, in: database())
+        let columns = LedgerRowReader.eventColumns
+        if let shard {
+            return try rows("SELECT \(columns) FROM events WHERE run_id = ? AND shard_index = ? ORDER BY id",
+                            [.text(run.rawValue), .integer(Int64(shard))], table: "events") { try $0.eventRecord() }
+        }
+        return try rows("SELECT \(columns) FROM events WHERE run_id = ? ORDER BY id",
+                        [.text(run.rawValue)], table: "events") { try $0.eventRecord() }
+    }
+
+    /// The shard's state and attempt count; throws `runNotFound` or `shardNotFound`.
+    func shardRow(_ run: RunID, _ shard: Int, in database: SQLiteConnection) throws -> (state: ShardState, attempts: Int) {
+        let found = try rows("SELECT state, attempt_count FROM shards WHERE run_id = ? AND shard_index = ?",
+                             [.text(run.rawValue), .integer(Int64(shard))], table: "shards") {
+            (try $0.value(ShardState.self), try $0.int())
+        }
+        guard let row = found.first else {
+            try requireRun(run, in: database)
+            throw LedgerError.shardNotFound(run, shard: shard)
+        }
+        return (row.0, row.1)
+    }
+}

@@ -1,0 +1,110 @@
+import AssemblyLine
+import Foundation
+
+extension SQLiteLedger {
+    @discardableResult
+    public func createRun(_ run: NewRun) throws -> RunRecord {
+        let created = Self.text(run.createdAt)
+        let record = RunRecord(id: run.id, manifestPath: run.manifestPath, manifestName: run.manifestName,
+                               recipeFingerprint: run.recipeFingerprint, state: .running, createdAt: run.createdAt,
+                               updatedAt: run.createdAt, finishedAt: nil, shardCount: run.plan.shards.count,
+                               fileCount: run.plan.fileCount, skippedCount: run.skipped.count, bytes: run.plan.bytes)
+        try write { database in
+            try database.execute("""
+                INSERT INTO runs (id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at,
+                                  shard_count, file_count, skipped_count, bytes)
+                VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)
+                """, [.text(run.id.rawValue), .text(run.manifestPath), .text(run.manifestName),
+                      .text(run.recipeFingerprint), .text(created), .text(created), .integer(record.shardCount),
+                      .integer(record.fileCount), .integer(record.skippedCount), .integer(record.bytes)])
+            try insertShards(of: run, createdAt: created, in: database)
+            try insertFiles(of: run, in: database)
+            try insertEvent(run.id, shard: nil, kind: "run.created",
+                            message: "\(record.shardCount) shards, \(record.fileCount) files, \(record.bytes) bytes, "
+                                + "\(record.skippedCount) skipped",
+                            at: run.createdAt, in: database)
+        }
+        return record
+    }
+
+    /// One reused statement for every shard; the run ID and time are bound once.
+    private func insertShards(of run: NewRun, createdAt: String, in database: SQLiteConnection) throws {
+        let insert = try database.cachedStatement("""
+            INSERT INTO shards (run_id, shard_index, state, file_count, bytes, updated_at)
+            VALUES (?, ?, 'planned', ?, ?, ?)
+            """)
+        try insert.bind(.text(run.id.rawValue), at: 1)
+        try insert.bind(.text(createdAt), at: 5)
+        for shard in run.plan.shards {
+            try insert.bind(.integer(Int64(shard.index)), at: 2)
+            try insert.bind(.integer(Int64(shard.files.count)), at: 3)
+            try insert.bind(.integer(shard.bytes), at: 4)
+            try insert.step()
+            insert.reset()
+        }
+    }
+
+    /// One reused statement for every file: planned files numbered in plan order, then skipped files.
+    private func insertFiles(of run: NewRun, in database: SQLiteConnection) throws {
+        let insert = try database.cachedStatement("""
+            INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.bind(.text(run.id.rawValue), at: 1)
+        var index: Int64 = 0
+        func add(_ file: PlannedFile, shard: SQLiteValue, state: FileState) throws {
+            try insert.bind(.integer(index), at: 2)
+            try insert.bind(shard, at: 3)
+            try insert.bind(.text(file.path), at: 4)
+            try insert.bind(.text(file.relativePath), at: 5)
+            try insert.bind(.integer(file.size), at: 6)
+            try insert.bind(.integer(file.modifiedNanoseconds), at: 7)
+            try insert.bind(.text(state.rawValue), at: 8)
+            try insert.step()
+            insert.reset()
+            index += 1
+        }
+        for shard in run.plan.shards {
+            for file in shard.files {
+                try add(file, shard: .integer(Int64(shard.index)), state: .pending)
+            }
+        }
+        for file in run.skipped {
+            try add(file, shard: .null, state: .skipped)
+        }
+    }
+
+    public func recentRuns(limit: Int) throws -> [RunRecord] {
+        try rows("SELECT \(LedgerRowReader.runColumns) FROM runs ORDER BY id DESC LIMIT ?",
+                 [.integer(Int64(max(0, limit)))], table: "runs") { try $0.runRecord() }
+    }
+
+    public func run(_ id: RunID) throws -> RunSummary {
+        guard let record = try rows("SELECT \(LedgerRowReader.runColumns) FROM runs WHERE id = ?",
+                                    [.text(id.rawValue)], table: "runs", { try $0.runRecord() }).first
+        else { throw LedgerError.runNotFound(id) }
+        let shards = try rows("SELECT state, count(*) FROM shards WHERE run_id = ? GROUP BY state",
+                              [.text(id.rawValue)], table: "shards") { (try $0.value(ShardState.self), try $0.int()) }
+        let files = try rows("SELECT state, count(*) FROM files WHERE run_id = ? GROUP BY state",
+                             [.text(id.rawValue)], table: "files") { (try $0.value(FileState.self), try $0.int()) }
+        return RunSummary(record: record, shardsByState: Dictionary(uniqueKeysWithValues: shards),
+                          filesByState: Dictionary(uniqueKeysWithValues: files))
+    }
+
+    public func updateRunState(_ id: RunID, to state: RunState, at time: Date) throws {
+        try write { database in
+            let current = try rows("SELECT state FROM runs WHERE id = ?", [.text(id.rawValue)], table: "runs") {
+                try $0.value(RunState.self)
+            }
+            guard let current = current.first else { throw LedgerError.runNotFound(id) }
+            guard current.canTransition(to: state) else {
+                throw LedgerError.illegalRunTransition(id, from: current, to: state)
+            }
+            let now = Self.text(time)
+            try database.execute("UPDATE runs SET state = ?, updated_at = ?, finished_at = ? WHERE id = ?",
+                                 [.text(state.rawValue), .text(now), state.hasEnded ? .text(now) : .null,
+                                  .text(id.rawValue)])
+            try insertEvent(id, shard: nil, kind: "run.state", message: "\(current) → \(state)", at: time, in: database)
+        }
+    }
+}

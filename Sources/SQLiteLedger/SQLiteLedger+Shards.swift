@@ -1,0 +1,179 @@
+import AssemblyLine
+import Foundation
+
+extension SQLiteLedger {
+    @discardableResult
+    public func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, at time: Date) throws -> AttemptRecord {
+        try write { database in
+            let row = try shardRow(run, shard, in: database)
+            guard row.state == .planned else {
+                throw LedgerError.attemptNotAllowed(run, shard: shard, state: row.state)
+            }
+            let key: [SQLiteValue] = [.text(run.rawValue), .integer(Int64(shard))]
+            try database.execute("""
+                UPDATE attempts SET outcome = 'superseded' WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
+                """, key)
+            let number = row.attempts + 1
+            try database.execute("""
+                INSERT INTO attempts (run_id, shard_index, attempt, assembly_id, outcome, started_at)
+                VALUES (?, ?, ?, ?, 'open', ?)
+                """, key + [.integer(Int64(number)), .text(assemblyID.rawValue), .text(Self.text(time))])
+            try database.execute("UPDATE shards SET attempt_count = ? WHERE run_id = ? AND shard_index = ?",
+                                 [.integer(Int64(number))] + key)
+            try insertEvent(run, shard: shard, kind: "attempt.started",
+                            message: "attempt \(number), Assembly \(assemblyID)", at: time, in: database)
+            return AttemptRecord(shardIndex: shard, number: number, assemblyID: assemblyID, outcome: .open,
+                                 startedAt: time, assemblyURL: nil, tusURL: nil, createdAt: nil, completedAt: nil,
+                                 failure: nil)
+        }
+    }
+
+    public func transition(_ run: RunID, shard: Int, _ transition: ShardTransition, at time: Date) throws {
+        try write { database in
+            let current = try shardRow(run, shard, in: database).state
+            let target = transition.target
+            guard current.canTransition(to: target) else {
+                throw LedgerError.illegalShardTransition(run, shard: shard, from: current, to: target)
+            }
+            let key: [SQLiteValue] = [.text(run.rawValue), .integer(Int64(shard))]
+            let now = Self.text(time)
+            var failure: FailureReason?
+            switch transition {
+            case .uploaded, .executing:
+                break
+            case .signed:
+                _ = try openAttempt(run, shard, for: target, in: database)
+            case let .created(assemblyURL, tusURL):
+                let attempt = try openAttempt(run, shard, for: target, in: database)
+                try database.execute("""
+                    UPDATE attempts SET assembly_url = ?, tus_url = ?, created_at = ?
+                    WHERE run_id = ? AND shard_index = ? AND attempt = ?
+                    """, [.text(assemblyURL), .text(tusURL), .text(now)] + key + [.integer(Int64(attempt))])
+            case let .completed(results):
+                let attempt = try openAttempt(run, shard, for: target, in: database)
+                try insertResults(results, run: run, shard: shard, attempt: attempt, in: database)
+                try database.execute("""
+                    UPDATE attempts SET outcome = 'completed', completed_at = ?
+                    WHERE run_id = ? AND shard_index = ? AND attempt = ?
+                    """, [.text(now)] + key + [.integer(Int64(attempt))])
+            case .downloaded:
+                try requireDownloads(run, shard, in: database)
+                try database.execute("""
+                    UPDATE files SET state = 'done' WHERE run_id = ? AND shard_index = ? AND state = 'pending'
+                    """, key)
+            case let .failed(reason):
+                failure = reason
+                let error = Self.values(reason)
+                try database.execute("""
+                    UPDATE attempts SET outcome = 'failed', error_code = ?, error_message = ?, retryable = ?
+                    WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
+                    """, error + key)
+                try database.execute("""
+                    UPDATE files SET state = 'failed', error_code = ?, error_message = ?, retryable = ?
+                    WHERE run_id = ? AND shard_index = ? AND state = 'pending'
+                    """, error + key)
+            case .restarted:
+                try database.execute("""
+                    UPDATE attempts SET outcome = 'superseded' WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
+                    """, key)
+                try database.execute("""
+                    UPDATE files SET state = 'pending', error_code = NULL, error_message = NULL, retryable = NULL
+                    WHERE run_id = ? AND shard_index = ? AND state = 'failed'
+                    """, key)
+            }
+            try database.execute("""
+                UPDATE shards SET state = ?, updated_at = ?, error_code = ?, error_message = ?, retryable = ?
+                WHERE run_id = ? AND shard_index = ?
+                """, [.text(target.rawValue), .text(now)] + Self.values(failure) + key)
+            let detail = failure.map { ": \($0)" } ?? ""
+            try insertEvent(run, shard: shard, kind: "shard.state", message: "\(current) → \(target)\(detail)",
+                            at: time, in: database)
+        }
+    }
+
+    public func recordDownload(_ run: RunID, result: Int64, at time: Date) throws {
+        try write { database in
+            try database.execute("""
+                UPDATE results SET state = 'downloaded', downloaded_at = coalesce(downloaded_at, ?)
+                WHERE id = ? AND run_id = ?
+                """, [.text(Self.text(time)), .integer(result), .text(run.rawValue)])
+            guard database.changes == 1 else {
+                try requireRun(run, in: database)
+                throw LedgerError.resultNotFound(run, result: result)
+            }
+        }
+    }
+
+    public func failFiles(_ run: RunID, files: [Int], reason: FailureReason, at time: Date) throws {
+        try write { database in
+            let update = try database.cachedStatement("""
+                UPDATE files SET state = 'failed', error_code = ?, error_message = ?, retryable = ?
+                WHERE run_id = ? AND file_index = ? AND shard_index IS NOT NULL
+                """)
+            try update.bind(Self.values(reason) + [.text(run.rawValue)])
+            for file in files {
+                try update.bind(.integer(Int64(file)), at: 5)
+                try update.step()
+                update.reset()
+                guard database.changes == 1 else {
+                    try requireRun(run, in: database)
+                    throw LedgerError.fileNotFound(run, file: file)
+                }
+            }
+            try insertEvent(run, shard: nil, kind: "files.failed", message: "\(files.count) file(s): \(reason)",
+                            at: time, in: database)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The number of the shard's open attempt; throws `noOpenAttempt` when there is none.
+    private func openAttempt(_ run: RunID, _ shard: Int, for target: ShardState,
+                             in database: SQLiteConnection) throws -> Int {
+        let number = try database.firstRow("""
+            SELECT attempt FROM attempts WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
+            """, [.text(run.rawValue), .integer(Int64(shard))]) { $0.integer(0) } ?? nil
+        guard let number else { throw LedgerError.noOpenAttempt(run, shard: shard, transition: target) }
+        return Int(number)
+    }
+
+    /// Inserts an Assembly's results, checking that each names an input of this shard.
+    private func insertResults(_ results: [NewResult], run: RunID, shard: Int, attempt: Int,
+                               in database: SQLiteConnection) throws {
+        let owner = try database.cachedStatement("SELECT shard_index FROM files WHERE run_id = ? AND file_index = ?")
+        let insert = try database.cachedStatement("""
+            INSERT INTO results (run_id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5, mime,
+                                 width, height, output_path, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')
+            """)
+        for result in results {
+            if let file = result.fileIndex {
+                let found = try owner.firstRow([.text(run.rawValue), .integer(Int64(file))]) { $0.integer(0) }
+                guard let found else { throw LedgerError.fileNotFound(run, file: file) }
+                guard found == Int64(shard) else { throw LedgerError.fileNotInShard(run, file: file, shard: shard) }
+            }
+            try insert.execute([.text(run.rawValue), .integer(Int64(shard)), .integer(Int64(attempt)),
+                                .integer(result.fileIndex), .text(result.step), .text(result.remoteID),
+                                .text(result.name), .text(result.url), .integer(result.size), .text(result.md5),
+                                .text(result.mime), .integer(result.width), .integer(result.height),
+                                .text(result.outputPath)])
+        }
+    }
+
+    /// Throws `resultsPending` while results of the shard's latest completed attempt are not downloaded.
+    private func requireDownloads(_ run: RunID, _ shard: Int, in database: SQLiteConnection) throws {
+        let pending = try database.firstRow("""
+            SELECT count(*) FROM results
+            WHERE run_id = ?1 AND shard_index = ?2 AND state = 'pending' AND attempt = (
+                SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = 'completed')
+            """, [.text(run.rawValue), .integer(Int64(shard))]) { $0.integer(0) } ?? nil
+        if let pending, pending > 0 {
+            throw LedgerError.resultsPending(run, shard: shard, count: Int(pending))
+        }
+    }
+
+    /// The values of the columns `error_code, error_message, retryable`.
+    static func values(_ reason: FailureReason?) -> [SQLiteValue] {
+        [.text(reason?.code), .text(reason?.message), .bool(reason?.isRetryable)]
+    }
+}

@@ -1,0 +1,130 @@
+import AssemblyLine
+import Foundation
+
+/// The run ledger on an SQLite file: the `RunLedger` port over one connection, owned by an actor.
+///
+/// The actor runs on its own serial dispatch queue (`DispatchQueueExecutor`), so SQLite's
+/// blocking calls never occupy the cooperative thread pool. Opening for writing turns on WAL
+/// (and checks it took), then applies the schema's migrations; other processes may read the
+/// file meanwhile, with `sqlite3` or a read-only ledger. By convention the file is
+/// `<state_dir>/ledger.sqlite`.
+public actor SQLiteLedger: RunLedger {
+    /// The ledger's file name inside a state directory.
+    public static let fileName = "ledger.sqlite"
+
+    /// The ledger file of a state directory: `<state_dir>/ledger.sqlite`.
+    public static func path(inStateDirectory directory: String) -> String {
+        URL(fileURLWithPath: directory).appendingPathComponent(fileName).path
+    }
+
+    public nonisolated let path: String
+    public nonisolated let mode: SQLiteConnection.Mode
+    private let executor: DispatchQueueExecutor
+    private var connection: SQLiteConnection?
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Opens (for writing: creates and migrates) the ledger at `path`.
+    ///
+    /// - parameter mode: `.readWrite` creates the file and its directory when missing, turns on
+    ///   WAL and migrates; `.readOnly` needs an existing ledger in WAL mode whose schema is
+    ///   exactly what this binary knows, and never writes.
+    /// - parameter busyTimeout: how long a write waits for another process's write lock.
+    /// - throws: `SQLiteError`, e.g. of kind `.unknownMigrations` for a ledger of a newer AssemblyLine.
+    public static func open(path: String, mode: SQLiteConnection.Mode = .readWrite,
+                            busyTimeout: Duration = .seconds(10)) async throws -> SQLiteLedger {
+        let ledger = SQLiteLedger(path: path, mode: mode)
+        try await ledger.connect(busyTimeout: busyTimeout)
+        return ledger
+    }
+
+    /// Opens the ledger of a state directory (see `path(inStateDirectory:)`).
+    public static func open(stateDirectory: String, mode: SQLiteConnection.Mode = .readWrite) async throws -> SQLiteLedger {
+        try await open(path: path(inStateDirectory: stateDirectory), mode: mode)
+    }
+
+    private init(path: String, mode: SQLiteConnection.Mode) {
+        self.path = path
+        self.mode = mode
+        self.executor = DispatchQueueExecutor(label: "assemblyline.ledger")
+    }
+
+    private func connect(busyTimeout: Duration) throws {
+        if mode == .readWrite {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        let connection = try SQLiteConnection(path: path, mode: mode, busyTimeout: busyTimeout)
+        switch mode {
+        case .readWrite:
+            try connection.enableWAL()
+            try LedgerSchema.migrator.migrate(connection)
+        case .readOnly:
+            let journal = try connection.journalMode()
+            guard journal == "wal" else {
+                throw SQLiteError.check(.walUnavailable, "journal_mode is '\(journal)', expected 'wal'", path: path)
+            }
+            try LedgerSchema.migrator.verify(connection)
+        }
+        self.connection = connection
+    }
+
+    /// Closes the connection; later calls throw an error of kind `.closed`.
+    public func close() {
+        connection = nil
+    }
+
+    /// The result of `PRAGMA integrity_check`: `["ok"]` for a sound file.
+    public func integrityCheck() throws -> [String] {
+        try database().integrityCheck()
+    }
+
+    /// The IDs of the schema migrations the file has applied.
+    public func appliedMigrations() throws -> [String] {
+        try LedgerSchema.migrator.appliedMigrations(in: database())
+    }
+
+    // MARK: - Helpers for the extensions
+
+    func database() throws -> SQLiteConnection {
+        guard let connection else {
+            throw SQLiteError.closed(path: path)
+        }
+        return connection
+    }
+
+    /// Runs `body` in an IMMEDIATE transaction (every write of the ledger is one).
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let database = try database()
+        return try database.inTransaction(.immediate) { try body(database) }
+    }
+
+    /// Decodes the rows of `sql` with a reader for `table`.
+    func rows<T>(_ sql: String, _ arguments: [SQLiteValue], table: String,
+                 _ decode: (inout LedgerRowReader) throws -> T) throws -> [T] {
+        try database().rows(sql, arguments) { statement in
+            var reader = LedgerRowReader(statement, table: table, path: path)
+            return try decode(&reader)
+        }
+    }
+
+    /// Throws `LedgerError.runNotFound` unless the run exists.
+    func requireRun(_ run: RunID, in database: SQLiteConnection) throws {
+        let exists = try database.firstRow("SELECT 1 FROM runs WHERE id = ?", [.text(run.rawValue)]) { _ in true }
+        guard exists == true else { throw LedgerError.runNotFound(run) }
+    }
+
+    /// Adds an event row inside the caller's transaction.
+    func insertEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date,
+                     in database: SQLiteConnection) throws {
+        try database.execute("INSERT INTO events (run_id, shard_index, at, kind, message) VALUES (?, ?, ?, ?, ?)",
+                             [.text(run.rawValue), .integer(shard), .text(Self.text(time)), .text(kind), .text(message)])
+    }
+
+    /// A time as the ledger stores it.
+    static func text(_ time: Date) -> String {
+        UTCDateTime(time).iso8601Text
+    }
+}

@@ -1,0 +1,95 @@
+import AssemblyLine
+import Foundation
+import Testing
+
+/// A deterministic generator for reproducible IDs (SplitMix64).
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
+
+@Suite struct LedgerIdentifierTests {
+    @Test func runIDHasTheDocumentedForm() throws {
+        var generator = SeededGenerator(state: 7)
+        let date = try #require(UTCDateTime(year: 2026, month: 11, day: 30, hour: 21, minute: 5, second: 1)).date
+        let id = RunID.generate(at: date, using: &generator)
+        #expect(id.rawValue.hasPrefix("20261130T210501Z-"))
+        #expect(id.suffix.count == 6)
+        #expect(RunID(id.rawValue) == id)
+        #expect(id.timestamp == date)
+    }
+
+    @Test func runIDsSortByTime() throws {
+        var generator = SeededGenerator(state: 1)
+        let times: [Double] = [0, 1, 59, 3600, 86_400 * 40, 86_400 * 400]
+        let base = Date(timeIntervalSince1970: 1_796_072_701)
+        let ids = times.map { RunID.generate(at: base.addingTimeInterval($0), using: &generator) }
+        #expect(ids.sorted() == ids)
+        #expect(ids.map(\.rawValue).sorted() == ids.map(\.rawValue))
+    }
+
+    @Test(arguments: [
+        ("20261130T210501Z-3f9a2c", nil),
+        ("20240229T000000Z-000000", nil),
+        ("20261130T210501Z-3F9A2C", "lowercase hex"),
+        ("20261130T210501Z-3f9a2", "expected YYYYMMDDTHHMMSSZ-xxxxxx"),
+        ("20261130T210501Z_3f9a2c", "expected YYYYMMDDTHHMMSSZ-xxxxxx"),
+        ("20261130 210501Z-3f9a2c", "not a valid UTC date"),
+        ("20230229T000000Z-3f9a2c", "not a valid UTC date"),
+        ("20261131T000000Z-3f9a2c", "not a valid UTC date"),
+        ("20261130T240000Z-3f9a2c", "not a valid UTC date"),
+        ("20261130T210560Z-3f9a2c", "not a valid UTC date"),
+        ("latest", "expected YYYYMMDDTHHMMSSZ-xxxxxx"),
+        ("", "expected YYYYMMDDTHHMMSSZ-xxxxxx"),
+    ] as [(String, String?)])
+    func runIDParsing(text: String, problem: String?) {
+        do {
+            let id = try RunID(parsing: text)
+            #expect(problem == nil, "accepted \(text)")
+            #expect(id.rawValue == text)
+        } catch {
+            let message = String(describing: error)
+            #expect(problem != nil, "refused \(text): \(message)")
+            #expect(message.contains(problem ?? "-"), "\(message)")
+            #expect(message.hasPrefix("run ID '\(text)'"))
+            #expect(RunID(text) == nil)
+        }
+    }
+
+    @Test func runIDCodableRefusesInvalidText() throws {
+        let id = try RunID(parsing: "20261130T210501Z-3f9a2c")
+        let data = try JSONEncoder().encode([id])
+        #expect(String(decoding: data, as: UTF8.self) == #"["20261130T210501Z-3f9a2c"]"#)
+        #expect(try JSONDecoder().decode([RunID].self, from: data) == [id])
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([RunID].self, from: Data(#"["2026-11-30"]"#.utf8))
+        }
+    }
+
+    @Test func assemblyIDsAre32LowercaseHexDigits() throws {
+        var generator = SeededGenerator(state: 3)
+        let ids = (0..<100).map { _ in AssemblyID.generate(using: &generator) }
+        #expect(Set(ids).count == 100)
+        for id in ids {
+            #expect(id.rawValue.count == 32)
+            #expect(AssemblyID(id.rawValue) == id)
+        }
+        #expect(AssemblyID.generate().rawValue.count == 32)
+    }
+
+    @Test(arguments: ["", "abc", String(repeating: "A", count: 32), String(repeating: "g", count: 32),
+                      String(repeating: "a", count: 33)])
+    func invalidAssemblyIDsAreRefused(text: String) {
+        #expect(AssemblyID(text) == nil)
+        #expect(throws: LedgerError.invalidAssemblyID(text, reason: "expected 32 lowercase hex digits")) {
+            try AssemblyID(parsing: text)
+        }
+    }
+}

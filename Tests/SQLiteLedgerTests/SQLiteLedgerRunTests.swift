@@ -1,0 +1,160 @@
+import AssemblyLine
+import Foundation
+import SQLiteLedger
+import Testing
+
+@Suite struct SQLiteLedgerRunTests {
+    @Test func aRunAndItsWholePlanReadBack() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let plan = Fixture.plan(shards: 3, filesPerShard: 4)
+        let skipped = [PlannedFile(path: "/data/in/old.jpg", relativePath: "old.jpg", size: 9, modifiedNanoseconds: 5)]
+        let new = Fixture.newRun(plan, skipped: skipped)
+        let created = try await ledger.createRun(new)
+        #expect(created.state == .running)
+        #expect(created.shardCount == 3 && created.fileCount == 12 && created.skippedCount == 1)
+        #expect(created.bytes == plan.bytes)
+
+        let summary = try await ledger.run(new.id)
+        #expect(summary.record == created)
+        #expect(summary.record.createdAt == Fixture.time())
+        #expect(summary.record.finishedAt == nil)
+        #expect(summary.shardsByState[.planned] == 3 && summary.shardsByState[.failed] == 0)
+        #expect(summary.filesByState == [.pending: 12, .done: 0, .failed: 0, .skipped: 1])
+        #expect(summary.unfinishedShards == 3)
+
+        let shards = try await ledger.shards(of: new.id)
+        #expect(shards.map(\.index) == [0, 1, 2])
+        #expect(shards.map(\.bytes) == plan.shards.map(\.bytes))
+        #expect(shards.allSatisfy { $0.state == .planned && $0.fileCount == 4 && $0.attemptCount == 0 && $0.failure == nil })
+
+        let files = try await ledger.files(of: new.id)
+        #expect(files.map(\.index) == Array(0..<13))
+        #expect(files.prefix(12).map(\.file) == plan.shards.flatMap(\.files))
+        #expect(files.prefix(12).map(\.shardIndex) == plan.shards.flatMap { shard in shard.files.map { _ in shard.index } })
+        #expect(files[12] == FileRecord(index: 12, shardIndex: nil, file: skipped[0], state: .skipped, failure: nil))
+        #expect(try await ledger.files(of: new.id, shard: 1, state: nil).map(\.index) == [4, 5, 6, 7])
+        #expect(try await ledger.files(of: new.id, shard: nil, state: .skipped).map(\.index) == [12])
+
+        let events = try await ledger.events(of: new.id, shard: nil)
+        #expect(events.map(\.kind) == ["run.created"])
+        #expect(events.first?.message == "3 shards, 12 files, \(plan.bytes) bytes, 1 skipped")
+    }
+
+    @Test func recentRunsAreNewestFirst() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        #expect(try await ledger.latestRun() == nil)
+        var ids: [RunID] = []
+        for day in 0..<5 {
+            let time = Fixture.time(Double(day) * 86_400)
+            let id = RunID.generate(at: time)
+            ids.append(id)
+            try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 1, filesPerShard: 1), id: id, at: time))
+        }
+        #expect(try await ledger.recentRuns(limit: 3).map(\.id) == Array(ids.reversed().prefix(3)))
+        #expect(try await ledger.recentRuns(limit: 100).count == 5)
+        #expect(try await ledger.latestRun()?.id == ids.last)
+    }
+
+    @Test func aRunThatFailsHalfWayLeavesNothingBehind() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        var plan = Fixture.plan(shards: 3, filesPerShard: 100)
+        plan.shards[2].index = 1
+        let error = await #expect(throws: SQLiteError.self) { try await ledger.createRun(Fixture.newRun(plan)) }
+        #expect(error?.is(.constraintPrimaryKey) == true)
+        #expect(try await ledger.recentRuns(limit: 10).isEmpty)
+        let connection = try SQLiteConnection(path: directory.ledgerPath, mode: .readOnly)
+        for table in ["runs", "shards", "files", "events"] {
+            #expect(try connection.firstRow("SELECT count(*) FROM \(table)") { $0.integer(0) } == 0, "\(table)")
+        }
+    }
+
+    @Test func aRunIDIsRecordedOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let new = Fixture.newRun(Fixture.plan(shards: 1, filesPerShard: 2))
+        try await ledger.createRun(new)
+        let error = await #expect(throws: SQLiteError.self) { try await ledger.createRun(new) }
+        #expect(error?.is(.constraint) == true)
+        #expect(try await ledger.files(of: new.id).count == 2)
+    }
+
+    @Test func unknownRunsAreReportedByID() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let missing = try RunID(parsing: "20261130T210501Z-abcdef")
+        await #expect(throws: LedgerError.runNotFound(missing)) { try await ledger.run(missing) }
+        await #expect(throws: LedgerError.runNotFound(missing)) { try await ledger.shards(of: missing) }
+        await #expect(throws: LedgerError.runNotFound(missing)) { try await ledger.files(of: missing) }
+        await #expect(throws: LedgerError.runNotFound(missing)) {
+            try await ledger.updateRunState(missing, to: .finished, at: Fixture.time())
+        }
+        await #expect(throws: LedgerError.runNotFound(missing)) { try await ledger.attempts(of: missing, shard: 0) }
+        let existing = try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 1, filesPerShard: 1))).id
+        await #expect(throws: LedgerError.shardNotFound(existing, shard: 7)) {
+            try await ledger.attempts(of: existing, shard: 7)
+        }
+    }
+
+    @Test func runStatesFollowTheirRules() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let id = try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 1, filesPerShard: 1))).id
+        try await ledger.updateRunState(id, to: .interrupted, at: Fixture.time(60))
+        var record = try await ledger.run(id).record
+        #expect(record.state == .interrupted && record.finishedAt == Fixture.time(60) && record.updatedAt == Fixture.time(60))
+        try await ledger.updateRunState(id, to: .running, at: Fixture.time(120))
+        record = try await ledger.run(id).record
+        #expect(record.state == .running && record.finishedAt == nil)
+        try await ledger.updateRunState(id, to: .running, at: Fixture.time(130))
+        try await ledger.updateRunState(id, to: .finished, at: Fixture.time(180))
+        await #expect(throws: LedgerError.illegalRunTransition(id, from: .finished, to: .running)) {
+            try await ledger.updateRunState(id, to: .running, at: Fixture.time(240))
+        }
+        #expect(try await ledger.run(id).record.state == .finished)
+        let messages = try await ledger.events(of: id, shard: nil).filter { $0.kind == "run.state" }.map(\.message)
+        #expect(messages == ["running → interrupted", "interrupted → running", "running → running", "running → finished"])
+    }
+
+    @Test func completedFilesAreFoundByManifestAndRecipe() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let plan = Fixture.plan(shards: 2, filesPerShard: 2)
+        let first = try await ledger.createRun(Fixture.newRun(plan)).id
+        try await completeShard(ledger, first, 0)
+        let expected = Set(plan.shards[0].files.map(FileIdentity.init))
+        #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
+                                                recipeFingerprint: "sha256:recipe-a") == expected)
+        #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
+                                                recipeFingerprint: "sha256:recipe-b").isEmpty)
+        #expect(try await ledger.completedFiles(manifestPath: "/elsewhere.yaml", recipeFingerprint: "sha256:recipe-a").isEmpty)
+        // A later run that skipped those files keeps them known even if the first run is gone.
+        let second = Fixture.newRun(Plan(shards: [plan.shards[1]]), id: RunID.generate(at: Fixture.time(86_400)),
+                                    skipped: plan.shards[0].files)
+        try await ledger.createRun(second)
+        try SQLiteConnection(path: directory.ledgerPath).execute("DELETE FROM runs WHERE id = ?", [.text(first.rawValue)])
+        #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
+                                                recipeFingerprint: "sha256:recipe-a") == expected)
+    }
+
+    /// Drives shard `shard` through the whole happy path, with one result per file.
+    private func completeShard(_ ledger: SQLiteLedger, _ run: RunID, _ shard: Int) async throws {
+        try await ledger.recordAttempt(run, shard: shard, assemblyID: .generate(), at: Fixture.time(1))
+        try await ledger.transition(run, shard: shard, .signed, at: Fixture.time(2))
+        try await ledger.transition(run, shard: shard, .created(assemblyURL: "http://127.0.0.1:9442/assemblies/a",
+                                                                 tusURL: nil), at: Fixture.time(3))
+        let files = try await ledger.files(of: run, shard: shard, state: nil)
+        let results = files.map { file in
+            NewResult(fileIndex: file.index, step: "resized", remoteID: "r\(file.index)", name: "x.jpg",
+                      url: "http://127.0.0.1:9442/results/\(file.index)", size: 10, md5: nil, mime: "image/jpeg",
+                      width: 100, height: 75, outputPath: "/out/\(file.index).jpg")
+        }
+        try await ledger.transition(run, shard: shard, .completed(results: results), at: Fixture.time(4))
+        for result in try await ledger.results(of: run, shard: shard) {
+            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(5))
+        }
+        try await ledger.transition(run, shard: shard, .downloaded, at: Fixture.time(6))
+    }
+}

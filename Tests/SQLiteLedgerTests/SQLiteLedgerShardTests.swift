@@ -1,0 +1,274 @@
+import AssemblyLine
+import Foundation
+import SQLiteLedger
+import Testing
+
+@Suite struct SQLiteLedgerShardTests {
+    /// A ledger with one run of two shards of three files.
+    private struct Setup {
+        let directory: TemporaryDirectory
+        let ledger: SQLiteLedger
+        let run: RunID
+
+        init() async throws {
+            directory = try TemporaryDirectory()
+            ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+            run = try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 2, filesPerShard: 3))).id
+        }
+
+        func state(_ shard: Int = 0) async throws -> ShardState {
+            try await ledger.shards(of: run)[shard].state
+        }
+
+        /// One result per file of the shard.
+        func results(_ shard: Int = 0) async throws -> [NewResult] {
+            try await ledger.files(of: run, shard: shard, state: nil).map { file in
+                NewResult(fileIndex: file.index, step: "resized", remoteID: "r\(file.index)", name: "p.jpg",
+                          url: "http://127.0.0.1:9442/results/\(file.index)", size: 1234, md5: "0cc175b9c0f1b6a8",
+                          mime: "image/jpeg", width: 100, height: 75, outputPath: "/out/\(file.index).jpg")
+            }
+        }
+
+        /// Drives shard `shard` from `planned` along the happy path (or to `failed`) until it reaches `target`.
+        func drive(_ shard: Int = 0, to target: ShardState) async throws {
+            if target == .failed {
+                try await ledger.transition(run, shard: shard, .failed(Fixture.resizeError), at: Fixture.time(1))
+                return
+            }
+            let steps: [ShardTransition] = [
+                .signed, .created(assemblyURL: "http://127.0.0.1:9442/assemblies/x", tusURL: nil), .uploaded, .executing,
+                .completed(results: try await results(shard)), .downloaded,
+            ]
+            var current = ShardState.planned
+            for step in steps where current != target {
+                if step == .signed {
+                    try await ledger.recordAttempt(run, shard: shard, assemblyID: .generate(), at: Fixture.time(1))
+                }
+                if step == .downloaded {
+                    let results = try await ledger.results(of: run, shard: shard)
+                    let latest = results.map(\.attempt).max()
+                    for result in results where result.attempt == latest {
+                        try await ledger.recordDownload(run, result: result.id, at: Fixture.time(9))
+                    }
+                }
+                try await ledger.transition(run, shard: shard, step, at: Fixture.time(2))
+                current = step.target
+            }
+        }
+    }
+
+    @Test func theHappyPathRecordsEveryStep() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        let id = AssemblyID.generate()
+        let attempt = try await ledger.recordAttempt(run, shard: 0, assemblyID: id, at: Fixture.time(10))
+        #expect(attempt.number == 1 && attempt.outcome == .open && attempt.startedAt == Fixture.time(10))
+        try await ledger.transition(run, shard: 0, .signed, at: Fixture.time(11))
+        try await ledger.transition(run, shard: 0, .created(assemblyURL: "http://127.0.0.1:9442/assemblies/\(id)",
+                                                             tusURL: "http://127.0.0.1:9442/resumable/files/"),
+                                    at: Fixture.time(12))
+        try await ledger.transition(run, shard: 0, .uploaded, at: Fixture.time(13))
+        try await ledger.transition(run, shard: 0, .executing, at: Fixture.time(14))
+        let results = try await setup.results()
+        try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(15))
+        let recorded = try await ledger.results(of: run, shard: 0)
+        #expect(recorded.map(\.result) == results)
+        #expect(recorded.allSatisfy { $0.attempt == 1 && !$0.isDownloaded })
+        for result in recorded {
+            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(16))
+        }
+        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(17))
+
+        let shard = try await ledger.shards(of: run)[0]
+        #expect(shard.state == .downloaded && shard.attemptCount == 1 && shard.updatedAt == Fixture.time(17))
+        let attempts = try await ledger.attempts(of: run, shard: 0)
+        #expect(attempts == [AttemptRecord(shardIndex: 0, number: 1, assemblyID: id, outcome: .completed,
+                                           startedAt: Fixture.time(10),
+                                           assemblyURL: "http://127.0.0.1:9442/assemblies/\(id)",
+                                           tusURL: "http://127.0.0.1:9442/resumable/files/",
+                                           createdAt: Fixture.time(12), completedAt: Fixture.time(15), failure: nil)])
+        #expect(try await ledger.results(of: run, shard: 0).allSatisfy { $0.downloadedAt == Fixture.time(16) })
+        let summary = try await ledger.run(run)
+        #expect(summary.filesByState[.done] == 3 && summary.filesByState[.pending] == 3)
+        #expect(summary.shardsByState[.downloaded] == 1 && summary.unfinishedShards == 1)
+        let history = try await ledger.events(of: run, shard: 0).map(\.message)
+        #expect(history == ["attempt 1, Assembly \(id)", "planned → signed", "signed → created", "created → uploaded",
+                            "uploaded → executing", "executing → completed", "completed → downloaded"])
+    }
+
+    @Test(arguments: ShardState.allCases)
+    func illegalTransitionsAreRefusedAndChangeNothing(from: ShardState) async throws {
+        let setup = try await Setup()
+        try await setup.drive(to: from)
+        #expect(try await setup.state() == from)
+        let eventsBefore = try await setup.ledger.events(of: setup.run, shard: nil).count
+        let candidates: [ShardTransition] = [
+            .signed, .created(assemblyURL: "http://127.0.0.1/a", tusURL: nil), .uploaded, .executing,
+            .completed(results: []), .downloaded, .failed(Fixture.resizeError), .restarted,
+        ]
+        for transition in candidates where !from.canTransition(to: transition.target) {
+            await #expect(throws: LedgerError.illegalShardTransition(setup.run, shard: 0, from: from,
+                                                                     to: transition.target)) {
+                try await setup.ledger.transition(setup.run, shard: 0, transition, at: Fixture.time(50))
+            }
+        }
+        #expect(try await setup.state() == from)
+        #expect(try await setup.ledger.events(of: setup.run, shard: nil).count == eventsBefore)
+    }
+
+    @Test func signingNeedsTheAttemptsIntentFirst() async throws {
+        let setup = try await Setup()
+        await #expect(throws: LedgerError.noOpenAttempt(setup.run, shard: 0, transition: .signed)) {
+            try await setup.ledger.transition(setup.run, shard: 0, .signed, at: Fixture.time())
+        }
+        #expect(try await setup.state() == .planned)
+    }
+
+    @Test func attemptsStartFromPlannedAndSupersedeEachOther() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        let first = AssemblyID.generate()
+        try await ledger.recordAttempt(run, shard: 0, assemblyID: first, at: Fixture.time(1))
+        try await ledger.transition(run, shard: 0, .signed, at: Fixture.time(2))
+        await #expect(throws: LedgerError.attemptNotAllowed(run, shard: 0, state: .signed)) {
+            try await ledger.recordAttempt(run, shard: 0, assemblyID: .generate(), at: Fixture.time(3))
+        }
+        try await ledger.transition(run, shard: 0, .restarted, at: Fixture.time(4))
+        let second = try await ledger.recordAttempt(run, shard: 0, assemblyID: .generate(), at: Fixture.time(5))
+        #expect(second.number == 2)
+        #expect(try await ledger.attempts(of: run, shard: 0).map(\.outcome) == [.superseded, .open])
+        #expect(try await ledger.shards(of: run)[0].attemptCount == 2)
+
+        try await ledger.transition(run, shard: 1, .failed(Fixture.resizeError), at: Fixture.time(6))
+        try await ledger.transition(run, shard: 1, .restarted, at: Fixture.time(7))
+        let reused = await #expect(throws: SQLiteError.self) {
+            try await ledger.recordAttempt(run, shard: 1, assemblyID: first, at: Fixture.time(8))
+        }
+        #expect(reused?.is(.constraintUnique) == true)
+        #expect(try await ledger.attempts(of: run, shard: 1).isEmpty)
+    }
+
+    @Test func aFailedShardFailsItsPendingFilesAndARestartBringsThemBack() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        try await setup.drive(to: .executing)
+        try await ledger.failFiles(run, files: [1], reason: Fixture.resizeError, at: Fixture.time(20))
+        let unavailable = FailureReason(code: "HTTP_503", message: "service unavailable", isRetryable: true)
+        try await ledger.transition(run, shard: 0, .failed(unavailable), at: Fixture.time(21))
+
+        #expect(try await ledger.shards(of: run)[0].failure == unavailable)
+        #expect(try await ledger.attempts(of: run, shard: 0).map(\.outcome) == [.failed])
+        #expect(try await ledger.attempts(of: run, shard: 0).first?.failure == unavailable)
+        let failed = try await ledger.files(of: run, shard: nil, state: .failed)
+        #expect(failed.map(\.index) == [0, 1, 2])
+        #expect(failed.map(\.failure) == [unavailable, Fixture.resizeError, unavailable])
+        #expect(try await ledger.run(run).filesByState[.failed] == 3)
+        #expect(try await ledger.events(of: run, shard: 0).last?.message
+            == "executing → failed: HTTP_503: service unavailable")
+
+        try await ledger.transition(run, shard: 0, .restarted, at: Fixture.time(22))
+        #expect(try await ledger.shards(of: run)[0].failure == nil)
+        #expect(try await ledger.files(of: run, shard: 0, state: .pending).map(\.failure) == [nil, nil, nil])
+    }
+
+    @Test func singleFilesFailWithoutTheirShard() async throws {
+        let setup = try await Setup()
+        try await setup.ledger.failFiles(setup.run, files: [0, 4], reason: Fixture.resizeError, at: Fixture.time())
+        #expect(try await setup.ledger.files(of: setup.run, shard: nil, state: .failed).map(\.index) == [0, 4])
+        #expect(try await setup.state() == .planned)
+        await #expect(throws: LedgerError.fileNotFound(setup.run, file: 99)) {
+            try await setup.ledger.failFiles(setup.run, files: [2, 99], reason: Fixture.resizeError, at: Fixture.time())
+        }
+        #expect(try await setup.ledger.files(of: setup.run, shard: nil, state: .failed).map(\.index) == [0, 4])
+    }
+
+    @Test func downloadedNeedsEveryResultOfTheCompletedAttempt() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        try await setup.drive(to: .completed)
+        let results = try await ledger.results(of: run, shard: 0)
+        try await ledger.recordDownload(run, result: results[0].id, at: Fixture.time(30))
+        try await ledger.recordDownload(run, result: results[0].id, at: Fixture.time(31))
+        await #expect(throws: LedgerError.resultsPending(run, shard: 0, count: 2)) {
+            try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(32))
+        }
+        #expect(try await ledger.results(of: run, shard: 0)[0].downloadedAt == Fixture.time(30))
+        await #expect(throws: LedgerError.resultNotFound(run, result: 999)) {
+            try await ledger.recordDownload(run, result: 999, at: Fixture.time(33))
+        }
+        for result in results.dropFirst() {
+            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(34))
+        }
+        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(35))
+        #expect(try await setup.state() == .downloaded)
+    }
+
+    @Test func resultsMustComeFromFilesOfTheirShard() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        try await setup.drive(to: .executing)
+        var results = try await setup.results()
+        results[2].fileIndex = 4
+        await #expect(throws: LedgerError.fileNotInShard(run, file: 4, shard: 0)) {
+            try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(40))
+        }
+        results[2].fileIndex = 600
+        await #expect(throws: LedgerError.fileNotFound(run, file: 600)) {
+            try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(40))
+        }
+        #expect(try await ledger.results(of: run, shard: 0).isEmpty)
+        #expect(try await setup.state() == .executing)
+        results[2].fileIndex = nil
+        try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(41))
+        #expect(try await ledger.results(of: run, shard: 0).map(\.result.fileIndex) == [0, 1, nil])
+    }
+
+    @Test func expiredResultsAreRerunWithANewAttempt() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        try await setup.drive(to: .completed)
+        try await ledger.transition(run, shard: 0, .restarted, at: Fixture.time(90_000))
+        try await setup.drive(to: .downloaded)
+        let attempts = try await ledger.attempts(of: run, shard: 0)
+        #expect(attempts.map(\.outcome) == [.completed, .completed])
+        let results = try await ledger.results(of: run, shard: 0)
+        #expect(results.map(\.attempt) == [1, 1, 1, 2, 2, 2])
+        #expect(results.map(\.isDownloaded) == [false, false, false, true, true, true])
+        #expect(try await ledger.run(run).filesByState[.done] == 3)
+    }
+
+    @Test func eventsOfTheRunAndOfOneShard() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        try await ledger.recordEvent(run, shard: 1, kind: "retry", message: "HTTP_503, waiting 2s", at: Fixture.time(5))
+        try await ledger.recordEvent(run, shard: nil, kind: "rate_limit", message: "retryIn 10s", at: Fixture.time(6))
+        await #expect(throws: LedgerError.shardNotFound(run, shard: 9)) {
+            try await ledger.recordEvent(run, shard: 9, kind: "retry", message: "x", at: Fixture.time(7))
+        }
+        #expect(try await ledger.events(of: run, shard: 1).map(\.kind) == ["retry"])
+        let all = try await ledger.events(of: run, shard: nil)
+        #expect(all.map(\.kind) == ["run.created", "retry", "rate_limit"])
+        #expect(all.map(\.shardIndex) == [nil, 1, nil])
+        #expect(all[2].at == Fixture.time(6))
+    }
+
+    @Test func concurrentShardsAreWrittenOneTransactionAtATime() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let run = try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 40, filesPerShard: 2))).id
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for shard in 0..<40 {
+                group.addTask {
+                    try await ledger.recordAttempt(run, shard: shard, assemblyID: .generate(), at: Fixture.time(1))
+                    try await ledger.transition(run, shard: shard, .signed, at: Fixture.time(2))
+                    try await ledger.transition(run, shard: shard, .failed(Fixture.resizeError), at: Fixture.time(3))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let summary = try await ledger.run(run)
+        #expect(summary.shardsByState[.failed] == 40)
+        #expect(summary.filesByState[.failed] == 80)
+        #expect(try await ledger.integrityCheck() == ["ok"])
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import SQLiteLedger
+import Testing
+
+private struct Boom: Error, Equatable {}
+
+@Suite struct SQLiteMigratorTests {
+    static let tables = ["attempts", "events", "files", "migrations", "results", "runs", "shards"]
+
+    private func tables(_ connection: SQLiteConnection) throws -> [String] {
+        try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { $0.text(0) ?? "" }
+    }
+
+    @Test func anEmptyFileIsMigratedToVersion1() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        #expect(try await ledger.appliedMigrations() == ["v1-runs-shards-files-attempts-results-events"])
+        let connection = try SQLiteConnection(path: directory.ledgerPath, mode: .readOnly)
+        #expect(try tables(connection) == Self.tables)
+        let indices = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL") {
+            $0.text(0) ?? ""
+        }
+        #expect(Set(indices) == ["runs_by_manifest", "shards_by_state", "files_by_shard", "files_by_state",
+                                 "attempts_one_open", "results_by_shard", "results_by_file", "events_by_run"])
+    }
+
+    @Test func reopeningChangesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let run = try await first.createRun(Fixture.newRun(Fixture.plan(shards: 2, filesPerShard: 3)))
+        await first.close()
+        let connection = try SQLiteConnection(path: directory.ledgerPath, mode: .readOnly)
+        let before = try connection.rows("SELECT id, applied_at FROM migrations") { [$0.text(0), $0.text(1)] }
+        for _ in 0..<3 {
+            let again = try await SQLiteLedger.open(path: directory.ledgerPath)
+            #expect(try await again.run(run.id).record == run)
+            await again.close()
+        }
+        #expect(try connection.rows("SELECT id, applied_at FROM migrations") { [$0.text(0), $0.text(1)] } == before)
+        #expect(before.count == 1)
+    }
+
+    @Test func aLedgerFromTheFutureIsRefusedUntouched() async throws {
+        let directory = try TemporaryDirectory()
+        _ = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let connection = try SQLiteConnection(path: directory.ledgerPath)
+        try connection.execute("INSERT INTO migrations (id, applied_at) VALUES ('v2-tus-uploads', '2027-01-01T00:00:00.000Z')")
+        for mode in [SQLiteConnection.Mode.readWrite, .readOnly] {
+            let error = await #expect(throws: SQLiteError.self) {
+                try await SQLiteLedger.open(path: directory.ledgerPath, mode: mode)
+            }
+            #expect(error?.kind == .unknownMigrations(["v2-tus-uploads"]))
+            #expect(error?.description == directory.ledgerPath
+                + ": the database was migrated beyond what this AssemblyLine knows "
+                + "(unknown migrations: v2-tus-uploads); use a newer AssemblyLine")
+        }
+        #expect(try connection.rows("SELECT id FROM migrations ORDER BY rowid") { $0.text(0) ?? "" }
+            == ["v1-runs-shards-files-attempts-results-events", "v2-tus-uploads"])
+    }
+
+    @Test func aReadOnlyOpenRefusesAnUnmigratedFile() async throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.ledgerPath)
+        try connection.enableWAL()
+        try connection.execute("CREATE TABLE unrelated (x)")
+        let error = await #expect(throws: SQLiteError.self) {
+            try await SQLiteLedger.open(path: directory.ledgerPath, mode: .readOnly)
+        }
+        #expect(error?.kind == .pendingMigrations(["v1-runs-shards-files-attempts-results-events"]))
+        #expect(try tables(connection) == ["unrelated"])
+    }
+
+    @Test func eachMigrationIsAppliedWholeOrNotAtAll() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("m.sqlite"))
+        var migrator = SQLiteMigrator()
+        migrator.registerMigration("one") { try $0.execute("CREATE TABLE one (x)") }
+        migrator.registerMigration("two") { connection in
+            try connection.execute("CREATE TABLE two (x)")
+            throw Boom()
+        }
+        migrator.registerMigration("three") { try $0.execute("CREATE TABLE three (x)") }
+        #expect(throws: Boom()) { try migrator.migrate(connection) }
+        #expect(try migrator.appliedMigrations(in: connection) == ["one"])
+        #expect(try tables(connection) == ["migrations", "one"])
+        #expect(throws: SQLiteError.self) { try migrator.verify(connection) }
+    }
+
+    @Test func migrationsApplyInOrderAndOnlyOnce() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("m.sqlite"))
+        var first = SQLiteMigrator()
+        first.registerMigration("a") { try $0.execute("CREATE TABLE a (x)") }
+        try first.migrate(connection)
+        var second = first
+        second.registerMigration("b") { try $0.execute("CREATE TABLE b (x); INSERT INTO a VALUES (1)") }
+        try second.migrate(connection)
+        try second.migrate(connection)
+        try second.verify(connection)
+        #expect(try second.appliedMigrations(in: connection) == ["a", "b"])
+        #expect(try connection.firstRow("SELECT count(*) FROM a") { $0.integer(0) } == 1)
+        let stale = try #require(throws: SQLiteError.self) { try first.migrate(connection) }
+        #expect(stale.kind == .unknownMigrations(["b"]))
+    }
+}

@@ -1,0 +1,56 @@
+import AssemblyLine
+import Foundation
+import SQLiteLedger
+
+/// A fresh directory under the system's temporary directory, removed when the value goes away.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sqliteledger-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        path = url.path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A path inside the directory.
+    func file(_ name: String) -> String {
+        path + "/" + name
+    }
+
+    /// The ledger file of this directory used as a state directory.
+    var ledgerPath: String { SQLiteLedger.path(inStateDirectory: path) }
+}
+
+enum Fixture {
+    /// 2026-11-30T21:05:01.000Z, plus `seconds`.
+    static func time(_ seconds: Double = 0) -> Date {
+        Date(timeIntervalSince1970: 1_796_072_701 + seconds)
+    }
+
+    /// A plan of `shards` shards of `filesPerShard` files each, with sizes 100, 101, ... bytes.
+    static func plan(shards: Int, filesPerShard: Int) -> Plan {
+        var number = 0
+        return Plan(shards: (0..<shards).map { index in
+            Shard(index: index, files: (0..<filesPerShard).map { _ in
+                defer { number += 1 }
+                return PlannedFile(path: "/data/in/photo-\(number).jpg", relativePath: "photo-\(number).jpg",
+                                   size: Int64(100 + number), modifiedNanoseconds: 1_700_000_000_000_000_000 + Int64(number))
+            })
+        })
+    }
+
+    static func newRun(_ plan: Plan, id: RunID = RunID.generate(at: time()), skipped: [PlannedFile] = [],
+                       manifest: String = "/etc/assemblyline/nightly.yaml", recipe: String = "sha256:recipe-a",
+                       at created: Date = time()) -> NewRun {
+        NewRun(id: id, manifestPath: manifest, manifestName: "nightly", recipeFingerprint: recipe, plan: plan,
+               skipped: skipped, createdAt: created)
+    }
+
+    static let resizeError = FailureReason(code: "IMAGE_RESIZE_ERROR", message: "the file could not be decoded",
+                                           isRetryable: false)
+}
