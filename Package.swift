@@ -21,13 +21,15 @@ let package = Package(
 
         .target(name: "AssemblyLine"),
         .target(name: "YAMLReader", dependencies: ["AssemblyLine", "CYAML"]),
+        .target(name: "SQLiteLedger", dependencies: ["AssemblyLine", "CSQLite"]),
         .target(name: "AssemblyLineCLI", dependencies: [
-            "AssemblyLine", "YAMLReader",
+            "AssemblyLine", "YAMLReader", "SQLiteLedger",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
 
         .testTarget(name: "AssemblyLineTests", dependencies: ["AssemblyLine"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
+        .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger"]),
         .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "YAMLReader"]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline"]),
     ],
