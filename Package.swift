@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
         .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger"]),
         .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "YAMLReader"]),
-        .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline"]),
+        .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,6 +28,10 @@ enum ErrorReporter {
         case let plan as PlanError:
             console.error("Error: \(plan)\n")
             return .invalidInput
+        case let ledger as LedgerError:
+            console.error("Error: \(ledger)\n")
+            if case .runNotFound = ledger { return .invalidInput }
+            return .internalError
         case let failure as CommandFailure:
             console.error(failure.message.hasSuffix("\n") ? failure.message : failure.message + "\n")
             return failure.status

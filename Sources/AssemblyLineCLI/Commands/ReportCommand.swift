@@ -1,0 +1,72 @@
+import AssemblyLine
+import SQLiteLedger
+
+/// `assemblyline report RUN_ID|latest [--format table|json|csv]`: what the ledger knows of one run.
+struct ReportCommand: CLICommand {
+    /// The report's output forms.
+    enum Format: String, CaseIterable, Sendable {
+        case table, json, csv
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Report what the ledger knows of a run: shards and files by state, failures by code.",
+        discussion: "csv prints one row per file. Reads the ledger without changing it; an unknown run exits 65.",
+        arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest.")],
+        options: [OptionSpec(name: "format", valueName: "format", help: "table (default), json or csv.")] + LedgerLocation.options)
+
+    /// nil for `latest`.
+    var runID: RunID?
+    var format: Format
+    var location: LedgerLocation
+
+    init(_ values: ParsedValues) throws {
+        let text = values.positional(0) ?? ""
+        if text == "latest" {
+            runID = nil
+        } else {
+            do {
+                runID = try RunID(parsing: text)
+            } catch {
+                throw UsageError("'\(text)' is not a run ID (\(error)); expected an ID such as 20261130T210501Z-3f9a2c, or latest")
+            }
+        }
+        format = try values.choice("format", as: Format.self) ?? .table
+        location = LedgerLocation(values)
+    }
+
+    func validate() throws {
+        try location.validate()
+    }
+
+    func run(_ console: Console) async throws -> ExitStatus {
+        let (opened, path) = try await location.openForReading()
+        guard let ledger = opened else {
+            throw CommandFailure(message: "Error: no ledger at \(path); no run has been recorded there", status: .invalidInput)
+        }
+        let report: RunReport
+        do {
+            report = try await Self.read(ledger, runID: runID, path: path)
+            await ledger.close()
+        } catch {
+            await ledger.close()
+            throw error
+        }
+        switch format {
+        case .table: console.out(report.table)
+        case .json: console.line(report.json.serialized)
+        case .csv: console.out(report.csv)
+        }
+        return .success
+    }
+
+    /// The report of the run, or of the newest one when `runID` is nil.
+    private static func read(_ ledger: SQLiteLedger, runID: RunID?, path: String) async throws -> RunReport {
+        let latest = runID == nil ? try await ledger.recentRuns(limit: 1).first?.id : nil
+        guard let id = runID ?? latest else {
+            throw CommandFailure(message: "Error: no runs recorded in \(path)", status: .invalidInput)
+        }
+        return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id),
+                         files: try await ledger.files(of: id, shard: nil, state: nil))
+    }
+}

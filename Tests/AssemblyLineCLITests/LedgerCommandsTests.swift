@@ -1,0 +1,122 @@
+import AssemblyLine
+import Foundation
+import SQLiteLedger
+import Testing
+
+/// `runs` and `report` read a real ledger file written through the ledger's own API.
+@Suite struct LedgerCommandsTests {
+    static let start = Date(timeIntervalSince1970: 1_796_072_701)
+    static let older = RunID("20261130T210501Z-aaaaaa")!
+    static let newer = RunID("20261130T220000Z-bbbbbb")!
+
+    /// A state directory `runs/` with two runs: an older finished one and a newer one with a failed shard.
+    static func stateDirectory() async throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(stateDirectory: directory.url.appendingPathComponent("runs").path)
+        let files = (0..<3).map { PlannedFile(path: "/in/p\($0).jpg", relativePath: "p\($0).jpg", size: 1_000, modifiedNanoseconds: 0) }
+        let plan = Plan(shards: [Shard(index: 0, files: Array(files[0..<2])), Shard(index: 1, files: [files[2]])])
+        for (id, offset) in [(older, 0.0), (newer, 3_299.0)] {
+            _ = try await ledger.createRun(NewRun(id: id, manifestPath: "/jobs/nightly.yaml", manifestName: "nightly",
+                                                  recipeFingerprint: "r", plan: plan, createdAt: start + offset))
+        }
+        let reason = FailureReason(code: "IMAGE_RESIZE_ERROR", message: "p2.jpg could not be decoded", isRetryable: false)
+        try await ledger.transition(newer, shard: 1, .failed(reason), at: start + 3_300)
+        try await ledger.updateRunState(newer, to: .failed, at: start + 3_301)
+        await ledger.close()
+        return directory
+    }
+
+    @Test func runsListsNewestFirst() async throws {
+        let directory = try await Self.stateDirectory()
+        let outcome = try BinaryRunner.run(["runs"], in: directory.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == """
+            RUN                      STATE    SHARDS  FILES  SKIPPED    BYTES  STARTED               NAME
+            20261130T220000Z-bbbbbb  failed        2      3        0  2.9 KiB  2026-11-30 22:00:00Z  nightly
+            20261130T210501Z-aaaaaa  running       2      3        0  2.9 KiB  2026-11-30 21:05:01Z  nightly
+
+            """)
+    }
+
+    @Test func runsHonoursLimitAndJSON() async throws {
+        let directory = try await Self.stateDirectory()
+        let outcome = try BinaryRunner.run(["runs", "--limit=1", "--json", "--state-dir", "runs"], in: directory.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let runs = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
+        #expect(runs.map { $0["id"] as? String } == [Self.newer.rawValue])
+        #expect(runs.first?["state"] as? String == "failed")
+    }
+
+    @Test func runsWithoutALedgerSaysSoAndCreatesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let outcome = try BinaryRunner.run(["runs", "--state-dir", "state"], in: directory.url)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == "no runs recorded in \(directory.url.path)/state/ledger.sqlite\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("state").path))
+    }
+
+    @Test func reportLatestShowsStatesAndFailuresByCode() async throws {
+        let directory = try await Self.stateDirectory()
+        let outcome = try BinaryRunner.run(["report", "latest"], in: directory.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == """
+            run       20261130T220000Z-bbbbbb (nightly)
+            manifest  /jobs/nightly.yaml
+            state     failed, started 2026-11-30 22:00:00Z, ended 2026-11-30 22:00:02Z
+            shards    2: 1 planned, 1 failed
+            files     3: 2 pending, 1 failed
+            bytes     2.9 KiB planned
+
+            SHARD  STATE    FILES    BYTES  ATTEMPTS  FAILURE
+                0  planned      2  2.0 KiB         0
+                1  failed       1   1000 B         0  IMAGE_RESIZE_ERROR: p2.jpg could not be decoded
+
+            failures
+            IMAGE_RESIZE_ERROR (1 file):
+              p2.jpg: p2.jpg could not be decoded
+
+            """)
+    }
+
+    @Test func reportAsCSVHasOneRowPerFile() async throws {
+        let directory = try await Self.stateDirectory()
+        let outcome = try BinaryRunner.run(["report", Self.newer.rawValue, "--format", "csv"], in: directory.url)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout == [
+            "file,shard,state,path,relative_path,size,error_code,error_message",
+            "0,0,pending,/in/p0.jpg,p0.jpg,1000,,",
+            "1,0,pending,/in/p1.jpg,p1.jpg,1000,,",
+            "2,1,failed,/in/p2.jpg,p2.jpg,1000,IMAGE_RESIZE_ERROR,p2.jpg could not be decoded",
+        ].joined(separator: "\r\n") + "\r\n")
+    }
+
+    @Test func reportAsJSONGroupsFailures() async throws {
+        let directory = try await Self.stateDirectory()
+        let outcome = try BinaryRunner.run(["report", "latest", "--format=json"], in: directory.url)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+        let failures = try #require(report["failures"] as? [[String: Any]])
+        #expect(failures.first?["code"] as? String == "IMAGE_RESIZE_ERROR")
+        #expect(failures.first?["files"] as? [String] == ["p2.jpg"])
+        #expect((report["files_by_state"] as? [String: Int])?["failed"] == 1)
+    }
+
+    @Test(arguments: [
+        (["report", "20990101T000000Z-cccccc"], Int32(65), "Error: run 20990101T000000Z-cccccc: not in the ledger\n"),
+        (["report", "yesterday"], 64, nil),
+        (["report", "latest", "--format", "xml"], 64, nil),
+        (["report", "latest", "--state-dir", "a", "--manifest", "b"], 64, nil),
+    ])
+    func reportRefusesWhatItCannotShow(arguments: [String], status: Int32, stderr: String?) async throws {
+        let directory = try await Self.stateDirectory()
+        let outcome = try BinaryRunner.run(arguments, in: directory.url)
+        #expect(outcome.status == status)
+        if let stderr { #expect(outcome.stderr == stderr) }
+    }
+
+    @Test func reportWithoutALedgerExits65() throws {
+        let directory = try TemporaryDirectory()
+        let outcome = try BinaryRunner.run(["report", "latest"], in: directory.url)
+        #expect(outcome.status == 65)
+        #expect(outcome.stderr == "Error: no ledger at \(directory.url.path)/runs/ledger.sqlite; no run has been recorded there\n")
+    }
+}
