@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
         .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger"]),
         .testTarget(name: "HMACTests", dependencies: ["HMAC"]),
-        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport"]),
+        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HMAC"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot"]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline"]),
