@@ -64,8 +64,10 @@ public final class CurlTransport: HTTPTransport {
                 let order = TransferOrder(
                     request: request, destination: destination, options: options, progress: progress,
                     ticket: ticket, continuation: continuation)
-                if Task.isCancelled || !inbox.submit(order) {
+                if Task.isCancelled {
                     order.complete(.failure(.cancelled(endpoint: order.endpoint)))
+                } else if !inbox.submit(order) {
+                    order.complete(.failure(.failed(endpoint: order.endpoint, reason: "the libcurl engine is not running")))
                 }
             }
         } onCancel: {

@@ -125,6 +125,37 @@ import Testing
         #expect(try object(followed)["path"] as? String == "/echo")
     }
 
+    @Test func followedRedirectResendsAStreamedBody() async throws {
+        // Given a body with a file segment posted to a 307 redirect, which keeps method and body
+        let scratch = try ScratchDirectory()
+        let content = Pattern.prefix(300_000)
+        let path = try scratch.write("body.bin", content)
+        let plan = BodyPlan([.bytes(Array("start".utf8)), .file(path: path, offset: 0, length: 300_000)])
+        let request = HTTPRequestSpec(method: .post, url: server.url("/redirect?to=/echo&code=307"), body: .plan(plan))
+        // When the redirect is followed, libcurl rewinds the body through the seek callback
+        let response = try await transport.send(request, options: HTTPTransferOptions(followRedirects: true))
+        // Then the final server saw the whole body again
+        let echo = try object(response)
+        #expect(echo["path"] as? String == "/echo")
+        #expect(echo["length"] as? Int == 300_005)
+        #expect(echo["sha256"] as? String == Hex.encode(Digest.sha256(Array("start".utf8) + content)))
+    }
+
+    @Test func hostConnectionLimitQueuesTransfersOnOneConnection() async throws {
+        let transport = CurlTransport(configuration: .init(maxHostConnections: 1))
+        let url = server.url("/sleep?seconds=0.05")
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<5 {
+                group.addTask { try await transport.send(.get(url)).status }
+            }
+            for try await status in group {
+                #expect(status == 200)
+            }
+        }
+        let counted = try object(try await transport.send(.get(server.url("/connections"))))
+        #expect(counted["accepted"] as? Int == 1)
+    }
+
     @Test func sequentialRequestsReuseOneConnection() async throws {
         for _ in 0..<10 {
             let response = try await transport.send(.get(server.url("/echo")))

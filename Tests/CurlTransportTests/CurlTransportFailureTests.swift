@@ -40,7 +40,7 @@ import Testing
             try await transport.send(.get(server.url("/sleep?seconds=5")), options: options)
         }
         guard case .timeout(endpoint, _)? = error else { Issue.record("expected .timeout, got \(String(describing: error))"); return }
-        #expect(elapsed < .seconds(2))
+        #expect(elapsed < .seconds(4), "the server answers only after 5 s")
     }
 
     @Test func lowSpeedLimitFires() async throws {
@@ -50,7 +50,7 @@ import Testing
             try await transport.send(.get(server.url("/slow-bytes?n=100000&chunk=10&delay=0.5")), options: options)
         }
         guard case .timeout(endpoint, _)? = error else { Issue.record("expected .timeout, got \(String(describing: error))"); return }
-        #expect(elapsed < .seconds(4))
+        #expect(elapsed < .seconds(5), "the whole body would take over an hour")
     }
 
     @Test func cancellingTheTaskStopsTheTransferAtOnce() async throws {
