@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "AssemblyLine"),
         .target(name: "YAMLReader", dependencies: ["AssemblyLine", "CYAML"]),
         .target(name: "SQLiteLedger", dependencies: ["AssemblyLine", "CSQLite"]),
+        .target(name: "HMAC", dependencies: ["AssemblyLine", "CCrypto"]),
+        .target(name: "CurlTransport", dependencies: ["AssemblyLine", "CCurl"]),
         .target(name: "AssemblyLineCLI", dependencies: [
             "AssemblyLine", "YAMLReader", "SQLiteLedger",
         ]),
@@ -31,6 +33,9 @@ let package = Package(
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),
         .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger"]),
         .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "YAMLReader"]),
+        .testTarget(name: "HMACTests", dependencies: ["HMAC"]),
+        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HMAC"],
+                    exclude: ["Support/test_server.py"]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger"]),
     ],
     swiftLanguageModes: [.v6]

@@ -27,7 +27,7 @@ public enum AssemblyLineTool {
             console.out(HelpRenderer.rootHelp(commands: configurations))
             return .success
         case "--version":
-            console.line(AssemblyLineVersion.current)
+            console.line(ClientIdentity.version)
             return .success
         case "help":
             return help(Array(arguments.dropFirst()), console: console)

@@ -1,0 +1,79 @@
+/// A request body: nothing, bytes in memory, or a plan of byte and file segments streamed while sending.
+public enum HTTPRequestBody: Sendable, Hashable {
+    case none
+    case bytes([UInt8])
+    case plan(BodyPlan)
+
+    /// The exact number of body bytes, known before anything is read.
+    public var contentLength: Int64 {
+        switch self {
+        case .none: 0
+        case let .bytes(bytes): Int64(bytes.count)
+        case let .plan(plan): plan.contentLength
+        }
+    }
+
+    /// The body as a plan, so a transport needs only one way to pull it.
+    public var asPlan: BodyPlan {
+        switch self {
+        case .none: BodyPlan()
+        case let .bytes(bytes): BodyPlan([.bytes(bytes)])
+        case let .plan(plan): plan
+        }
+    }
+}
+
+/// Everything a transport needs to send one HTTP request: a plain value, built by the domain, sent by an adapter.
+public struct HTTPRequestSpec: Sendable, Hashable {
+    public var method: HTTPMethod
+    /// An absolute `http://` or `https://` URL, already percent-encoded.
+    public var url: String
+    /// Header fields in the order they are sent; `Transloadit-Client` is added by the transport.
+    public var headers: [HTTPHeader]
+    public var body: HTTPRequestBody
+
+    public init(method: HTTPMethod, url: String, headers: [HTTPHeader] = [], body: HTTPRequestBody = .none) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A GET of `url`.
+    public static func get(_ url: String, headers: [HTTPHeader] = []) -> HTTPRequestSpec {
+        HTTPRequestSpec(method: .get, url: url, headers: headers)
+    }
+
+    /// A request whose body is JSON text, with `Content-Type` and `Accept` set to `application/json`.
+    public static func json(
+        _ method: HTTPMethod, _ url: String, body: [UInt8], headers: [HTTPHeader] = []
+    ) -> HTTPRequestSpec {
+        HTTPRequestSpec(
+            method: method, url: url,
+            headers: [HTTPHeader(name: "Content-Type", value: "application/json"),
+                      HTTPHeader(name: "Accept", value: "application/json")] + headers,
+            body: .bytes(body))
+    }
+
+    /// A request with an `application/x-www-form-urlencoded` body of `fields`, in order.
+    public static func form(
+        _ method: HTTPMethod, _ url: String, fields: [(name: String, value: String)], headers: [HTTPHeader] = []
+    ) -> HTTPRequestSpec {
+        HTTPRequestSpec(
+            method: method, url: url,
+            headers: [HTTPHeader(name: "Content-Type", value: "application/x-www-form-urlencoded")] + headers,
+            body: .bytes(Array(FormURLEncoding.encode(fields).utf8)))
+    }
+
+    /// A multipart/form-data request streamed from `form`'s plan, with its boundary in `Content-Type`.
+    ///
+    /// - Throws: the first error the form builder deferred (a missing or unreadable file, a bad header value).
+    public static func multipart(
+        _ method: HTTPMethod = .post, _ url: String, form: MultipartFormBody, headers: [HTTPHeader] = []
+    ) throws(TransportError) -> HTTPRequestSpec {
+        HTTPRequestSpec(
+            method: method, url: url,
+            headers: [HTTPHeader(name: "Content-Type", value: form.contentType)] + headers,
+            body: .plan(try form.plan()))
+    }
+}

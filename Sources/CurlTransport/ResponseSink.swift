@@ -1,0 +1,83 @@
+import AssemblyLine
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Receives a response body as libcurl delivers it: into memory up to a bound, or straight into a file.
+final class ResponseSink {
+    private enum Storage {
+        case memory(limit: Int, bytes: [UInt8])
+        case file(path: String, descriptor: Int32)
+    }
+
+    private var storage: Storage
+    /// Body bytes accepted so far.
+    private(set) var count: Int64 = 0
+
+    /// Prepares the destination; a file is created (or truncated) now, before anything is sent.
+    init(_ destination: HTTPDestination) throws(TransportError) {
+        switch destination {
+        case let .memory(limit):
+            storage = .memory(limit: limit, bytes: [])
+        case let .file(path):
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw .fileIO(path: path, reason: "create: " + String(cString: strerror(errno))) }
+            storage = .file(path: path, descriptor: descriptor)
+        }
+    }
+
+    deinit {
+        if case let .file(_, descriptor) = storage {
+            close(descriptor)
+        }
+    }
+
+    /// Drops what was received so far: the body of a redirect or an interim response is not the answer.
+    func reset() throws(TransportError) {
+        count = 0
+        switch storage {
+        case let .memory(limit, _):
+            storage = .memory(limit: limit, bytes: [])
+        case let .file(path, descriptor):
+            guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+                throw .fileIO(path: path, reason: "truncate: " + String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    /// Stores `chunk`.
+    ///
+    /// - Throws: `.tooLarge` past the memory bound (with `endpoint`), `.fileIO` when the file cannot be written.
+    func append(_ chunk: UnsafeRawBufferPointer, endpoint: String) throws(TransportError) {
+        switch storage {
+        case .memory(let limit, var bytes):
+            guard bytes.count + chunk.count <= limit else { throw .tooLarge(endpoint: endpoint, limit: limit) }
+            storage = .memory(limit: limit, bytes: [])
+            bytes.append(contentsOf: chunk)
+            storage = .memory(limit: limit, bytes: bytes)
+        case let .file(path, descriptor):
+            var written = 0
+            while written < chunk.count {
+                let result = write(descriptor, chunk.baseAddress! + written, chunk.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw .fileIO(path: path, reason: "write: " + String(cString: strerror(errno)))
+                }
+                written += result
+            }
+        }
+        count += Int64(chunk.count)
+    }
+
+    /// The body as the response will carry it.
+    var body: HTTPResponseBody {
+        switch storage {
+        case let .memory(_, bytes): .bytes(bytes)
+        case let .file(path, _): .file(path: path, length: count)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ResponseSink: Sendable {}

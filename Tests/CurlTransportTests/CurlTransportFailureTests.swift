@@ -1,0 +1,133 @@
+import AssemblyLine
+import CurlTransport
+import Foundation
+import Testing
+
+/// Each failure mode maps to its typed error, and timeouts and cancellation act promptly.
+@Suite struct CurlTransportFailureTests {
+    let server: TestServer
+    let transport = CurlTransport()
+
+    init() async throws {
+        server = try await TestServer.start()
+    }
+
+    var endpoint: String { "http://127.0.0.1:\(server.port)" }
+
+    /// Runs `body`, expecting it to throw, and returns the error and how long it took.
+    func failure(_ body: () async throws(TransportError) -> HTTPResponseInfo) async -> (TransportError?, Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            _ = try await body()
+            return (nil, clock.now - start)
+        } catch {
+            return (error, clock.now - start)
+        }
+    }
+
+    @Test func closedPortIsConnect() async throws {
+        // Port 1 on loopback: nothing listens there, so the connection is refused.
+        let (error, _) = await failure { () throws(TransportError) in try await transport.send(.get("http://127.0.0.1:1/x")) }
+        guard case let .connect(endpoint, reason)? = error else { Issue.record("expected .connect, got \(String(describing: error))"); return }
+        #expect(endpoint == "http://127.0.0.1:1")
+        #expect(!reason.isEmpty)
+    }
+
+    @Test func totalTimeoutFires() async throws {
+        let options = HTTPTransferOptions(totalTimeout: .milliseconds(300))
+        let (error, elapsed) = await failure { () throws(TransportError) in
+            try await transport.send(.get(server.url("/sleep?seconds=5")), options: options)
+        }
+        guard case .timeout(endpoint, _)? = error else { Issue.record("expected .timeout, got \(String(describing: error))"); return }
+        #expect(elapsed < .seconds(4), "the server answers only after 5 s")
+    }
+
+    @Test func lowSpeedLimitFires() async throws {
+        // 10 bytes every half second is far below 1,000 bytes per second for a whole second.
+        let options = HTTPTransferOptions(lowSpeed: .init(bytesPerSecond: 1000, duration: .seconds(1)))
+        let (error, elapsed) = await failure { () throws(TransportError) in
+            try await transport.send(.get(server.url("/slow-bytes?n=100000&chunk=10&delay=0.5")), options: options)
+        }
+        guard case .timeout(endpoint, _)? = error else { Issue.record("expected .timeout, got \(String(describing: error))"); return }
+        #expect(elapsed < .seconds(5), "the whole body would take over an hour")
+    }
+
+    @Test func cancellingTheTaskStopsTheTransferAtOnce() async throws {
+        let transport = transport
+        let url = server.url("/slow-bytes?n=1000000&chunk=100&delay=0.2")
+        let task = Task { () async throws(TransportError) -> HTTPResponseInfo in
+            try await transport.send(.get(url))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let clock = ContinuousClock()
+        let cancelledAt = clock.now
+        task.cancel()
+        let result = await task.result
+        #expect(clock.now - cancelledAt < .seconds(1))
+        #expect(throws: TransportError.cancelled(endpoint: endpoint)) { try result.get() }
+    }
+
+    @Test func alreadyCancelledTaskSendsNothing() async throws {
+        let transport = transport
+        let url = server.url("/echo")
+        let task = Task { () async throws(TransportError) -> HTTPResponseInfo in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(.get(url))
+        }
+        await #expect(throws: TransportError.cancelled(endpoint: endpoint)) { try await task.result.get() }
+    }
+
+    @Test func cancelAllStopsEveryTransferAndLaterOnesRun() async throws {
+        let transport = transport
+        let url = server.url("/sleep?seconds=10")
+        let tasks = (0..<3).map { _ in
+            Task { () async throws(TransportError) -> HTTPResponseInfo in try await transport.send(.get(url)) }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let clock = ContinuousClock()
+        let start = clock.now
+        transport.cancelAll()
+        for task in tasks {
+            await #expect(throws: TransportError.cancelled(endpoint: endpoint)) { try await task.result.get() }
+        }
+        #expect(clock.now - start < .seconds(1))
+        #expect(try await transport.send(.get(server.url("/echo"))).status == 200)
+    }
+
+    @Test func droppedConnectionIsReset() async throws {
+        let (error, _) = await failure { () throws(TransportError) in try await transport.send(.get(server.url("/drop"))) }
+        guard case .reset(endpoint, _)? = error else { Issue.record("expected .reset, got \(String(describing: error))"); return }
+    }
+
+    @Test func bodyFileGoneAtSendTimeIsFileIO() async throws {
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("input.jpg", Pattern.prefix(1000))
+        var form = MultipartFormBody()
+        form.appendFile(name: "file", path: path)
+        let request = try HTTPRequestSpec.multipart(.post, server.url("/echo"), form: form)
+        try FileManager.default.removeItem(atPath: path)
+        let (error, _) = await failure { () throws(TransportError) in try await transport.send(request) }
+        #expect(error == .fileIO(path: path, reason: "open: No such file or directory"))
+    }
+
+    @Test func unwritableDestinationIsFileIO() async throws {
+        let path = "/nonexistent-dir/out.bin"
+        let (error, _) = await failure { () throws(TransportError) in
+            try await transport.send(.get(server.url("/bytes?n=10")), to: .file(path: path))
+        }
+        #expect(error == .fileIO(path: path, reason: "create: No such file or directory"))
+    }
+
+    @Test(arguments: ["ftp://127.0.0.1/x", "http://", "not a url"])
+    func unusableURLsAreInvalidRequests(url: String) async throws {
+        let (error, _) = await failure { () throws(TransportError) in try await transport.send(.get(url)) }
+        guard case .invalidRequest? = error else { Issue.record("expected .invalidRequest, got \(String(describing: error))"); return }
+    }
+
+    @Test func getWithABodyIsRefused() async throws {
+        let request = HTTPRequestSpec(method: .get, url: server.url("/echo"), body: .bytes([1]))
+        let (error, _) = await failure { () throws(TransportError) in try await transport.send(request) }
+        guard case .invalidRequest? = error else { Issue.record("expected .invalidRequest, got \(String(describing: error))"); return }
+    }
+}

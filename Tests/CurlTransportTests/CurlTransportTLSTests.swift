@@ -1,0 +1,58 @@
+import AssemblyLine
+import CurlTransport
+import Testing
+
+/// TLS verification is always on: an untrusted or misnamed certificate fails with `.tls`; a CA bundle can
+/// make a certificate trusted, never verification optional.
+@Suite struct CurlTransportTLSTests {
+    let transport = CurlTransport()
+
+    @Test func certificateVerificationCannotBeBypassedButCanBeTrusted() async throws {
+        // Given an HTTPS server whose self-signed certificate names 127.0.0.1
+        let scratch = try ScratchDirectory()
+        let pair = try await SelfSignedCertificate.make(in: scratch.path, name: "loopback", subjectAltName: "IP:127.0.0.1")
+        let server = try await TestServer.start(tls: (pair.certificate, pair.key))
+        let url = server.url("/echo")
+        let endpoint = "https://127.0.0.1:\(server.port)"
+
+        // When the system's CAs are trusted, the certificate is refused
+        do {
+            _ = try await transport.send(.get(url))
+            Issue.record("an untrusted certificate was accepted")
+        } catch {
+            guard case .tls(endpoint, _) = error else { Issue.record("expected .tls, got \(error)"); return }
+        }
+
+        // When the certificate itself is the CA bundle, the exchange succeeds
+        let trusted = HTTPTransferOptions(caBundlePath: pair.certificate)
+        let response = try await transport.send(.get(url), options: trusted)
+        #expect(response.status == 200)
+    }
+
+    @Test func hostNameIsVerified() async throws {
+        // Given a trusted certificate for another name
+        let scratch = try ScratchDirectory()
+        let pair = try await SelfSignedCertificate.make(in: scratch.path, name: "other", subjectAltName: "DNS:example.com")
+        let server = try await TestServer.start(tls: (pair.certificate, pair.key))
+        // Then it is refused for 127.0.0.1
+        do {
+            _ = try await transport.send(.get(server.url("/echo")), options: HTTPTransferOptions(caBundlePath: pair.certificate))
+            Issue.record("a certificate for example.com was accepted for 127.0.0.1")
+        } catch {
+            guard case .tls = error else { Issue.record("expected .tls, got \(error)"); return }
+        }
+    }
+
+    @Test func missingCABundleIsATLSError() async throws {
+        let scratch = try ScratchDirectory()
+        let pair = try await SelfSignedCertificate.make(in: scratch.path, name: "loopback", subjectAltName: "IP:127.0.0.1")
+        let server = try await TestServer.start(tls: (pair.certificate, pair.key))
+        let options = HTTPTransferOptions(caBundlePath: scratch.path + "/missing.pem")
+        do {
+            _ = try await transport.send(.get(server.url("/echo")), options: options)
+            Issue.record("a missing CA bundle was accepted")
+        } catch {
+            guard case .tls = error else { Issue.record("expected .tls, got \(error)"); return }
+        }
+    }
+}
