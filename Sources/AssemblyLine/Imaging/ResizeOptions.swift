@@ -1,0 +1,56 @@
+/// The parameters of one `/image/resize` step that decide its output.
+///
+/// The defaults are the API's (transloadit-api.md §6.1): strategy `fit`, `zoom` true, gravity
+/// `center`, quality 92, background white, and no format (keep the input's).
+public struct ResizeOptions: Sendable, Hashable {
+    /// The range the API allows for `width` and `height`.
+    public static let dimensionRange = 1...25_000
+    /// The range the API allows for `quality`.
+    public static let qualityRange = 1...100
+
+    /// The target width; nil takes the original's width.
+    public var width: Int?
+    /// The target height; nil takes the original's height.
+    public var height: Int?
+    public var strategy: ResizeStrategy
+    /// False never makes an image larger than it is, with every strategy.
+    public var zoom: Bool
+    public var gravity: ResizeGravity
+    /// A region to cut out; when set, `width`, `height` and `strategy` are ignored (the API's rule).
+    public var crop: CropRectangle?
+    /// The output format; nil keeps the input's.
+    public var format: ImageFormat?
+    /// Lossy quality for JPEG and WebP; for PNG its tens digit is the zlib level, as ImageMagick reads it.
+    public var quality: Int
+    /// The fill for `pad`, and what transparent pixels become in a format without alpha.
+    public var background: ImageColor
+
+    public init(
+        width: Int? = nil, height: Int? = nil, strategy: ResizeStrategy = .fit, zoom: Bool = true,
+        gravity: ResizeGravity = .center, crop: CropRectangle? = nil, format: ImageFormat? = nil,
+        quality: Int = 92, background: ImageColor = .white
+    ) {
+        self.width = width
+        self.height = height
+        self.strategy = strategy
+        self.zoom = zoom
+        self.gravity = gravity
+        self.crop = crop
+        self.format = format
+        self.quality = quality
+        self.background = background
+    }
+
+    /// Checks the ranges of `width`, `height` and `quality` and the order of the crop corners where their units agree.
+    public func validate() throws(ImagingError) {
+        for (option, value) in [("width", width), ("height", height)] {
+            if let value, !Self.dimensionRange.contains(value) {
+                throw .outOfRange(option: option, value: value, range: Self.dimensionRange)
+            }
+        }
+        guard Self.qualityRange.contains(quality) else {
+            throw .outOfRange(option: "quality", value: quality, range: Self.qualityRange)
+        }
+        try crop?.validate()
+    }
+}

@@ -1,0 +1,22 @@
+/// An HTTP request method, compared exactly as sent (methods are case-sensitive, RFC 9110 §9.1).
+public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public var rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(stringLiteral value: String) {
+        rawValue = value
+    }
+
+    public static let get: HTTPMethod = "GET"
+    public static let head: HTTPMethod = "HEAD"
+    public static let post: HTTPMethod = "POST"
+    public static let put: HTTPMethod = "PUT"
+    public static let patch: HTTPMethod = "PATCH"
+    public static let delete: HTTPMethod = "DELETE"
+    public static let options: HTTPMethod = "OPTIONS"
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import HTTPServer
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh directory under the system temp dir, removed when the value goes.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/httpserver-test-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        path = String(cString: made)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+}
+
+/// What a `curl` run printed and how it exited.
+struct CurlResult {
+    var status: Int32
+    var output: String
+    var errors: String
+}
+
+/// Runs `/usr/bin/curl` with `arguments` (plus `-sS`), reading its pipes before waiting for it.
+func curl(_ arguments: [String]) throws -> CurlResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+    process.arguments = ["-sS", "--max-time", "30"] + arguments
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    let complained = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CurlResult(
+        status: process.terminationStatus,
+        output: String(decoding: printed, as: UTF8.self),
+        errors: String(decoding: complained, as: UTF8.self))
+}
+
+/// Sends raw bytes to a server, for requests no well-behaved client sends, then closes the socket.
+///
+/// With `readReply`, it first reads until the server closes; with `halfClose` as well, it shuts
+/// its own sending side down before reading (so the server sees the end of the request).
+func sendRaw(_ bytes: [UInt8], to port: UInt16, readReply: Bool = false, halfClose: Bool = true) throws -> [UInt8] {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(.EIO) }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    guard readReply else { return [] }
+    if halfClose {
+        shutdown(socket, Int32(SHUT_WR))
+    }
+    var reply: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let got = recv(socket, &buffer, buffer.count, 0)
+        guard got > 0 else { break }
+        reply += buffer[0..<got]
+    }
+    return reply
+}
+
+/// Writes `size` deterministic pseudo-random bytes to `path`, a megabyte at a time.
+func writeRandomFile(_ path: String, size: Int, seed: UInt64) throws {
+    guard FileManager.default.createFile(atPath: path, contents: nil),
+          let handle = FileHandle(forWritingAtPath: path) else { throw POSIXError(.EIO) }
+    defer { try? handle.close() }
+    var state = seed
+    var left = size
+    while left > 0 {
+        let count = min(left, 1 << 20)
+        var block = [UInt64](repeating: 0, count: (count + 7) / 8)
+        for index in block.indices {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            block[index] = z ^ (z >> 27)
+        }
+        try block.withUnsafeBytes { try handle.write(contentsOf: Data($0.prefix(count))) }
+        left -= count
+    }
+}
+
+/// A 64-bit FNV-1a over a file's 8-byte words (and its tail), read a megabyte at a time.
+func checksum(ofFile path: String) throws -> (size: Int, hash: UInt64) {
+    guard let handle = FileHandle(forReadingAtPath: path) else { throw POSIXError(.ENOENT) }
+    defer { try? handle.close() }
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    var size = 0
+    while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
+        size += block.count
+        block.withUnsafeBytes { bytes in
+            let words = bytes.count / 8
+            for index in 0..<words {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01B3
+            }
+            for byte in bytes[(words * 8)...] {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+            }
+        }
+    }
+    return (size, hash)
+}
+
+/// Waits up to `timeout` for `condition` to hold, checking every 10 ms.
+func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
+
+/// A thread-safe box for what handlers observe, read by the test afterwards.
+final class Observed<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+
+    init(_ initial: Value) {
+        value = Mutex(initial)
+    }
+
+    func update(_ change: (inout Value) -> Void) {
+        value.withLock { change(&$0) }
+    }
+
+    var current: Value { value.withLock { $0 } }
+}
