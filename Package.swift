@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "SQLiteLedger", dependencies: ["AssemblyLine", "CSQLite"]),
         .target(name: "HMAC", dependencies: ["AssemblyLine", "CCrypto"]),
         .target(name: "CurlTransport", dependencies: ["AssemblyLine", "CCurl"]),
+        .target(name: "HTTPServer", dependencies: ["AssemblyLine", "CMicroHTTPD"]),
         .target(name: "AssemblyLineCLI", dependencies: [
             "AssemblyLine", "YAMLReader", "SQLiteLedger",
         ]),
@@ -36,6 +37,7 @@ let package = Package(
         .testTarget(name: "HMACTests", dependencies: ["HMAC"]),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HMAC"],
                     exclude: ["Support/test_server.py"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger"]),
     ],
     swiftLanguageModes: [.v6]
