@@ -1,5 +1,5 @@
 /// Media types of the files AssemblyLine uploads, guessed from the file name's extension.
-public enum MediaType {
+extension MediaType {
     /// The type for a path's extension (case-insensitive), or `application/octet-stream` when unknown.
     public static func forPath(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
