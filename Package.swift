@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "HMACTests", dependencies: ["HMAC"]),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HMAC"],
                     exclude: ["Support/test_server.py"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "AssemblyLine"]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger"]),
     ],
     swiftLanguageModes: [.v6]

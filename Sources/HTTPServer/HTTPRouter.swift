@@ -1,3 +1,5 @@
+import AssemblyLine
+
 /// Dispatches requests by method and path pattern, with a fallback (404 by default) for the rest.
 ///
 /// Patterns are matched segment by segment against ``HTTPRequest/pathSegments`` (so trailing

@@ -1,3 +1,4 @@
+import AssemblyLine
 import CMicroHTTPD
 
 /// One request's state between libmicrohttpd's calls: the handler's plan, the body so far, the outcome.

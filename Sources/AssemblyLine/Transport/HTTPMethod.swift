@@ -1,9 +1,13 @@
-/// An HTTP request method; the common ones are constants, any other token can be spelled out.
-public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+/// An HTTP request method, compared exactly as sent (RFC 9110 §9.1); the common ones are constants.
+public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     public var rawValue: String
 
     public init(rawValue: String) {
         self.rawValue = rawValue
+    }
+
+    public init(stringLiteral value: String) {
+        rawValue = value
     }
 
     public static let get = HTTPMethod(rawValue: "GET")
