@@ -29,6 +29,7 @@ let package = Package(
             "AssemblyLine", "YAMLReader", "SQLiteLedger",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
+        .executableTarget(name: "ledger-bench", dependencies: ["AssemblyLine", "SQLiteLedger"], path: "bench/LedgerBench"),
 
         .testTarget(name: "AssemblyLineTests", dependencies: ["AssemblyLine"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader"]),

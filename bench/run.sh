@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs every benchmark of bench/ against the release build; record the figures in bench/RESULTS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(date -u +%Y-%m-%d)"
+bench/plan.sh
+bench/ledger.sh
