@@ -105,7 +105,8 @@ public final class HTTPServer: Sendable {
     /// Stops listening, closes every connection and waits for their threads to end.
     ///
     /// Delayed answers stop waiting; sinks of unfinished uploads get ``HTTPAbortReason/serverStopped``.
-    /// Calling it again does nothing.
+    /// Calling it again does nothing. Never call it (or drop the last reference to the server)
+    /// from a handler: it waits for every connection thread, the handler's own included.
     public func stop() {
         let bits = daemonBits.exchange(0, ordering: .acquiringAndReleasing)
         guard bits != 0, let daemon = OpaquePointer(bitPattern: bits) else { return }

@@ -34,7 +34,9 @@ final class RequestContext {
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         let chunk = UnsafeRawBufferPointer(start: upload, count: upload == nil ? 0 : uploadSize.pointee)
-        uploadSize.pointee = 0
+        if case .awaitingHeaders = mode {} else {
+            uploadSize.pointee = 0  // every body byte is taken (stored, streamed or discarded)
+        }
         switch mode {
         case .awaitingHeaders:
             let request = Self.makeRequest(connection: connection, method: method, target: target, version: version)

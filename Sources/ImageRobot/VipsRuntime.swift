@@ -1,0 +1,55 @@
+import AssemblyLine
+import CVips
+
+/// libvips' process-wide setup, done once on first use, and its error messages.
+///
+/// The operation cache is switched off (`vips_cache_set_max(0)`): it keys file loads by name,
+/// so a file rewritten at the same path could come back stale, and a resize never repeats an
+/// operation anyway. That also keeps memory bounded to the images being processed. libvips
+/// is thread-safe after `vips_init`; Swift runs this initialiser exactly once (`swift_once`).
+enum VipsRuntime {
+    private static let state: Result<Void, ImageRobotError> = {
+        guard cvips_init("assemblyline") == 0 else {
+            return .failure(.libraryUnavailable(reason: takeError()))
+        }
+        vips_cache_set_max(0)
+        vips_cache_set_max_files(0)
+        return .success(())
+    }()
+
+    /// The formats this libvips build can write.
+    static let writableFormats: Set<ImageFormat> = {
+        guard (try? ready()) != nil else { return [] }
+        let savers: [(ImageFormat, String)] = [
+            (.jpg, "jpegsave"), (.png, "pngsave"), (.webp, "webpsave"), (.gif, "gifsave"), (.tiff, "tiffsave"),
+        ]
+        return Set(savers.filter { vips_type_find("VipsOperation", $0.1) != 0 }.map(\.0))
+    }()
+
+    /// Initialises libvips if needed.
+    static func ready() throws(ImageRobotError) {
+        try state.get()
+    }
+
+    /// libvips' pending error messages as one line, clearing them.
+    ///
+    /// libvips keeps one error buffer for the process, so when two images fail at the same
+    /// moment a message may carry a line of the other's.
+    static func takeError() -> String {
+        guard let copy = vips_error_buffer_copy() else { return "unknown libvips error" }
+        defer { g_free(copy) }
+        let lines = String(cString: copy).split(separator: "\n").map(String.init)
+        return lines.isEmpty ? "unknown libvips error" : lines.joined(separator: "; ")
+    }
+
+    /// The format of the loader libvips picks for `path`, when it is one this module writes.
+    static func loaderFormat(of path: String) -> ImageFormat? {
+        guard let loader = vips_foreign_find_load(path) else {
+            vips_error_clear()
+            return nil
+        }
+        let name = String(cString: loader).lowercased()
+        let known: [(String, ImageFormat)] = [("jpeg", .jpg), ("png", .png), ("webp", .webp), ("gif", .gif), ("tiff", .tiff)]
+        return known.first { name.contains($0.0) }?.1
+    }
+}
