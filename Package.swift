@@ -25,6 +25,7 @@ let package = Package(
         .target(name: "HMAC", dependencies: ["AssemblyLine", "CCrypto"]),
         .target(name: "CurlTransport", dependencies: ["AssemblyLine", "CCurl"]),
         .target(name: "HTTPServer", dependencies: ["AssemblyLine", "CMicroHTTPD"]),
+        .target(name: "ImageRobot", dependencies: ["AssemblyLine", "CVips"]),
         .target(name: "AssemblyLineCLI", dependencies: [
             "AssemblyLine", "YAMLReader", "SQLiteLedger",
         ]),
@@ -39,6 +40,7 @@ let package = Package(
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HMAC"],
                     exclude: ["Support/test_server.py"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "AssemblyLine"]),
+        .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "AssemblyLine"]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger"]),
     ],
     swiftLanguageModes: [.v6]

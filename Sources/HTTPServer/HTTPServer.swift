@@ -125,6 +125,6 @@ public final class HTTPServer: Sendable {
         guard let format else { return "" }
         var buffer = [CChar](repeating: 0, count: 1024)
         _ = vsnprintf(&buffer, buffer.count, format, arguments)
-        return String(cString: buffer)
+        return buffer.nulTerminatedString
     }
 }

@@ -47,16 +47,23 @@ struct SocketAddress {
             return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
                 var bytes = ipv4.pointee.sin_addr
                 inet_ntop(AF_INET, &bytes, &text, socklen_t(text.count))
-                return (String(cString: text), Int(UInt16(bigEndian: ipv4.pointee.sin_port)))
+                return (text.nulTerminatedString, Int(UInt16(bigEndian: ipv4.pointee.sin_port)))
             }
         case AF_INET6:
             return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
                 var bytes = ipv6.pointee.sin6_addr
                 inet_ntop(AF_INET6, &bytes, &text, socklen_t(text.count))
-                return (String(cString: text), Int(UInt16(bigEndian: ipv6.pointee.sin6_port)))
+                return (text.nulTerminatedString, Int(UInt16(bigEndian: ipv6.pointee.sin6_port)))
             }
         default:
             return ("unknown", 0)
         }
+    }
+}
+
+extension Array where Element == CChar {
+    /// The text of a C buffer up to its first NUL byte, decoded as UTF-8.
+    var nulTerminatedString: String {
+        String(decoding: prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
