@@ -40,6 +40,12 @@ public enum PathText {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// The last name of a path (`/a/b/c.jpg` gives `c.jpg`).
+    public static func lastComponent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
     /// An absolute, normalized path: a relative `path` is taken against the absolute `base`.
     public static func resolve(_ path: String, against base: String) -> String {
         normalizedAbsolute(path.utf8.first == UInt8(ascii: "/") ? path : appending(path, to: base))

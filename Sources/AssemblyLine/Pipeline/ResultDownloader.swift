@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Downloads one result to its place, verified: temp file, size and MD5 checked, fsync, atomic rename.
+///
+/// A result already in place with the right size and MD5 (a run stopped between the rename and the
+/// ledger's commit) is kept and not fetched again.
+public struct ResultDownloader: Sendable {
+    public let client: TransloaditClient
+    public let digester: any FileDigester
+
+    public init(client: TransloaditClient, digester: any FileDigester) {
+        self.client = client
+        self.digester = digester
+    }
+
+    /// Puts the result at its output path; returns the bytes fetched (0 when it was already there).
+    public func fetch(_ result: NewResult, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
+        if (try? verify(result, at: result.outputPath)) != nil { return 0 }
+        let directory = PathText.directory(of: result.outputPath)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw Self.failure("OUTPUT_NOT_WRITABLE", "cannot create \(directory): \(error.localizedDescription)", retryable: false)
+        }
+        let temporary = result.outputPath + ".part-" + String(UInt32.random(in: .min ... .max), radix: 16)
+        defer { unlink(temporary) }
+        let bytes = try await client.download(url: result.url, to: temporary, progress: progress)
+        try verify(result, at: temporary)
+        try Self.durablyRename(temporary, to: result.outputPath, directory: directory)
+        return bytes
+    }
+
+    /// Checks a file's size and, when the service gave one, its MD5 against the result.
+    func verify(_ result: NewResult, at path: String) throws(TransloaditError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Self.failure("DOWNLOAD_MISSING", "\(path) is missing", retryable: true) }
+        guard Int64(info.st_size) == result.size else {
+            throw Self.failure("DOWNLOAD_SIZE_MISMATCH", "\(result.name): \(info.st_size) bytes received, \(result.size) expected", retryable: true)
+        }
+        guard let expected = result.md5 else { return }
+        let actual: String
+        do {
+            actual = try digester.md5Hex(ofFile: path)
+        } catch {
+            throw Self.failure("DOWNLOAD_UNREADABLE", "\(path): \(error)", retryable: true)
+        }
+        guard actual == expected.lowercased() else {
+            throw Self.failure("DOWNLOAD_CHECKSUM_MISMATCH", "\(result.name): MD5 \(actual), \(expected) expected", retryable: true)
+        }
+    }
+
+    private static func durablyRename(_ temporary: String, to path: String, directory: String) throws(TransloaditError) {
+        let file = open(temporary, O_RDONLY | O_CLOEXEC)
+        let flushed = file >= 0 && fsync(file) == 0
+        if file >= 0 { close(file) }
+        guard flushed else {
+            throw failure("OUTPUT_NOT_WRITABLE", "cannot flush \(temporary): \(String(cString: strerror(errno)))", retryable: false)
+        }
+        guard rename(temporary, path) == 0 else {
+            throw failure("OUTPUT_NOT_WRITABLE", "cannot move the download to \(path): \(String(cString: strerror(errno)))", retryable: false)
+        }
+        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            fsync(folder)
+            close(folder)
+        }
+    }
+
+    private static func failure(_ code: String, _ message: String, retryable: Bool) -> TransloaditError {
+        TransloaditError(code: code, message: message, isRetryable: retryable)
+    }
+}
