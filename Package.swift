@@ -25,8 +25,9 @@ let package = Package(
         .target(name: "HMAC", dependencies: ["AssemblyLine", "CCrypto"]),
         .target(name: "CurlTransport", dependencies: ["AssemblyLine", "CCurl"]),
         .target(name: "HTTPServer", dependencies: ["AssemblyLine", "CMicroHTTPD"]),
+        .target(name: "SignServer", dependencies: ["AssemblyLine", "HTTPServer", "HMAC"]),
         .target(name: "AssemblyLineCLI", dependencies: [
-            "AssemblyLine", "YAMLReader", "SQLiteLedger",
+            "AssemblyLine", "YAMLReader", "SQLiteLedger", "SignServer",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
 
