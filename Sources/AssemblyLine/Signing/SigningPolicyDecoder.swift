@@ -36,7 +36,7 @@ public struct SigningPolicyDecoder {
     private func decode(_ root: ConfigNode, reader: ConfigReader) -> SigningPolicy? {
         guard let table = reader.table(root, field: "", keys: Self.keys) else { return nil }
         if table.has("secret") {
-            table.report("secret", ManifestSections.literalSecretMessage(use: "secret_env or secret_file"))
+            table.report("secret", "a literal secret in a policy file is refused: such files end up in version control, backups and logs; use secret_env or secret_file instead")
         }
         let key = table.string("key", required: true, expected: "the Auth Key this service signs for")
         let secret = self.secret(table)
