@@ -39,6 +39,9 @@ let package = Package(
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HMAC"],
                     exclude: ["Support/test_server.py"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "AssemblyLine"]),
+        .testTarget(name: "SignServerTests", dependencies: [
+            "SignServer", "AssemblyLine", "CurlTransport", "HMAC", "HTTPServer", "assemblyline",
+        ]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger"]),
     ],
     swiftLanguageModes: [.v6]

@@ -28,9 +28,7 @@ public final class SignServer: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(HTTPServerError) {
         let service = SignService(policy: policy, secret: secret, log: log, now: now)
-        let configuration = HTTPServerConfiguration(host: host, port: port, idleTimeout: .seconds(30)) { message in
-            log("sign-server: http: \(message)")
-        }
+        let configuration = HTTPServerConfiguration(host: host, port: port, idleTimeout: .seconds(30))
         server = try HTTPServer(configuration: configuration, handler: service)
     }
 

@@ -71,7 +71,7 @@ struct SignerAnswer {
                 if let text = members[key]?.stringValue { return TransportError.oneLine(text, limit: Self.reasonLimit) }
             }
         }
-        let text = String(decoding: body, as: UTF8.self).trimmingSpaces
+        let text = String(String(decoding: body, as: UTF8.self).drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         return TransportError.oneLine(text, limit: Self.reasonLimit)
     }
 
