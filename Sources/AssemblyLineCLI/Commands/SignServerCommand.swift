@@ -38,6 +38,7 @@ struct SignServerCommand: CLICommand {
         } catch {
             throw CommandFailure(message: "Error: \(policyPath): \(error)", status: .invalidInput)
         }
+        let signals = TerminationSignal()
         let server: SignServer
         do {
             server = try SignServer(policy: policy, secret: secret, host: host, port: port)
@@ -45,7 +46,7 @@ struct SignServerCommand: CLICommand {
             throw CommandFailure(message: "Error: sign-server: \(error)", status: .unavailable)
         }
         console.line("listening on \(server.baseURL)")
-        let signal = await TerminationSignal.wait()
+        let signal = await signals.wait()
         server.stop()
         console.error("sign-server: stopped on signal \(signal)\n")
         return .success

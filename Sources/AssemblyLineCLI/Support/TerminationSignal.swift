@@ -3,47 +3,50 @@ import Dispatch
 import Glibc
 #endif
 
-/// Waits for SIGINT or SIGTERM, delivered through dispatch sources instead of the default handlers that end the process.
-enum TerminationSignal {
-    /// Suspends until the process receives SIGINT or SIGTERM, then returns that signal's number.
-    ///
-    /// The signals are ignored by their default handlers from the call on, so that the caller can
-    /// shut down in order.
-    static func wait() async -> Int32 {
-        let queue = DispatchQueue(label: "assemblyline.signals")
-        return await withCheckedContinuation { continuation in
-            let once = ResumeOnce(continuation)
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler {
-                    once.resume(number)
+/// Catches SIGINT and SIGTERM through dispatch sources, so that a command can shut down in order instead of being killed.
+///
+/// Signals are caught from `init` on; one that arrives before ``wait()`` is kept and returned by it.
+final class TerminationSignal: @unchecked Sendable {
+    // @unchecked: `received` and `continuation` are touched only on `queue`; `sources` only in init.
+    private let queue = DispatchQueue(label: "assemblyline.signals")
+    private var sources: [any DispatchSourceSignal] = []
+    private var received: Int32?
+    private var continuation: CheckedContinuation<Int32, Never>?
+
+    /// Replaces the default handlers of SIGINT and SIGTERM from now on.
+    init() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [unowned self] in deliver(number) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives (or returns the one already received), giving its number.
+    func wait() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                if let received = self.received {
+                    continuation.resume(returning: received)
+                } else {
+                    self.continuation = continuation
                 }
-                source.resume()
-                once.keep(source)
             }
         }
     }
-}
 
-/// Resumes a continuation once, whichever signal comes first, and keeps the sources alive until then; used on one serial queue.
-private final class ResumeOnce: @unchecked Sendable {
-    // @unchecked: every call happens on the one serial signal queue, or before its sources start.
-    private var continuation: CheckedContinuation<Int32, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-
-    init(_ continuation: CheckedContinuation<Int32, Never>) {
-        self.continuation = continuation
-    }
-
-    func keep(_ source: any DispatchSourceSignal) {
-        sources.append(source)
-    }
-
-    func resume(_ number: Int32) {
-        guard let continuation else { return }
-        self.continuation = nil
-        for source in sources { source.cancel() }
-        continuation.resume(returning: number)
+    private func deliver(_ number: Int32) {
+        if let continuation {
+            self.continuation = nil
+            continuation.resume(returning: number)
+        } else if received == nil {
+            received = number
+        }
     }
 }
