@@ -85,14 +85,13 @@ import Testing
 
     @Test func givesUpOnASlowAnswer() async throws {
         let backend = try HostileBackend { params in
-            HostileBackend.answer(params: params, signature: HostileBackend.signature(params)).delayed(by: .seconds(3))
+            HostileBackend.answer(params: params, signature: HostileBackend.signature(params)).delayed(by: .seconds(20))
         }
         let signer = try BackendSigner(url: backend.url, token: SignServerFixture.token, timeout: .milliseconds(300), transport: SignServerFixture.transport)
-        let started = ContinuousClock.now
+        // The answer would come after 20 s and sign correctly: only the 300 ms timeout can make this a timeout.
         let error = await signingError(signer, TestParams.template())
         #expect(error == .timeout(endpoint: TransportEndpoint(url: backend.url).description, after: .milliseconds(300)))
         #expect(error?.isRetryable == true)
-        #expect(ContinuousClock.now - started < .seconds(2))
     }
 
     @Test func reportsADroppedConnectionAndAClosedPortAsUnreachable() async throws {

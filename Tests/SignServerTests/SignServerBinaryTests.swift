@@ -35,7 +35,8 @@ import Glibc
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // Then its first line names the address, and it signs there
-        let first = Self.firstLine(output.fileHandleForReading.fileDescriptor)
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        let first = await Self.offThePool { Self.firstLine(descriptor) }
         #expect(first.hasPrefix("listening on http://127.0.0.1:"))
         let url = String(first.dropFirst("listening on ".count)) + "/sign"
         let signer = try BackendSigner(url: url, token: SignServerFixture.token, timeout: .seconds(5), transport: SignServerFixture.transport)
@@ -45,14 +46,25 @@ import Glibc
         #expect(await signingError(signer, TestParams.template("tpl-evil")) == .denied(reason: PolicyRefusal.templateNotAllowed("tpl-evil").reason))
         // And SIGTERM stops it cleanly with exit 0, its log naming each decision without the token or secret
         kill(process.processIdentifier, SIGTERM)
-        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let errorHandle = errors.fileHandleForReading
+        let log = await Self.offThePool {
+            let text = String(decoding: errorHandle.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         let lines = log.split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines.first?.contains(" 200 SIGNED ") == true)
         #expect(lines.dropFirst().first?.contains(" 403 TEMPLATE_NOT_ALLOWED ") == true)
         #expect(!log.contains(SignServerFixture.token) && !log.contains(SignServerFixture.secret))
+    }
+
+    /// Runs blocking work on a thread of its own, so that the tests sharing the cooperative pool are not held up.
+    static func offThePool<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
     }
 
     /// Reads up to the first newline, byte by byte, so that nothing after it is consumed; empty at end of file.
