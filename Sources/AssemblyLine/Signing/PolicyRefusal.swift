@@ -1,0 +1,86 @@
+/// Why a policy refuses params: a stable code for logs and clients, and a one-line reason.
+///
+/// Values quoted from the params are escaped and shortened, so that a reason is always one
+/// line, whatever a caller sends.
+public enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The params are not what the contract describes (not JSON, wrong types); answered 400.
+    case malformedParams(String)
+    /// A key the policy does not know, at the top level or in `auth` (`auth.max_size`).
+    case unknownKey(String)
+    /// `auth.key` is not the policy's Auth Key.
+    case wrongAuthKey(String)
+    case missingExpires
+    /// `auth.expires` is not in the future.
+    case expired(String)
+    /// `auth.expires` is later than now plus the policy's maximum.
+    case expiresTooLate(String, maximum: Duration)
+    case missingNonce
+    /// The nonce was already signed and its expiry has not passed.
+    case replayedNonce
+    /// Neither `template_id` nor `steps`.
+    case noInstructions
+    case templateNotAllowed(String)
+    /// `steps` equal no allowed set; says the first difference from the closest one.
+    case stepsNotAllowed(String)
+    case fieldNotAllowed(String)
+    /// The field's value does not match its pattern, or is not a string, number or boolean.
+    case fieldValueNotAllowed(String)
+    case notifyURLNotAllowed(String)
+
+    /// True for malformed params (HTTP 400); every other refusal is a policy's (HTTP 403).
+    public var isMalformed: Bool {
+        if case .malformedParams = self { return true }
+        return false
+    }
+
+    /// A stable upper-case code, as Transloadit names its errors.
+    public var code: String {
+        switch self {
+        case .malformedParams: "MALFORMED_PARAMS"
+        case .unknownKey: "UNKNOWN_KEY"
+        case .wrongAuthKey: "AUTH_KEY_NOT_ALLOWED"
+        case .missingExpires: "NO_AUTH_EXPIRES"
+        case .expired: "AUTH_EXPIRED"
+        case .expiresTooLate: "AUTH_EXPIRES_TOO_LATE"
+        case .missingNonce: "NO_AUTH_NONCE"
+        case .replayedNonce: "NONCE_REUSED"
+        case .noInstructions: "NO_INSTRUCTIONS"
+        case .templateNotAllowed: "TEMPLATE_NOT_ALLOWED"
+        case .stepsNotAllowed: "STEPS_NOT_ALLOWED"
+        case .fieldNotAllowed: "FIELD_NOT_ALLOWED"
+        case .fieldValueNotAllowed: "FIELD_VALUE_NOT_ALLOWED"
+        case .notifyURLNotAllowed: "NOTIFY_URL_NOT_ALLOWED"
+        }
+    }
+
+    /// The reason, one line.
+    public var reason: String {
+        switch self {
+        case let .malformedParams(what): what
+        case let .unknownKey(key): "unknown key \(Self.quote(key)); expected only auth (key, expires, nonce), template_id, steps, fields and notify_url"
+        case let .wrongAuthKey(key): "auth.key \(Self.quote(key)) is not the Auth Key this service signs for"
+        case .missingExpires: "auth.expires is missing; expected an expiry"
+        case let .expired(text): "auth.expires \(Self.quote(text)) is in the past"
+        case let .expiresTooLate(text, maximum): "auth.expires \(Self.quote(text)) is later than now + \(ConfigUnits.formatDuration(maximum)), the policy's max_expires_in"
+        case .missingNonce: "auth.nonce is missing; expected a fresh nonce for each request"
+        case .replayedNonce: "auth.nonce was already used; expected a fresh nonce for each request"
+        case .noInstructions: "expected template_id or steps"
+        case let .templateNotAllowed(id): "template_id \(Self.quote(id)) is not an allowed Template"
+        case let .stepsNotAllowed(difference): "steps are not an allowed set: \(difference)"
+        case let .fieldNotAllowed(name): "field \(Self.quote(name)) is not allowed"
+        case let .fieldValueNotAllowed(name): "the value of field \(Self.quote(name)) is not allowed by its pattern"
+        case let .notifyURLNotAllowed(url): "notify_url \(Self.quote(url)) is not allowed"
+        }
+    }
+
+    /// `CODE: reason`.
+    public var description: String { "\(code): \(reason)" }
+
+    /// The text as a JSON string literal, cut to ``quoteLimit`` characters: one line, whatever it holds.
+    static func quote(_ text: String) -> String {
+        let cut = text.count > quoteLimit ? String(text.prefix(quoteLimit)) + "…" : text
+        return JSONValue.string(cut).serialized
+    }
+
+    static let quoteLimit = 80
+}

@@ -1,0 +1,36 @@
+/// Turns a params string into a Transloadit signature: the port behind which the backend, local and embedded signers sit.
+///
+/// A signer signs the exact UTF-8 bytes it is given and returns `sha384:` followed by 96 lowercase
+/// hex digits. The caller sends those same bytes to Transloadit and never re-serializes them
+/// (DESIGN.md §3).
+public protocol Signer: Sendable {
+    /// The signature of `params`, as `sha384:<96 lowercase hex>`.
+    ///
+    /// - Throws: a ``SigningError`` saying why no signature came back; nothing may be uploaded then.
+    func sign(_ params: String) async throws(SigningError) -> String
+}
+
+extension Signer {
+    /// Signs `params` and keeps the string and its signature together.
+    public func signed(_ params: String) async throws(SigningError) -> SignedParams {
+        SignedParams(params: params, signature: try await sign(params))
+    }
+}
+
+/// A params string with its signature: the bytes signed are the bytes sent.
+public struct SignedParams: Sendable, Hashable {
+    /// The exact params JSON text that was signed.
+    public let params: String
+    /// `sha384:<96 lowercase hex>`.
+    public let signature: String
+
+    public init(params: String, signature: String) {
+        self.params = params
+        self.signature = signature
+    }
+
+    /// The two form fields of an Assembly creation, in the order Transloadit wants them: `params`, then `signature`.
+    public var formFields: [(name: String, value: String)] {
+        [("params", params), ("signature", signature)]
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+extension SigningPolicy {
+    /// Decides whether `params` may be signed at `now`: the pure part of the policy, without tokens, nonces seen or rates.
+    ///
+    /// The rules (issue 4): the params parse as a JSON object with no unknown top-level or `auth`
+    /// key; `auth.key` is the policy's key; `auth.expires` is in the future and no later than
+    /// now + ``maxExpiresIn`` (+ ``clockSkew``); `auth.nonce` is present; `template_id` is allowed
+    /// and `steps`, when present, equal one allowed set exactly (both are checked when both are
+    /// sent, since request steps override a Template's); every field is allowed and its value
+    /// matches its pattern; `notify_url` is allowed.
+    public func evaluate(_ params: String, now: Date) -> PolicyDecision {
+        do throws(PolicyRefusal) {
+            let (nonce, expires) = try check(params, now: now)
+            return .allow(nonce: nonce, expires: expires)
+        } catch {
+            return .refuse(error)
+        }
+    }
+
+    private func check(_ params: String, now: Date) throws(PolicyRefusal) -> (nonce: String, expires: Date) {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: params)
+        } catch {
+            throw .malformedParams("params are not strict JSON: \(error)")
+        }
+        guard let members = value.objectValue else { throw .malformedParams("expected params to be a JSON object") }
+        for key in members.keys.sorted() where !Self.paramsKeys.contains(key) { throw .unknownKey(key) }
+        let auth = try self.auth(members["auth"], now: now)
+        try instructions(members)
+        try fields(members["fields"])
+        try notifyURL(members["notify_url"])
+        return auth
+    }
+
+    private func auth(_ value: JSONValue?, now: Date) throws(PolicyRefusal) -> (nonce: String, expires: Date) {
+        guard let value else { throw .malformedParams("auth is missing; expected an object with key, expires and nonce") }
+        guard let auth = value.objectValue else { throw .malformedParams("expected auth to be an object with key, expires and nonce") }
+        for key in auth.keys.sorted() where !Self.authKeys.contains(key) { throw .unknownKey("auth.\(key)") }
+        guard let keyValue = auth["key"] else { throw .malformedParams("auth.key is missing; expected the Auth Key") }
+        guard let key = keyValue.stringValue else { throw .malformedParams("expected auth.key to be a string") }
+        guard key == self.key else { throw .wrongAuthKey(key) }
+        guard let expiresValue = auth["expires"] else { throw .missingExpires }
+        guard let text = expiresValue.stringValue, let expires = UTCDateTime(authExpiresText: text)?.date else {
+            throw .malformedParams("expected auth.expires to be a string of the form YYYY/MM/DD HH:MM:SS+00:00 (or ISO 8601 in UTC)")
+        }
+        guard expires > now else { throw .expired(text) }
+        guard expires <= now.addingTimeInterval(Self.seconds(maxExpiresIn + clockSkew)) else {
+            throw .expiresTooLate(text, maximum: maxExpiresIn)
+        }
+        guard let nonceValue = auth["nonce"] else { throw .missingNonce }
+        guard let nonce = nonceValue.stringValue, Self.isNonce(nonce) else {
+            throw .malformedParams("expected auth.nonce to be 1 to \(Self.maxNonceLength) printable ASCII characters")
+        }
+        return (nonce, expires)
+    }
+
+    private func instructions(_ members: [String: JSONValue]) throws(PolicyRefusal) {
+        let template = members["template_id"], steps = members["steps"]
+        guard template != nil || steps != nil else { throw .noInstructions }
+        if let template {
+            guard let id = template.stringValue else { throw .malformedParams("expected template_id to be a string") }
+            guard templates.contains(id) else { throw .templateNotAllowed(id) }
+        }
+        if let steps {
+            guard steps.objectValue != nil else { throw .malformedParams("expected steps to be an object of Steps") }
+            if let difference = StepsMatcher(allowed: self.steps).difference(steps) { throw .stepsNotAllowed(difference) }
+        }
+    }
+
+    private func fields(_ value: JSONValue?) throws(PolicyRefusal) {
+        guard let value else { return }
+        guard let fields = value.objectValue else { throw .malformedParams("expected fields to be an object") }
+        for name in fields.keys.sorted() {
+            guard let pattern = self.fields[name] else { throw .fieldNotAllowed(name) }
+            guard let text = Self.scalarText(fields[name]!), pattern.matches(text) else { throw .fieldValueNotAllowed(name) }
+        }
+    }
+
+    private func notifyURL(_ value: JSONValue?) throws(PolicyRefusal) {
+        guard let value, value != .null else { return }
+        guard let url = value.stringValue else { throw .malformedParams("expected notify_url to be a string") }
+        guard notifyURLs.contains(url) else { throw .notifyURLNotAllowed(url) }
+    }
+
+    /// The text a field pattern is matched against: a string's own, a number's or boolean's JSON; nil otherwise.
+    private static func scalarText(_ value: JSONValue) -> String? {
+        switch value {
+        case let .string(text): text
+        case .integer, .number, .bool: value.serialized
+        case .null, .array, .object: nil
+        }
+    }
+
+    private static func isNonce(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= maxNonceLength && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,152 @@
+/// Turns a parsed policy file into a ``SigningPolicy``, reporting every problem of the file in one ``ConfigError``.
+///
+/// ```yaml
+/// key: 2b0c45611f6440dfb64611e872ec3211
+/// secret_env: TRANSLOADIT_SECRET
+/// tokens_sha256: [9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08]
+/// max_expires_in: 1h
+/// templates: [0123456789abcdef0123456789abcdef]
+/// ```
+public struct SigningPolicyDecoder {
+    static let keys = [
+        "key", "secret_env", "secret_file", "secret", "tokens_sha256", "max_expires_in", "clock_skew",
+        "templates", "steps", "fields", "notify_urls", "requests_per_minute",
+    ]
+
+    /// The file name used in messages, as the user gave it.
+    public var displayPath: String
+    /// The policy's absolute path; a relative `secret_file` resolves against its directory.
+    public var absolutePath: String
+    public var environment: [String: String]
+
+    public init(displayPath: String, absolutePath: String, environment: [String: String]) {
+        self.displayPath = displayPath
+        self.absolutePath = absolutePath
+        self.environment = environment
+    }
+
+    /// The validated policy, or every issue found in it.
+    public func decode(_ root: ConfigNode) throws(ConfigError) -> SigningPolicy {
+        let reader = ConfigReader(file: displayPath, environment: environment)
+        let policy = decode(root, reader: reader)
+        guard reader.issues.isEmpty, let policy else { throw ConfigError(issues: reader.issues) }
+        return policy
+    }
+
+    private func decode(_ root: ConfigNode, reader: ConfigReader) -> SigningPolicy? {
+        guard let table = reader.table(root, field: "", keys: Self.keys) else { return nil }
+        if table.has("secret") {
+            table.report("secret", "a literal secret in a policy file is refused: such files end up in version control, backups and logs; use secret_env or secret_file instead")
+        }
+        let key = table.string("key", required: true, expected: "the Auth Key this service signs for")
+        let secret = self.secret(table)
+        let tokens = tokenHashes(table, reader: reader)
+        let maxExpiresIn = table.duration("max_expires_in", in: SigningPolicy.maxExpiresInRange) ?? SigningPolicy.defaultMaxExpiresIn
+        let clockSkew = table.duration("clock_skew", in: SigningPolicy.clockSkewRange) ?? SigningPolicy.defaultClockSkew
+        let templates = table.strings("templates") ?? []
+        let steps = self.steps(table, reader: reader)
+        let fields = self.fields(table, reader: reader)
+        let notifyURLs = table.strings("notify_urls") ?? []
+        let rate = table.int("requests_per_minute", in: SigningPolicy.requestsPerMinuteRange) ?? SigningPolicy.defaultRequestsPerMinute
+        if !table.has("templates") && !table.has("steps") {
+            reader.report(root, field: "", "missing templates and steps; expected templates, steps or both: a policy that allows neither signs nothing")
+        }
+        guard let key, let secret, let tokens, let steps, let fields else { return nil }
+        return SigningPolicy(
+            key: key, secret: secret, tokenHashes: tokens, maxExpiresIn: maxExpiresIn, clockSkew: clockSkew,
+            templates: templates, steps: steps, fields: fields, notifyURLs: notifyURLs, requestsPerMinute: rate)
+    }
+
+    /// Exactly one of `secret_env` and `secret_file`.
+    private func secret(_ table: ConfigTable) -> SecretSource? {
+        switch (table.has("secret_env"), table.has("secret_file")) {
+        case (true, true):
+            table.report("secret_file", "secret_env and secret_file are mutually exclusive; expected exactly one")
+            return nil
+        case (false, false):
+            table.reportMissing("secret_env", expected: "secret_env (an environment variable's name) or secret_file (a file's path)")
+            return nil
+        case (true, false):
+            return table.string("secret_env").map { .environment($0) }
+        case (false, true):
+            return table.string("secret_file").map { .file(PathText.resolve($0, against: PathText.directory(of: absolutePath))) }
+        }
+    }
+
+    /// A list of SHA-256 digests, each 64 hex digits; an entry is never quoted back, in case it is a token pasted by mistake.
+    private func tokenHashes(_ table: ConfigTable, reader: ConfigReader) -> [String]? {
+        let expected = "a list of SHA-256 digests of the accepted tokens, each 64 hex digits (printf %s TOKEN | sha256sum)"
+        guard let member = table.members["tokens_sha256"] else {
+            table.reportMissing("tokens_sha256", expected: expected)
+            return nil
+        }
+        guard case let .sequence(items) = member.value.content, !items.isEmpty else {
+            reader.report(member.value, field: member.field, "expected \(expected)")
+            return nil
+        }
+        var hashes: [String] = []
+        for (index, item) in items.enumerated() {
+            let field = "\(member.field)[\(index)]"
+            guard let text = reader.text(item, field: field, expected: "64 hex digits") else { continue }
+            guard text.utf8.count == 64, text.allSatisfy(\.isHexDigit) else {
+                reader.report(item, field: field, "expected a SHA-256 digest of 64 hex digits, found \(text.count) characters that are not one")
+                continue
+            }
+            hashes.append(text.lowercased())
+        }
+        return hashes.count == items.count ? hashes : nil
+    }
+
+    /// A list of Step sets, each a mapping of Step names to Steps with a robot.
+    private func steps(_ table: ConfigTable, reader: ConfigReader) -> [JSONValue]? {
+        guard let member = table.members["steps"] else { return [] }
+        guard case let .sequence(items) = member.value.content, !items.isEmpty else {
+            reader.report(member.value, field: member.field, "expected a list of allowed Step sets, each a mapping of Step names to Steps")
+            return nil
+        }
+        var sets: [JSONValue] = []
+        for (index, item) in items.enumerated() {
+            let field = "\(member.field)[\(index)]"
+            guard case let .mapping(entries) = item.content, !entries.isEmpty else {
+                reader.report(item, field: field, "expected a mapping of Step names to Steps, found \(item.kindDescription)")
+                continue
+            }
+            let robotless = entries.first { entry in
+                guard case let .mapping(options) = entry.value.content else { return true }
+                return !options.contains { $0.key.scalarText == "robot" }
+            }
+            if let robotless {
+                reader.report(robotless.value, field: "\(field).\(robotless.key.scalarText ?? "")", "expected a Step: a mapping with robot (such as /image/resize) and its options")
+                continue
+            }
+            if let set = reader.json(item, field: field) { sets.append(set) }
+        }
+        return sets.count == items.count ? sets : nil
+    }
+
+    /// A mapping of field names to regular expressions that each value must match whole.
+    private func fields(_ table: ConfigTable, reader: ConfigReader) -> [String: FieldPattern]? {
+        guard let member = table.members["fields"] else { return [:] }
+        guard case let .mapping(entries) = member.value.content else {
+            reader.report(member.value, field: member.field, "expected a mapping of field names to regular expressions, found \(member.value.kindDescription)")
+            return nil
+        }
+        var patterns: [String: FieldPattern] = [:]
+        var valid = true
+        for entry in entries {
+            guard let name = entry.key.scalarText else { continue }
+            let field = "\(member.field).\(name)"
+            guard let text = reader.text(entry.value, field: field, expected: "a regular expression") else {
+                valid = false
+                continue
+            }
+            do {
+                patterns[name] = try FieldPattern(text)
+            } catch {
+                reader.report(entry.value, field: field, "expected a regular expression: \(error)")
+                valid = false
+            }
+        }
+        return valid ? patterns : nil
+    }
+}

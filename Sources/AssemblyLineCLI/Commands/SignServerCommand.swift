@@ -1,0 +1,65 @@
+import AssemblyLine
+import SignServer
+
+/// `assemblyline sign-server --policy FILE [--listen HOST:PORT]`: the reference signing backend.
+struct SignServerCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign-server",
+        abstract: "Run the signing service: sign params that a policy allows.",
+        discussion: """
+            Serves POST /sign with Authorization: Bearer <token> and {"params": "<string>"}, and answers \
+            {"params", "signature"} only for params its policy allows (401 unknown token, 400 malformed, \
+            403 refused with a reason, 429 over the rate). The first line on standard output is \
+            'listening on http://HOST:PORT'; each decision is one line on standard error. Runs until SIGINT \
+            or SIGTERM, then exits 0. An invalid policy exits 65 with every error. See docs/signing.md.
+            """,
+        options: [
+            OptionSpec(name: "policy", valueName: "file", help: "The signing policy (YAML)."),
+            OptionSpec(name: "listen", valueName: "host:port", help: "Where to listen (default \(defaultListen)); port 0 picks a free one."),
+        ])
+
+    static let defaultListen = "127.0.0.1:9443"
+
+    var policyPath: String
+    var host: String
+    var port: UInt16
+
+    init(_ values: ParsedValues) throws {
+        guard let policy = values.option("policy") else { throw UsageError("missing '--policy <file>'") }
+        policyPath = policy
+        (host, port) = try Self.listenAddress(values.option("listen") ?? Self.defaultListen)
+    }
+
+    func run(_ console: Console) async throws -> ExitStatus {
+        let policy = try PolicyLoader.load(policyPath)
+        let secret: String
+        do {
+            secret = try SecretReader().read(policy.secret)
+        } catch {
+            throw CommandFailure(message: "Error: \(policyPath): \(error)", status: .invalidInput)
+        }
+        let signals = TerminationSignal()
+        let server: SignServer
+        do {
+            server = try SignServer(policy: policy, secret: secret, host: host, port: port)
+        } catch {
+            throw CommandFailure(message: "Error: sign-server: \(error)", status: .unavailable)
+        }
+        console.line("listening on \(server.baseURL)")
+        let signal = await signals.wait()
+        server.stop()
+        console.error("sign-server: stopped on signal \(signal)\n")
+        return .success
+    }
+
+    /// `HOST:PORT` or `[IPv6]:PORT`.
+    static func listenAddress(_ text: String) throws -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw UsageError("--listen expects HOST:PORT with a port from 0 to 65535, found '\(text)'")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw UsageError("--listen expects HOST:PORT, found '\(text)'") }
+        return (host, port)
+    }
+}

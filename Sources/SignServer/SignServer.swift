@@ -1,0 +1,51 @@
+import AssemblyLine
+import Foundation
+import HTTPServer
+
+/// The reference signing backend: an HTTP server on libmicrohttpd that signs only what its ``SigningPolicy`` allows.
+///
+/// ```swift
+/// let server = try SignServer(policy: policy, secret: secret, port: 0)
+/// print("listening on \(server.baseURL)")   // POST \(server.signURL)
+/// server.stop()
+/// ```
+/// See docs/signing.md for the contract, the policy file and the answers.
+public final class SignServer: Sendable {
+    private let server: HTTPServer
+
+    /// Starts listening.
+    ///
+    /// - Parameters:
+    ///   - secret: the Auth Secret, read by the caller from the policy's `secret_env` or `secret_file`.
+    ///   - host: a numeric address or `localhost`; loopback by default.
+    ///   - port: 0 lets the system choose (read it back from ``port``).
+    ///   - log: receives one line per decision; standard error by default.
+    ///   - now: the clock for expiries, nonces and rates.
+    /// - Throws: ``HTTPServerError`` when the address is invalid or cannot be bound.
+    public init(
+        policy: SigningPolicy, secret: String, host: String = "127.0.0.1", port: UInt16 = 0,
+        log: @escaping @Sendable (String) -> Void = SignServer.standardErrorLog,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(HTTPServerError) {
+        let service = SignService(policy: policy, secret: secret, log: log, now: now)
+        let configuration = HTTPServerConfiguration(host: host, port: port, idleTimeout: .seconds(30))
+        server = try HTTPServer(configuration: configuration, handler: service)
+    }
+
+    /// `http://HOST:PORT`.
+    public var baseURL: String { server.baseURL }
+    /// `http://HOST:PORT/sign`, where signers post.
+    public var signURL: String { server.baseURL + "/sign" }
+    /// The bound port.
+    public var port: UInt16 { server.port }
+
+    /// Stops listening and waits for requests in progress to end; calling it again does nothing.
+    public func stop() {
+        server.stop()
+    }
+
+    /// Writes a line to standard error in one `write`, so that lines of concurrent requests never mix.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
