@@ -22,7 +22,9 @@ static inline struct MHD_Daemon *cmhd_start_daemon(
     MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback connection_notify,
     cmhd_uri_log_callback uri_logger, MHD_LogCallback error_logger)
 {
+    /* The logger comes first: libmicrohttpd warns about any option given before it. */
     return MHD_start_daemon(flags, port, NULL, NULL, handler, context,
+                            MHD_OPTION_EXTERNAL_LOGGER, error_logger, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
@@ -30,7 +32,6 @@ static inline struct MHD_Daemon *cmhd_start_daemon(
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_NOTIFY_CONNECTION, connection_notify, context,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, context,
-                            MHD_OPTION_EXTERNAL_LOGGER, error_logger, context,
                             MHD_OPTION_END);
 }
 
