@@ -26,8 +26,9 @@ let package = Package(
         .target(name: "CurlTransport", dependencies: ["AssemblyLine", "CCurl"]),
         .target(name: "HTTPServer", dependencies: ["AssemblyLine", "CMicroHTTPD"]),
         .target(name: "ImageRobot", dependencies: ["AssemblyLine", "CVips"]),
+        .target(name: "LocalTransloadit", dependencies: ["AssemblyLine", "HTTPServer", "ImageRobot", "HMAC"]),
         .target(name: "AssemblyLineCLI", dependencies: [
-            "AssemblyLine", "YAMLReader", "SQLiteLedger",
+            "AssemblyLine", "YAMLReader", "SQLiteLedger", "LocalTransloadit",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
         .executableTarget(name: "ledger-bench", dependencies: ["AssemblyLine", "SQLiteLedger"], path: "bench/LedgerBench"),
@@ -41,6 +42,9 @@ let package = Package(
                     exclude: ["Support/test_server.py"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "AssemblyLine"]),
         .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "AssemblyLine"]),
+        .testTarget(name: "LocalTransloaditTests", dependencies: [
+            "LocalTransloadit", "AssemblyLine", "CurlTransport", "ImageRobot", "HMAC", "YAMLReader",
+        ]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger"]),
     ],
     swiftLanguageModes: [.v6]
