@@ -71,7 +71,7 @@ struct CreateAssemblyHandler: Sendable {
             }
             expected = count
         }
-        var merged = object["fields"]?.objectValue ?? [:]
+        var merged = instructions.mergedParams.objectValue?["fields"]?.objectValue ?? [:]
         let reserved: Set = ["params", "signature", "tus_num_expected_upload_files", "num_expected_upload_files"]
         for field in fields where !reserved.contains(field.name) {
             merged[field.name] = .string(field.value)

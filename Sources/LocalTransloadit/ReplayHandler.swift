@@ -51,7 +51,10 @@ struct ReplayHandler: Sendable {
         }
         let id = AssemblyID.generate().rawValue
         guard service.store.reserve(id) else { throw .internalError("a fresh Assembly ID was taken") }
-        let fieldsJSON = object["fields"].flatMap { $0.objectValue.map(JSONValue.object) } ?? original.fields.value
+        let replacesInstructions = object["steps"] != nil || object["template_id"] != nil
+        let mergedFields = instructions.mergedParams.objectValue?["fields"]?.objectValue.map(JSONValue.object)
+        let fieldsJSON = (replacesInstructions ? mergedFields : object["fields"]?.objectValue.map(JSONValue.object))
+            ?? original.fields.value
         var record = AssemblyRecord(
             id: id, sequence: service.store.takeSequence(), created: Date(), params: params ?? "",
             instructions: instructions, fields: fieldsJSON, client: original.client)
