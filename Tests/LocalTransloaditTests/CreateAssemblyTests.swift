@@ -65,6 +65,28 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "second")
     }
 
+    @Test func largeUploadIsStreamedIntact() async throws {
+        let harness = try ServiceHarness()
+        let path = harness.directory.file("big.bin")
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        for index in block.indices { block[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 9) }
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        for round in 0..<12 {
+            block[round] ^= 0xFF
+            try handle.write(contentsOf: Data(block))
+        }
+        try handle.close()
+        let params = harness.params(["steps": .object([":original": .object(["robot": .string("/upload/handle")])])])
+        let created = try await harness.create(params: params, files: [("big", path)])
+        #expect(created.status == 200)
+        let done = try await harness.waitForEnd(try #require(created["assembly_id"]?.stringValue))
+        let result = try #require(done["results"]?[":original"]?[0])
+        #expect(result["size"]?.intValue == 12 << 20)
+        #expect(result["md5hash"]?.stringValue == Hex.encode(try Digest.hashFile(.md5, path: path)))
+        #expect(result["mime"]?.stringValue == "application/octet-stream")
+    }
+
     @Test func clientChosenIDIsUsedOnceOnly() async throws {
         let harness = try ServiceHarness()
         let id = AssemblyID.generate().rawValue
