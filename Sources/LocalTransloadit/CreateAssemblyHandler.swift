@@ -71,12 +71,19 @@ struct CreateAssemblyHandler: Sendable {
             }
             expected = count
         }
+        return Authorization(
+            params: params ?? "", instructions: instructions, fields: Self.fields(instructions, form: fields),
+            expectedTusUploads: expected)
+    }
+
+    /// The Assembly's `fields`: those of the merged params, with the form's extra fields over them.
+    static func fields(_ instructions: AssemblyInstructions, form: [FormField]) -> JSONValue {
         var merged = instructions.mergedParams.objectValue?["fields"]?.objectValue ?? [:]
         let reserved: Set = ["params", "signature", "tus_num_expected_upload_files", "num_expected_upload_files"]
-        for field in fields where !reserved.contains(field.name) {
+        for field in form where !reserved.contains(field.name) {
             merged[field.name] = .string(field.value)
         }
-        return Authorization(params: params ?? "", instructions: instructions, fields: .object(merged), expectedTusUploads: expected)
+        return .object(merged)
     }
 
     /// Stores the Assembly with its uploads and queues it when nothing more is expected; returns its status.

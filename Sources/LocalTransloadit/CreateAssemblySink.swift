@@ -26,8 +26,9 @@ final class CreateAssemblySink: HTTPBodySink {
         self.parser = multipart?.parser
         self.collector = multipart?.collector
         collector?.beforeFirstFile = { [unowned self] fields in
-            if fields.firstValue(named: "params") != nil {
-                authorization = try handler.authorize(fields)
+            let known = self.query + fields
+            if known.firstValue(named: "params") != nil {
+                authorization = try handler.authorize(known)
             }
         }
     }
@@ -62,7 +63,11 @@ final class CreateAssemblySink: HTTPBodySink {
         } else {
             fields += FormURLDecoder.decode(formBytes)
         }
-        if authorization == nil {
+        if var early = authorization {
+            // fields that came after the first file still count
+            early.fields = CreateAssemblyHandler.fields(early.instructions, form: fields)
+            authorization = early
+        } else {
             do {
                 authorization = try handler.authorize(fields)
             } catch {

@@ -87,6 +87,19 @@ import Testing
         #expect(result["mime"]?.stringValue == "application/octet-stream")
     }
 
+    @Test func queryFieldsAndFieldsAfterTheFilesCount() async throws {
+        let harness = try ServiceHarness()
+        let params = harness.params(["steps": .object([":original": .object(["robot": .string("/upload/handle")])])])
+        var form = MultipartFormBody()
+        form.append(name: "params", value: params)
+        form.append(name: "signature", value: harness.sign(params))
+        form.append(name: "f", bytes: Array("data".utf8), filename: "a.txt")
+        form.append(name: "late", value: "yes")
+        let answer = try await harness.send(try HTTPRequestSpec.multipart(.post, "\(harness.base)/assemblies?early=1", form: form))
+        #expect(answer["fields"]?["late"]?.stringValue == "yes")
+        #expect(answer["fields"]?["early"]?.stringValue == "1")
+    }
+
     @Test func clientChosenIDIsUsedOnceOnly() async throws {
         let harness = try ServiceHarness()
         let id = AssemblyID.generate().rawValue
