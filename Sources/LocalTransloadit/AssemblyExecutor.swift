@@ -143,5 +143,3 @@ struct AssemblyExecutor: Sendable {
         return file
     }
 }
-
-extension AssemblyFailure: Error {}

@@ -1,62 +1,6 @@
 import AssemblyLine
 import Foundation
 
-/// Where an Assembly is in its life; the raw value is its `ok` code (none for ``failed``).
-enum AssemblyState: String, Codable, Sendable, Hashable {
-    /// Waiting for expected tus uploads.
-    case uploading = "ASSEMBLY_UPLOADING"
-    /// Queued for a worker, or running.
-    case executing = "ASSEMBLY_EXECUTING"
-    case completed = "ASSEMBLY_COMPLETED"
-    case canceled = "ASSEMBLY_CANCELED"
-    /// The multipart upload that created it was cut off.
-    case aborted = "REQUEST_ABORTED"
-    /// Ended with an execution error (`ok: null`, `error` set).
-    case failed = "FAILED"
-
-    /// True while the Assembly can still change by itself or by uploads.
-    var isRunning: Bool { self == .uploading || self == .executing }
-
-    /// The `ok` value of the status JSON.
-    var okCode: JSONValue { self == .failed ? .null : .string(rawValue) }
-
-    /// The human message that goes with the state.
-    var message: String {
-        switch self {
-        case .uploading: return "The Assembly is still in the process of being uploaded."
-        case .executing: return "The Assembly is currently being executed."
-        case .completed: return "The Assembly was successfully completed."
-        case .canceled: return "The Assembly was canceled."
-        case .aborted: return "The upload connection was closed or timed out before receiving all data."
-        case .failed: return "The Assembly failed."
-        }
-    }
-}
-
-/// Why an Assembly failed while executing: the error code and where it struck.
-struct AssemblyFailure: Codable, Sendable, Hashable {
-    var code: String
-    var message: String
-    var reason: String?
-    /// The step that failed.
-    var step: String?
-    /// The name of the input file that failed.
-    var file: String?
-    /// The ID of the upload the failing file comes from.
-    var originalID: String?
-}
-
-/// One tus upload as the Assembly sees it (`tus_uploads[]`).
-struct TusUploadEntry: Codable, Sendable, Hashable {
-    var id: String
-    var filename: String
-    var fieldname: String
-    var size: Int64
-    var offset: Int64
-    var finished: Bool
-    var userMeta: [String: String]
-}
-
 /// Everything the service knows about one Assembly; persisted as `assemblies/<id>/assembly.json`.
 struct AssemblyRecord: Codable, Sendable, Hashable {
     var id: String

@@ -1,20 +1,6 @@
 import Foundation
 import Synchronization
 
-/// One tus upload: what was announced at creation, persisted as `tus/<id>.json`.
-struct TusUpload: Codable, Sendable, Hashable {
-    var id: String
-    var assemblyID: String
-    var fieldname: String
-    var filename: String
-    var userMeta: [String: String]
-    var length: Int64
-    var created: Date
-    /// Beyond the Assembly's expected count: its bytes are taken and then dropped (transloadit-api.md §5.1).
-    var ignored: Bool
-    var finished: Bool
-}
-
 /// The tus uploads of a data directory and their bytes so far, surviving restarts.
 ///
 /// The bytes of an unfinished upload are `tus/<id>.part`; its offset is that file's length, so

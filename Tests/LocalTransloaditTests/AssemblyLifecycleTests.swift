@@ -122,14 +122,23 @@ import Testing
         #expect(listed["items"]?[0]?["id"] == newer["assembly_id"])
     }
 
+    /// Timed against the service's clock from both sides, so a slow machine cannot make it flaky:
+    /// before `created + ttl` the file must be served, after `finished + ttl` it must be gone.
     @Test func resultsExpireAfterTheirLifetime() async throws {
-        let harness = try ServiceHarness { $0.resultTTL = .milliseconds(700) }
+        let ttl = 2.0
+        let harness = try ServiceHarness { $0.resultTTL = .seconds(2) }
         let file = try harness.textFile("a.txt", "short-lived")
+        let beforeCreation = Date()
         let created = try await harness.create(params: harness.params(Self.original), files: [("f", file)])
         let done = try await harness.waitForEnd(try #require(created["assembly_id"]?.stringValue))
+        let afterCompletion = Date()
         let url = try #require(done["results"]?[":original"]?[0]?["url"]?.stringValue)
-        #expect(try await harness.download(url).response.status == 200)
-        try await Task.sleep(for: .milliseconds(900))
+        let early = try await harness.download(url).response.status
+        if Date() < beforeCreation.addingTimeInterval(ttl) {
+            #expect(early == 200)
+        }
+        let wait = afterCompletion.addingTimeInterval(ttl + 0.2).timeIntervalSinceNow
+        if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
         let late = try await harness.get(url)
         #expect(late.status == 404)
         #expect(late["error"]?.stringValue == "FILE_EXPIRED")
