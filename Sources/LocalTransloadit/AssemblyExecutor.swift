@@ -42,8 +42,11 @@ struct AssemblyExecutor: Sendable {
             }
         }
         let finished = Date()
+        var replaced: [AssemblyFile] = []
         let committed = store.update(id) { record -> Bool in
             guard record.state == .executing else { return false }
+            // results of an earlier run that a stop cut short
+            replaced = record.results.values.flatMap { $0 }.filter { old in !record.uploads.contains { $0.storedPath == old.storedPath } }
             record.uploads = outcome.uploads
             record.results = outcome.results
             record.failure = outcome.failure
@@ -51,9 +54,8 @@ struct AssemblyExecutor: Sendable {
             record.executionEnd = finished
             return true
         } ?? false
-        if !committed {
-            outcome.written.forEach { try? FileManager.default.removeItem(atPath: store.absolute($0.storedPath)) }
-        }
+        let discarded = committed ? replaced : outcome.written
+        discarded.forEach { try? FileManager.default.removeItem(atPath: store.absolute($0.storedPath)) }
     }
 
     /// Thrown when the Assembly was canceled while it ran.
@@ -115,7 +117,7 @@ struct AssemblyExecutor: Sendable {
             file.width = resized.width
             file.height = resized.height
             file.isTusFile = false
-            file.tusUploadURL = nil
+            file.tusUploadID = nil
             file.storedPath = storedPath
             return file
         } catch let error as ImageRobotError {

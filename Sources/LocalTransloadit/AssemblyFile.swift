@@ -28,7 +28,8 @@ struct AssemblyFile: Codable, Sendable, Hashable {
     var width: Int?
     var height: Int?
     var isTusFile: Bool
-    var tusUploadURL: String?
+    /// The tus upload it arrived by (its URL is rendered from the current base URL).
+    var tusUploadID: String?
     /// tus metadata keys other than the reserved ones.
     var userMeta: [String: String]
     /// The path of the bytes, relative to the data directory.
@@ -76,7 +77,7 @@ struct AssemblyFile: Codable, Sendable, Hashable {
             "url": .string(url), "ssl_url": .string(url), "is_temp_url": .bool(true),
             "meta": .object(meta), "user_meta": .object(userMeta.mapValues(JSONValue.string)),
         ]
-        if let tusUploadURL { members["tus_upload_url"] = .string(tusUploadURL) }
+        if let tusUploadID { members["tus_upload_url"] = .string(urls.tusUpload(tusUploadID)) }
         return .object(members)
     }
 }

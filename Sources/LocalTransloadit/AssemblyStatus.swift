@@ -35,7 +35,6 @@ struct AssemblyStatus {
         members["update_stream_url"] = .null
         members["instance"] = .string("localhost")
         members["region"] = .string("local")
-        members["client_agent"] = .null
         members["transloadit_client"] = record.client.map(JSONValue.string) ?? .null
         members["params"] = .string(record.params)
         members["merged_params"] = .string(record.mergedParams.value.serialized)

@@ -72,6 +72,10 @@ public final class RunningService: Sendable {
         self.port = server.port
     }
 
+    deinit {
+        stop()
+    }
+
     /// The Auth Key requests must carry.
     public var key: String { credentials.key }
     /// The Auth Secret that signs params; never log it.

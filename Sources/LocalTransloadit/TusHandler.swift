@@ -169,7 +169,7 @@ struct TusHandler: Sendable {
             id: fileID, assemblyID: upload.assemblyID, name: upload.filename, basename: basename, ext: ext,
             size: upload.length, mime: mime, field: upload.fieldname, md5hash: md5, originalID: fileID,
             originalName: upload.filename, originalBasename: basename, originalMD5: md5, isTusFile: true,
-            tusUploadURL: service.urls.tusUpload(upload.id), userMeta: upload.userMeta, storedPath: storedPath)
+            tusUploadID: upload.id, userMeta: upload.userMeta, storedPath: storedPath)
         let outcome = store.update(upload.assemblyID) { record -> Bool? in
             guard record.state == .uploading else { return nil }
             record.uploads.append(file)

@@ -122,6 +122,28 @@ import Testing
         #expect(listed["items"]?[0]?["id"] == newer["assembly_id"])
     }
 
+    @Test func executionCutShortByAStopRunsOnTheNextStart() async throws {
+        let directory = try TemporaryDirectory()
+        let credentials = ServiceCredentials(key: "k", secret: "s")
+        var first: ServiceHarness? = try ServiceHarness(directory: directory) { $0.credentials = credentials }
+        let photo = try first!.image("p.jpg", width: 60, height: 40)
+        let done = try await first!.resize([("image", photo)], options: ["width": .integer(30)])
+        let id = try #require(done["assembly_id"]?.stringValue)
+        first = nil
+        let record = directory.file("data/assemblies/\(id)/assembly.json")
+        let stored = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(stored.contains("\"state\":\"ASSEMBLY_COMPLETED\""))
+        try stored.replacingOccurrences(of: "\"state\":\"ASSEMBLY_COMPLETED\"", with: "\"state\":\"ASSEMBLY_EXECUTING\"")
+            .write(toFile: record, atomically: true, encoding: .utf8)
+
+        let second = try ServiceHarness(directory: directory) { $0.credentials = credentials }
+        let again = try await second.waitForEnd(id)
+        #expect(again["ok"]?.stringValue == "ASSEMBLY_COMPLETED")
+        let result = try #require(again["results"]?["resized"]?[0])
+        #expect(result["id"] != done["results"]?["resized"]?[0]?["id"])
+        #expect(try await second.download(try #require(result["url"]?.stringValue)).response.status == 200)
+    }
+
     /// Timed against the service's clock from both sides, so a slow machine cannot make it flaky:
     /// before `created + ttl` the file must be served, after `finished + ttl` it must be gone.
     @Test func resultsExpireAfterTheirLifetime() async throws {
