@@ -27,8 +27,9 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["AssemblyLine", "CMicroHTTPD"]),
         .target(name: "ImageRobot", dependencies: ["AssemblyLine", "CVips"]),
         .target(name: "SignServer", dependencies: ["AssemblyLine", "HTTPServer", "HMAC"]),
+        .target(name: "LocalTransloadit", dependencies: ["AssemblyLine", "HTTPServer", "ImageRobot", "HMAC"]),
         .target(name: "AssemblyLineCLI", dependencies: [
-            "AssemblyLine", "YAMLReader", "SQLiteLedger", "SignServer",
+            "AssemblyLine", "YAMLReader", "SQLiteLedger", "SignServer", "LocalTransloadit", "HMAC", "CurlTransport",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
         .executableTarget(name: "ledger-bench", dependencies: ["AssemblyLine", "SQLiteLedger"], path: "bench/LedgerBench"),
@@ -44,6 +45,9 @@ let package = Package(
         .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "AssemblyLine"]),
         .testTarget(name: "SignServerTests", dependencies: [
             "SignServer", "AssemblyLine", "CurlTransport", "HMAC", "HTTPServer", "assemblyline",
+        ]),
+        .testTarget(name: "LocalTransloaditTests", dependencies: [
+            "LocalTransloadit", "AssemblyLine", "CurlTransport", "ImageRobot", "HMAC", "YAMLReader",
         ]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger"]),
     ],

@@ -50,10 +50,11 @@ final class TestServer: Sendable {
         scheme = tls == nil ? "http" : "https"
     }
 
+    /// Closes the server's stdin and sends SIGTERM, without waiting: Foundation's `waitUntilExit` spins
+    /// a run loop on Linux and, on the cooperative pool, can starve every other test.
     deinit {
         try? stdin.fileHandleForWriting.close()
         process.terminate()
-        process.waitUntilExit()
     }
 
     /// The absolute URL of `path` (with its query) on this server.

@@ -1,0 +1,139 @@
+import AssemblyLine
+import Foundation
+import LocalTransloadit
+import YAMLReader
+
+/// `assemblyline serve`: the local Transloadit-compatible Assembly service, until SIGINT or SIGTERM.
+struct ServeCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the local Transloadit-compatible Assembly service.",
+        discussion: """
+            Prints 'listening on http://HOST:PORT' first, then the Auth Key. Without --key, the key and \
+            secret are generated on the first start and kept in the data directory (the secret in \
+            DIR/auth-secret, mode 0600, never printed). SIGINT or SIGTERM stops it cleanly (exit 0); \
+            Assemblies and files under --data-dir survive a restart. See docs/local-service.md.
+            """,
+        options: [
+            OptionSpec(name: "listen", valueName: "host:port", help: "Listen here (default 127.0.0.1:9442; port 0 picks a free one)."),
+            OptionSpec(name: "data-dir", valueName: "dir", help: "Keep Assemblies, files and credentials here (default ./serve-data)."),
+            OptionSpec(name: "key", valueName: "key", help: "The Auth Key to accept (needs --secret-env or --secret-file)."),
+            OptionSpec(name: "secret-env", valueName: "name", help: "Read the Auth Secret from this environment variable."),
+            OptionSpec(name: "secret-file", valueName: "path", help: "Read the Auth Secret from this file's first line."),
+            OptionSpec(name: "templates", valueName: "file", help: "Templates (YAML or JSON): Template ID → {steps, allow_steps_override}."),
+            OptionSpec(name: "faults", valueName: "file", help: "Fault injection plan (YAML), seeded and reproducible."),
+            OptionSpec(name: "workers", valueName: "n", help: "Worker threads executing Assemblies (default 2)."),
+            OptionSpec(name: "no-signature", help: "Accept requests without a signature (the key must still match)."),
+            OptionSpec(name: "result-ttl", valueName: "duration", help: "Serve result files this long (default 24h)."),
+            OptionSpec(name: "creations-per-minute", valueName: "n", help: "Assembly creations allowed per minute (default 250; 0 = no limit)."),
+            OptionSpec(name: "status-per-second", valueName: "n", help: "Status requests per Assembly per second (default 3; 0 = no limit)."),
+        ])
+
+    static let defaultDataDirectory = "serve-data"
+
+    var host: String
+    var port: UInt16
+    var dataDirectory: String
+    var key: String?
+    var secretEnv: String?
+    var secretFile: String?
+    var templatesPath: String?
+    var faultsPath: String?
+    var workers: Int
+    var requireSignature: Bool
+    var resultTTL: Duration
+    var creationsPerMinute: Int
+    var statusPerSecond: Int
+
+    init(_ values: ParsedValues) throws {
+        (host, port) = try Self.listenAddress(values.option("listen") ?? "127.0.0.1:9442")
+        dataDirectory = PathText.resolve(values.option("data-dir") ?? Self.defaultDataDirectory, against: FileManager.default.currentDirectoryPath)
+        key = values.option("key")
+        secretEnv = values.option("secret-env")
+        secretFile = values.option("secret-file")
+        templatesPath = values.option("templates")
+        faultsPath = values.option("faults")
+        workers = try values.integer("workers", in: 1...256) ?? 2
+        requireSignature = !values.flag("no-signature")
+        creationsPerMinute = try values.integer("creations-per-minute", in: 0...1_000_000) ?? 250
+        statusPerSecond = try values.integer("status-per-second", in: 0...1_000_000) ?? 3
+        resultTTL = .seconds(86_400)
+        if let text = values.option("result-ttl") {
+            guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
+                throw UsageError("--result-ttl expects \(ConfigUnits.durationForm), found '\(text)'")
+            }
+            resultTTL = duration
+        }
+    }
+
+    func validate() throws {
+        if secretEnv != nil && secretFile != nil {
+            throw UsageError("--secret-env and --secret-file cannot be used together")
+        }
+        if key == nil && (secretEnv != nil || secretFile != nil) {
+            throw UsageError("--secret-env and --secret-file need --key")
+        }
+        if key != nil && secretEnv == nil && secretFile == nil && requireSignature {
+            throw UsageError("--key needs --secret-env NAME or --secret-file PATH (or --no-signature)")
+        }
+    }
+
+    func run(_ console: Console) async throws -> ExitStatus {
+        let environment = ProcessInfo.processInfo.environment
+        let (credentials, secretPath, generated) = try ServeCredentials.resolve(
+            key: key, secretEnv: secretEnv, secretFile: secretFile, dataDirectory: dataDirectory, environment: environment)
+        var configuration = LocalServiceConfiguration(
+            host: host, port: port, dataDirectory: dataDirectory, credentials: credentials,
+            requireSignature: requireSignature, workers: workers, resultTTL: resultTTL,
+            creationsPerMinute: creationsPerMinute, statusRequestsPerSecond: statusPerSecond,
+            log: ServiceLog { console.error($0 + "\n") })
+        if let templatesPath {
+            configuration.templates = try Self.decode(templatesPath) { (node: ConfigNode) throws(ConfigError) in
+                try TemplateLibrary.decode(node, file: templatesPath, environment: environment)
+            }
+        }
+        if let faultsPath {
+            configuration.faults = try Self.decode(faultsPath) { (node: ConfigNode) throws(ConfigError) in
+                try FaultPlan.decode(node, file: faultsPath, environment: environment)
+            }
+        }
+        let service: RunningService
+        do {
+            service = try LocalService.start(configuration)
+        } catch {
+            throw CommandFailure(message: "Error: \(error.description)", status: .unavailable)
+        }
+        let signals = SignalWaiter()
+        console.line("listening on \(service.baseURL)")
+        console.line("auth key: \(service.key)")
+        if let secretPath {
+            console.line("auth secret: \(generated ? "generated and written to" : "read from") \(secretPath) (mode 0600; never printed)")
+        }
+        console.line("data directory: \(dataDirectory)")
+        let received = await signals.wait()
+        console.error("serve: received \(received), stopping\n")
+        service.stop()
+        return .success
+    }
+
+    /// Parses and decodes a YAML or JSON configuration file; errors name file, line and column.
+    private static func decode<Value>(_ path: String, _ body: (ConfigNode) throws(ConfigError) -> Value) throws -> Value {
+        let source = try SourceText(contentsOfFile: path)
+        let root = try YAMLReader.parse(source)
+        do {
+            return try body(root)
+        } catch {
+            throw InvalidManifest(source: source, error: error)
+        }
+    }
+
+    /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (loopback).
+    static func listenAddress(_ text: String) throws -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw UsageError("--listen expects HOST:PORT (for example 127.0.0.1:0), found '\(text)'")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "127.0.0.1" : host, port)
+    }
+}

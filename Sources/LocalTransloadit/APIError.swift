@@ -1,0 +1,79 @@
+import AssemblyLine
+import HTTPServer
+
+/// An error answer of the Assembly API: Transloadit's error code, the HTTP status, a message, and extras.
+///
+/// Every error the service sends is JSON (`{"error": CODE, "message": ..., "http_code": N, ...}`),
+/// because official clients parse the body of every response. The statuses are the service's
+/// choice where the reference marks them uncertain; docs/local-service.md lists them.
+struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
+    var code: String
+    var status: Int
+    var message: String
+    /// Extra detail (`reason` in the body).
+    var reason: String?
+    /// Seconds a client should wait before trying again (`info.retryIn` and `Retry-After`).
+    var retryIn: Double?
+    /// The Assembly the request named, when there is one (`assembly_id` and its URLs in the body).
+    var assemblyID: String?
+
+    init(_ code: String, status: Int, _ message: String, reason: String? = nil) {
+        self.code = code
+        self.status = status
+        self.message = message
+        self.reason = reason
+    }
+
+    var description: String { "\(code): \(message)" }
+
+    /// This error tied to an Assembly.
+    func about(_ assemblyID: String?) -> APIError {
+        var error = self
+        error.assemblyID = assemblyID
+        return error
+    }
+
+    /// The JSON body of this error.
+    func body(urls: ServiceURLs) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "error": .string(code), "message": .string(message), "http_code": .integer(Int64(status)),
+        ]
+        if let reason { members["reason"] = .string(reason) }
+        if let retryIn { members["info"] = .object(["retryIn": .number(retryIn)]) }
+        if let assemblyID {
+            members["assembly_id"] = .string(assemblyID)
+            members["assembly_url"] = .string(urls.assembly(assemblyID))
+            members["assembly_ssl_url"] = .string(urls.assembly(assemblyID))
+        }
+        return .object(members)
+    }
+
+    /// The HTTP response carrying this error.
+    func response(urls: ServiceURLs) -> HTTPResponse {
+        var response = HTTPResponse.json(body(urls: urls).serialized, status: status)
+        if let retryIn {
+            response.headers.set("Retry-After", String(Int(retryIn.rounded(.up))))
+        }
+        return response
+    }
+
+    // MARK: - The codes the service sends
+
+    static let notFound = APIError("SERVER_404", status: 404, "unknown method / url")
+
+    static func assemblyNotFound(_ id: String) -> APIError {
+        APIError("ASSEMBLY_NOT_FOUND", status: 404, "The Assembly \(id) could not be found.").about(id)
+    }
+
+    static func invalidForm(_ reason: String) -> APIError {
+        APIError("INVALID_FORM_DATA", status: 400, "The request body could not be read as a form.", reason: reason)
+    }
+
+    static func internalError(_ reason: String) -> APIError {
+        APIError("INTERNAL_SERVER_ERROR", status: 500, "The service could not handle the request.", reason: reason)
+    }
+
+    static func validation(_ code: String, _ message: String) -> APIError {
+        APIError(code, status: 400, message)
+    }
+}

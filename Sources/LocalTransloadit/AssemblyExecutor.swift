@@ -1,0 +1,147 @@
+import AssemblyLine
+import Foundation
+import HMAC
+import ImageRobot
+
+/// Runs one Assembly's steps on a worker thread and records the outcome.
+///
+/// Steps run in dependency order: `:original` (and any `/upload/handle` step) is the uploads,
+/// `/image/resize` resizes each file it uses. A file that fails does not stop the others: the
+/// Assembly ends with the first failure as its `error` (`ok: null`) and keeps the results that
+/// were made. A cancel seen between files stops the work and deletes what it wrote.
+struct AssemblyExecutor: Sendable {
+    let store: AssemblyStore
+    let faults: FaultInjector
+    let resizer: ImageResizer
+    let log: ServiceLog
+
+    /// What a run produced before it was committed.
+    private struct Outcome {
+        var uploads: [AssemblyFile]
+        var results: [String: [AssemblyFile]] = [:]
+        var written: [AssemblyFile] = []
+        var failure: AssemblyFailure?
+    }
+
+    func execute(_ id: String) {
+        let started = Date()
+        guard let record = store.update(id, { record -> AssemblyRecord? in
+            guard record.state == .executing else { return nil }
+            record.executionStart = record.executionStart ?? started
+            return record
+        }), let record else { return }
+        var outcome = Outcome(uploads: record.uploads.map(withMeta))
+        if let code = faults.executionFailure(assemblyID: id) {
+            outcome.failure = AssemblyFailure(code: code, message: "Injected fault: the Assembly fails on purpose.")
+        } else {
+            do {
+                try run(record, into: &outcome)
+            } catch {
+                outcome.written.forEach { try? FileManager.default.removeItem(atPath: store.absolute($0.storedPath)) }
+                return
+            }
+        }
+        let finished = Date()
+        var replaced: [AssemblyFile] = []
+        let committed = store.update(id) { record -> Bool in
+            guard record.state == .executing else { return false }
+            // results of an earlier run that a stop cut short
+            replaced = record.results.values.flatMap { $0 }.filter { old in !record.uploads.contains { $0.storedPath == old.storedPath } }
+            record.uploads = outcome.uploads
+            record.results = outcome.results
+            record.failure = outcome.failure
+            record.state = outcome.failure == nil ? .completed : .failed
+            record.executionEnd = finished
+            return true
+        } ?? false
+        let discarded = committed ? replaced : outcome.written
+        discarded.forEach { try? FileManager.default.removeItem(atPath: store.absolute($0.storedPath)) }
+    }
+
+    /// Thrown when the Assembly was canceled while it ran.
+    private struct Canceled: Error {}
+
+    private func run(_ record: AssemblyRecord, into outcome: inout Outcome) throws(Canceled) {
+        var params = record.mergedParams.value.objectValue ?? [:]
+        params["template_id"] = nil
+        let instructions: AssemblyInstructions
+        do {
+            instructions = try AssemblyInstructions(params: params, templates: .empty)
+        } catch {
+            outcome.failure = AssemblyFailure(code: error.code, message: error.message, reason: error.reason)
+            return
+        }
+        var outputs: [String: [AssemblyFile]] = [AssemblyInstructions.original: outcome.uploads]
+        for step in instructions.steps {
+            let inputs = step.inputs.flatMap { outputs[$0] ?? [] }
+            var files: [AssemblyFile] = []
+            switch step.robot {
+            case .uploadHandle:
+                files = outcome.uploads
+            case .imageResize(let options):
+                for input in inputs {
+                    guard store.record(record.id)?.state == .executing else { throw Canceled() }
+                    do {
+                        let file = try resize(input, step: step.name, options: options, assembly: record.id)
+                        files.append(file)
+                        outcome.written.append(file)
+                    } catch {
+                        outcome.failure = outcome.failure ?? error
+                    }
+                }
+            }
+            outputs[step.name] = files
+            if step.isResult {
+                outcome.results[step.name] = files
+            }
+        }
+    }
+
+    /// Resizes one file into a new result of the Assembly.
+    private func resize(_ input: AssemblyFile, step: String, options: ResizeOptions, assembly: String) throws(AssemblyFailure) -> AssemblyFile {
+        let fileID = AssemblyID.generate().rawValue
+        let storedPath = store.storedPath(assembly: assembly, file: fileID)
+        let output = store.absolute(storedPath)
+        do {
+            let resized = try resizer.resize(input: store.absolute(input.storedPath), output: output, options: options)
+            let keepsExtension = options.format == nil && (try? ImageFormat(parsing: input.ext)) == resized.format
+            let ext = keepsExtension ? input.ext : resized.format.fileExtension
+            var file = input
+            file.id = fileID
+            file.assemblyID = assembly
+            file.ext = ext
+            file.name = AssemblyFile.join(basename: input.basename, ext: ext)
+            file.size = resized.byteCount
+            file.mime = resized.mimeType
+            file.md5hash = Hex.encode(try Digest.hashFile(.md5, path: output))
+            file.width = resized.width
+            file.height = resized.height
+            file.isTusFile = false
+            file.tusUploadID = nil
+            file.storedPath = storedPath
+            return file
+        } catch let error as ImageRobotError {
+            try? FileManager.default.removeItem(atPath: output)
+            let code = if case .invalidOptions = error { "IMAGE_RESIZE_VALIDATION" } else { "IMAGE_RESIZE_ERROR" }
+            throw AssemblyFailure(
+                code: code, message: "Step '\(step)' could not resize \(input.name).",
+                reason: error.description.replacingOccurrences(of: store.root + "/", with: ""),
+                step: step, file: input.name, originalID: input.originalID)
+        } catch {
+            try? FileManager.default.removeItem(atPath: output)
+            throw AssemblyFailure(
+                code: "INTERNAL_COMMAND_ERROR", message: "Step '\(step)' could not hash its result of \(input.name).",
+                reason: "\(error)", step: step, file: input.name, originalID: input.originalID)
+        }
+    }
+
+    /// An upload with `meta.width`/`meta.height` filled in when it is a readable image.
+    private func withMeta(_ file: AssemblyFile) -> AssemblyFile {
+        guard file.width == nil, file.mime.hasPrefix("image/"),
+              let info = try? ImageInspector.inspect(store.absolute(file.storedPath)) else { return file }
+        var file = file
+        file.width = info.width
+        file.height = info.height
+        return file
+    }
+}

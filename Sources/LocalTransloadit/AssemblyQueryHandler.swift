@@ -1,0 +1,86 @@
+import AssemblyLine
+import Foundation
+import HTTPServer
+
+/// `GET /assemblies/<id>`, `DELETE /assemblies/<id>` and `GET /assemblies`: status, cancel and the list.
+///
+/// Status and cancel need no signature (whoever knows an Assembly's URL may read or cancel it, as
+/// at Transloadit); the list is account-wide and takes signed `params` in the query.
+struct AssemblyQueryHandler: Sendable {
+    let service: ServiceContext
+
+    /// The most Assemblies one list page holds.
+    static let maxPageSize = 5_000
+    static let defaultPageSize = 50
+
+    /// The status JSON, or 429 past the per-Assembly status limit.
+    func status(_ id: String) -> HTTPResponse {
+        let urls = service.urls
+        guard let record = service.store.record(id) else {
+            return APIError.assemblyNotFound(id).response(urls: urls)
+        }
+        if let wait = service.statusRequests.admit(id) {
+            var error = APIError(
+                "ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED", status: 429,
+                "Too many status requests for this Assembly; poll less often.")
+            error.retryIn = wait.retrySeconds
+            return error.about(id).response(urls: urls)
+        }
+        let status = AssemblyStatus(record: record, urls: urls, liveOffsets: service.tus.liveOffsets(assembly: id))
+        return .json(status.json.serialized)
+    }
+
+    /// Cancels a running Assembly (its unfinished tus uploads go too); a finished one keeps its state.
+    func cancel(_ id: String) -> HTTPResponse {
+        let now = Date()
+        guard let record = service.store.update(id, { record -> AssemblyRecord in
+            if record.state.isRunning {
+                record.state = .canceled
+                record.executionEnd = now
+            }
+            return record
+        }) else {
+            return APIError.assemblyNotFound(id).response(urls: service.urls)
+        }
+        for upload in record.tusUploads where !upload.finished {
+            service.tus.remove(upload.id)
+        }
+        return .json(AssemblyStatus(record: record, urls: service.urls).json.serialized)
+    }
+
+    /// One page of Assemblies, newest first: `{"items": [...], "count": total}`.
+    ///
+    /// `page` (from 1) and `pagesize` come from the params, or from the query.
+    func list(_ request: HTTPRequest) -> HTTPResponse {
+        let urls = service.urls
+        let object: [String: JSONValue]
+        do {
+            object = try service.verifier.verify(
+                params: request.queryValue("params"), signature: request.queryValue("signature"), purpose: .list)
+        } catch {
+            return error.response(urls: urls)
+        }
+        guard let page = Self.number(object["page"], request.queryValue("page"), default: 1), page >= 1,
+              let size = Self.number(object["pagesize"], request.queryValue("pagesize"), default: Self.defaultPageSize),
+              (1...Self.maxPageSize).contains(size) else {
+            return APIError.validation(
+                "INVALID_PARAMS_FIELD", "page must be at least 1 and pagesize from 1 to \(Self.maxPageSize).").response(urls: urls)
+        }
+        let all = service.store.newestFirst()
+        let start = min(all.count, (page - 1) * size)
+        let items = all[start..<min(all.count, start + size)].map { record in
+            JSONValue.object(AssemblyStatus(record: record, urls: urls).summary)
+        }
+        return .json(JSONValue.object(["items": .array(Array(items)), "count": .integer(Int64(all.count))]).serialized)
+    }
+
+    /// A whole number from the params (number or numeric string), else from the query, else the default.
+    private static func number(_ value: JSONValue?, _ query: String?, default fallback: Int) -> Int? {
+        switch value {
+        case .integer(let number)?: return Int(exactly: number)
+        case .string(let text)?: return Int(text)
+        case nil, .null?: return query.map { Int($0) } ?? fallback
+        default: return nil
+        }
+    }
+}

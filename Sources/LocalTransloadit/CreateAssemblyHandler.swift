@@ -1,0 +1,160 @@
+import AssemblyLine
+import Foundation
+import HTTPServer
+
+/// `POST /assemblies` and `POST /assemblies/<id>`: admits, authorizes and stores a new Assembly.
+///
+/// Admission happens when the headers arrive (rate limit, ID reservation), authorization as soon
+/// as the `params` field is known (at the first file part, or at the end of the body), and the
+/// Assembly is stored once the whole body is in. A body cut off after a successful authorization
+/// leaves an Assembly in `REQUEST_ABORTED`; one cut off earlier leaves nothing.
+struct CreateAssemblyHandler: Sendable {
+    let service: ServiceContext
+
+    /// What is known of a creation before its body.
+    struct Admission: Sendable {
+        var id: String
+        var client: String?
+        var started: Date
+    }
+
+    /// A creation whose params were accepted.
+    struct Authorization: Sendable {
+        var params: String
+        var instructions: AssemblyInstructions
+        var fields: JSONValue
+        var expectedTusUploads: Int
+    }
+
+    /// The largest urlencoded creation body.
+    static let formLimit = 4 << 20
+
+    func plan(for request: HTTPRequest, chosenID: String?) -> HTTPRequestPlan {
+        let urls = service.urls
+        if let wait = service.creations.admit() {
+            var error = APIError("RATE_LIMIT_REACHED", status: 429, "Request limit reached: too many Assemblies created per minute.")
+            error.retryIn = wait.retrySeconds
+            return .respond(error.response(urls: urls))
+        }
+        let id = chosenID ?? AssemblyID.generate().rawValue
+        guard service.store.reserve(id) else {
+            let error = APIError(
+                "DO_NOT_REUSE_ASSEMBLY_IDS", status: 409,
+                "An Assembly with the ID \(id) exists already; choose a new ID for each Assembly.")
+            return .respond(error.about(id).response(urls: urls))
+        }
+        let admission = Admission(id: id, client: request.headers["Transloadit-Client"], started: Date())
+        var multipart: (parser: MultipartParser, collector: UploadCollector)?
+        if request.contentType?.essence == "multipart/form-data" {
+            do {
+                let parser = try MultipartParser(contentType: request.headers["Content-Type"] ?? "")
+                multipart = (parser, UploadCollector(directory: service.store.temporaryDirectory, prefix: id))
+            } catch {
+                service.store.release(id)
+                return .respond(APIError.invalidForm(error.description).about(id).response(urls: urls))
+            }
+        }
+        return .stream(CreateAssemblySink(handler: self, admission: admission, query: request.query, multipart: multipart))
+    }
+
+    /// Checks the fields of a creating request: auth, instructions, the expected tus uploads.
+    func authorize(_ fields: [FormField]) throws(APIError) -> Authorization {
+        let params = fields.firstValue(named: "params")
+        let object = try service.verifier.verify(params: params, signature: fields.firstValue(named: "signature"), purpose: .create)
+        let instructions = try AssemblyInstructions(params: object, templates: service.templates)
+        var expected = 0
+        if let text = fields.firstValue(named: "tus_num_expected_upload_files") ?? fields.firstValue(named: "num_expected_upload_files") {
+            guard let count = Int(text.trimmingCharacters(in: .whitespaces)), count >= 0 else {
+                throw .validation(
+                    "ASSEMBLY_INVALID_NUM_EXPECTED_UPLOAD_FILES_PARAM",
+                    "tus_num_expected_upload_files must be a whole number of at least 0, found '\(text)'.")
+            }
+            expected = count
+        }
+        return Authorization(
+            params: params ?? "", instructions: instructions, fields: Self.fields(instructions, form: fields),
+            expectedTusUploads: expected)
+    }
+
+    /// The Assembly's `fields`: those of the merged params, with the form's extra fields over them.
+    static func fields(_ instructions: AssemblyInstructions, form: [FormField]) -> JSONValue {
+        var merged = instructions.mergedParams.objectValue?["fields"]?.objectValue ?? [:]
+        let reserved: Set = ["params", "signature", "tus_num_expected_upload_files", "num_expected_upload_files"]
+        for field in form where !reserved.contains(field.name) {
+            merged[field.name] = .string(field.value)
+        }
+        return .object(merged)
+    }
+
+    /// Stores the Assembly with its uploads and queues it when nothing more is expected; returns its status.
+    func complete(_ admission: Admission, _ authorization: Authorization, files: [StagedFile], bodyBytes: Int64) -> HTTPResponse {
+        let store = service.store
+        var record = AssemblyRecord(
+            id: admission.id, sequence: store.takeSequence(), created: admission.started, params: authorization.params,
+            instructions: authorization.instructions, fields: authorization.fields, client: admission.client)
+        record.expectedTusUploads = authorization.expectedTusUploads
+        record.bytesExpected = bodyBytes
+        record.bytesReceived = bodyBytes
+        do {
+            try FileManager.default.createDirectory(atPath: "\(store.directory(of: admission.id))/files", withIntermediateDirectories: true)
+            for staged in files {
+                record.uploads.append(try place(staged, assembly: admission.id))
+            }
+        } catch {
+            files.forEach { unlink($0.temporaryPath) }
+            try? FileManager.default.removeItem(atPath: store.directory(of: admission.id))
+            store.release(admission.id)
+            return APIError.internalError("cannot store the uploads: \(error.localizedDescription)").about(admission.id).response(urls: service.urls)
+        }
+        if record.uploadsComplete {
+            record.state = .executing
+            record.uploadFinished = Date()
+        }
+        do {
+            try store.insert(record)
+        } catch {
+            return error.about(admission.id).response(urls: service.urls)
+        }
+        if record.state == .executing {
+            service.queue.enqueue(record.id)
+        }
+        return .json(AssemblyStatus(record: record, urls: service.urls).json.serialized)
+    }
+
+    /// A creating body that will not complete: temporary files go; an authorized Assembly is kept as `REQUEST_ABORTED`.
+    func abort(_ admission: Admission, _ authorization: Authorization?, bodyBytes: Int64) {
+        guard let authorization else {
+            service.store.release(admission.id)
+            return
+        }
+        var record = AssemblyRecord(
+            id: admission.id, sequence: service.store.takeSequence(), created: admission.started,
+            params: authorization.params, instructions: authorization.instructions, fields: authorization.fields,
+            client: admission.client)
+        record.state = .aborted
+        record.bytesReceived = bodyBytes
+        record.executionEnd = Date()
+        try? service.store.insert(record)
+    }
+
+    /// Moves a staged file into the Assembly and describes it as an upload.
+    private func place(_ staged: StagedFile, assembly: String) throws -> AssemblyFile {
+        let fileID = AssemblyID.generate().rawValue
+        let storedPath = service.store.storedPath(assembly: assembly, file: fileID)
+        try FileManager.default.moveItem(atPath: staged.temporaryPath, toPath: service.store.absolute(storedPath))
+        let name = Self.baseName(staged.filename)
+        let (basename, ext) = AssemblyFile.split(name: name)
+        let declared = staged.contentType.flatMap(MediaType.init(parsing:))?.essence
+        let mime = declared.flatMap { $0 == MediaType.octetStream ? nil : $0 } ?? MediaType.forPath(name)
+        return AssemblyFile(
+            id: fileID, assemblyID: assembly, name: name, basename: basename, ext: ext, size: staged.size, mime: mime,
+            field: staged.field, md5hash: staged.md5hash, originalID: fileID, originalName: name, originalBasename: basename,
+            originalMD5: staged.md5hash, isTusFile: false, userMeta: [:], storedPath: storedPath)
+    }
+
+    /// The last component of a client's file name (some send a whole path, with either slash).
+    static func baseName(_ filename: String) -> String {
+        let last = filename.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        return last.isEmpty ? "file" : last
+    }
+}

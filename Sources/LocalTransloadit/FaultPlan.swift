@@ -1,0 +1,77 @@
+/// Deliberate misbehaviour for tests: which share of requests per route fail, and how.
+///
+/// Decisions are reproducible: the n-th request of a route gets the same fate for the same
+/// seed, whatever the other routes see, and an Assembly's execution fault depends only on the
+/// seed and its ID. Each request gets at most one fault, drawn from the shares in this order:
+/// `fail` (answer a 5xx status without doing anything), `drop` (do the work, then close the
+/// connection without an answer), `slow` (do the work, answer after `delay`), and for downloads
+/// `truncate` (cut the body in half) and `corrupt` (same length, altered bytes).
+public struct FaultPlan: Sendable, Hashable {
+    /// The routes faults can be set for; raw values are the keys of the faults file.
+    public enum Route: String, Sendable, Hashable, CaseIterable {
+        case create, replay, status, cancel, list
+        case tusOptions = "tus_options"
+        case tusCreate = "tus_create"
+        case tusHead = "tus_head"
+        case tusPatch = "tus_patch"
+        case tusDelete = "tus_delete"
+        case download
+    }
+
+    /// The shares (0 to 1) of one route's requests that get each fault.
+    public struct RouteFaults: Sendable, Hashable {
+        public var fail: Double
+        /// The statuses a failed request is answered with, picked evenly.
+        public var statuses: [Int]
+        public var drop: Double
+        public var slow: Double
+        public var delay: Duration
+        public var truncate: Double
+        public var corrupt: Double
+
+        public init(fail: Double = 0, statuses: [Int] = [500, 502, 503], drop: Double = 0, slow: Double = 0,
+                    delay: Duration = .seconds(1), truncate: Double = 0, corrupt: Double = 0) {
+            self.fail = fail
+            self.statuses = statuses
+            self.drop = drop
+            self.slow = slow
+            self.delay = delay
+            self.truncate = truncate
+            self.corrupt = corrupt
+        }
+    }
+
+    /// The share of Assemblies that fail while executing, and the error code they fail with.
+    public struct ExecutionFaults: Sendable, Hashable {
+        public var fail: Double
+        public var error: String
+
+        public init(fail: Double, error: String = "INTERNAL_COMMAND_ERROR") {
+            self.fail = fail
+            self.error = error
+        }
+    }
+
+    public var seed: UInt64
+    public var routes: [Route: RouteFaults]
+    public var execution: ExecutionFaults?
+
+    public init(seed: UInt64, routes: [Route: RouteFaults] = [:], execution: ExecutionFaults? = nil) {
+        self.seed = seed
+        self.routes = routes
+        self.execution = execution
+    }
+
+    /// A uniform number in [0, 1) for the `index`-th draw of `stream`, fixed by the seed.
+    func draw(_ stream: String, _ index: UInt64) -> Double {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in stream.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+        }
+        var z = (seed ^ hash) &+ (index &+ 1) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Double(z >> 11) / Double(1 << 53)
+    }
+}

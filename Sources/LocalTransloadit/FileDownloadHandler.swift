@@ -1,0 +1,68 @@
+import AssemblyLine
+import Foundation
+import HTTPServer
+
+/// `GET /files/<assembly>/<file>/<name>`: an upload's or a result's bytes, streamed from disk, for the result lifetime.
+///
+/// Once an Assembly's files are older than the result TTL (counted from the end of its execution,
+/// like Transloadit's temporary storage) they are deleted and answered with 404. Download faults
+/// (truncate, corrupt, drop, slow, 5xx) are applied here.
+struct FileDownloadHandler: Sendable {
+    let service: ServiceContext
+
+    func plan(assembly: String, file fileID: String) -> HTTPRequestPlan {
+        let urls = service.urls
+        let fault = service.faults.decide(.download)
+        if case .status(let status)? = fault {
+            return .respond(FaultInjector.statusError(status).response(urls: urls))
+        }
+        var response = answer(assembly: assembly, file: fileID, corrupted: fault == .corrupt)
+        switch fault {
+        case .truncate? where response.bodyLength > 0:
+            response = response.truncated(afterBodyBytes: response.bodyLength / 2)
+        case .drop?, .slow?:
+            response = FaultInjector.apply(fault!, to: response)
+        default:
+            break
+        }
+        return .respond(response)
+    }
+
+    private func answer(assembly: String, file fileID: String, corrupted: Bool) -> HTTPResponse {
+        let urls = service.urls
+        let missing = APIError("FILE_NOT_FOUND", status: 404, "No such file in this Assembly.").about(assembly)
+        guard let record = service.store.record(assembly),
+              let file = record.storedFiles.first(where: { $0.id == fileID }) else {
+            return missing.response(urls: urls)
+        }
+        if let expires = service.filesExpire(record), Date() >= expires {
+            ExpirySweeper.removeFiles(of: record, store: service.store)
+            return APIError("FILE_EXPIRED", status: 404, "The Assembly's files are past their lifetime and were deleted.")
+                .about(assembly).response(urls: urls)
+        }
+        let path = service.store.absolute(file.storedPath)
+        do {
+            let served = corrupted ? try Self.corruptedCopy(of: path) : path
+            return .file(try HTTPFile(path: served), contentType: file.mime)
+        } catch {
+            return missing.response(urls: urls)
+        }
+    }
+
+    /// A copy of the file with one byte in the middle changed (made once, kept beside it).
+    private static func corruptedCopy(of path: String) throws -> String {
+        let copy = path + ".corrupt"
+        let manager = FileManager.default
+        guard !manager.fileExists(atPath: copy) else { return copy }
+        try manager.copyItem(atPath: path, toPath: copy)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: copy))
+        defer { try? handle.close() }
+        let size = try handle.seekToEnd()
+        guard size > 0 else { return copy }
+        try handle.seek(toOffset: size / 2)
+        let byte = try handle.read(upToCount: 1) ?? Data([0])
+        try handle.seek(toOffset: size / 2)
+        try handle.write(contentsOf: Data([byte[byte.startIndex] ^ 0xFF]))
+        return copy
+    }
+}

@@ -1,0 +1,96 @@
+import HTTPServer
+
+/// Starts the local Transloadit-compatible Assembly service, in this process.
+///
+/// The CLI's `assemblyline serve` and the pipeline's `endpoint: embedded` both start it here:
+///
+/// ```swift
+/// let service = try LocalService.start(LocalServiceConfiguration(dataDirectory: "/tmp/serve"))
+/// print(service.baseURL)         // http://127.0.0.1:40123
+/// // sign params with service.credentials.secret, POST to service.baseURL + "/assemblies"
+/// service.stop()
+/// ```
+public enum LocalService {
+    /// Opens the data directory (reloading its Assemblies), starts the workers, and listens.
+    ///
+    /// - Throws: ``LocalServiceError`` when the directory is unusable, stored state is unreadable,
+    ///   libvips cannot start, or the address cannot be bound.
+    public static func start(_ configuration: LocalServiceConfiguration) throws(LocalServiceError) -> RunningService {
+        let credentials: ServiceCredentials
+        if let given = configuration.credentials {
+            credentials = given
+        } else {
+            credentials = try ServiceCredentials.generate()
+        }
+        let context = try ServiceContext(configuration: configuration, credentials: credentials)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(
+                configuration: HTTPServerConfiguration(
+                    host: configuration.host, port: configuration.port, maxConnections: 512,
+                    log: { configuration.log("http: \($0)") }),
+                handler: ServiceRoutes(service: context))
+        } catch {
+            context.queue.stop()
+            throw .listenFailed(address: "\(configuration.host):\(configuration.port)", reason: error.description)
+        }
+        context.urls = ServiceURLs(base: publicBase(host: server.host, port: server.port))
+        let sweeper = ExpirySweeper(store: context.store, lifetime: configuration.resultTTL)
+        return RunningService(server: server, context: context, sweeper: sweeper, credentials: credentials,
+                              dataDirectory: configuration.dataDirectory)
+    }
+
+    /// The base URL clients are given: a wildcard listen address is reached through loopback.
+    static func publicBase(host: String, port: UInt16) -> String {
+        switch host {
+        case "0.0.0.0": return "http://127.0.0.1:\(port)"
+        case "::", "[::]": return "http://[::1]:\(port)"
+        case "localhost": return "http://127.0.0.1:\(port)"
+        default: return host.contains(":") && !host.hasPrefix("[") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+        }
+    }
+}
+
+/// A started local service: where it listens, the credentials it accepts, and how to stop it.
+public final class RunningService: Sendable {
+    /// `http://HOST:PORT`, which every URL the service hands out starts with.
+    public let baseURL: String
+    public let port: UInt16
+    public let credentials: ServiceCredentials
+    public let dataDirectory: String
+    private let server: HTTPServer
+    private let context: ServiceContext
+    private let sweeper: ExpirySweeper
+
+    init(server: HTTPServer, context: ServiceContext, sweeper: ExpirySweeper, credentials: ServiceCredentials, dataDirectory: String) {
+        self.server = server
+        self.context = context
+        self.sweeper = sweeper
+        self.credentials = credentials
+        self.dataDirectory = dataDirectory
+        self.baseURL = context.urls.base
+        self.port = server.port
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The Auth Key requests must carry.
+    public var key: String { credentials.key }
+    /// The Auth Secret that signs params; never log it.
+    public var secret: String { credentials.secret }
+
+    /// What the HTTP server has counted (connections, requests), for tests and benchmarks.
+    public var statistics: HTTPServerStatistics { server.statistics }
+
+    /// Stops listening (uploads in flight end as aborted), lets each worker finish its Assembly, and returns.
+    ///
+    /// Queued Assemblies stay `ASSEMBLY_EXECUTING` on disk and run when the service starts again on
+    /// the same data directory. Calling it again does nothing.
+    public func stop() {
+        server.stop()
+        context.queue.stop()
+        sweeper.stop()
+    }
+}

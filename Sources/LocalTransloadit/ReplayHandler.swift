@@ -1,0 +1,120 @@
+import AssemblyLine
+import Foundation
+import HTTPServer
+
+/// `POST /assemblies/<id>/replay`: a new Assembly that runs again on the uploads of an earlier one.
+///
+/// The body (urlencoded, or multipart without files) carries signed `params`; their `steps` or
+/// `template_id` replace the original instructions, and without either the original ones run
+/// again. The answer is the new Assembly's status with `ok: ASSEMBLY_REPLAYING` and `success: true`;
+/// clients then poll its `assembly_ssl_url`. The uploads are hard links (copies where the file
+/// system has none) so that either Assembly's files may expire on their own.
+struct ReplayHandler: Sendable {
+    let service: ServiceContext
+
+    func plan(originalID: String) -> HTTPRequestPlan {
+        .buffer(limit: CreateAssemblyHandler.formLimit) { request, body in
+            do throws(APIError) {
+                return try replay(originalID, fields: request.query + Self.fields(of: request, body: body))
+            } catch {
+                return error.response(urls: service.urls)
+            }
+        }
+    }
+
+    private func replay(_ originalID: String, fields: [FormField]) throws(APIError) -> HTTPResponse {
+        guard let original = service.store.record(originalID) else { throw .assemblyNotFound(originalID) }
+        if let wait = service.creations.admit() {
+            var error = APIError("RATE_LIMIT_REACHED", status: 429, "Request limit reached: too many Assemblies created per minute.")
+            error.retryIn = wait.retrySeconds
+            throw error
+        }
+        let params = fields.firstValue(named: "params")
+        let object = try service.verifier.verify(params: params, signature: fields.firstValue(named: "signature"), purpose: .create)
+        let manager = FileManager.default
+        let filesGone = original.uploads.contains { !manager.fileExists(atPath: service.store.absolute($0.storedPath)) }
+        guard !original.state.isRunning, !filesGone else {
+            throw APIError(
+                "ASSEMBLY_CANNOT_BE_REPLAYED", status: 400,
+                "The Assembly \(originalID) is still running or its files have expired.").about(originalID)
+        }
+        let instructions: AssemblyInstructions
+        if object["steps"] != nil || object["template_id"] != nil {
+            instructions = try AssemblyInstructions(params: object, templates: service.templates)
+        } else {
+            var previous = original.mergedParams.value.objectValue ?? [:]
+            previous["template_id"] = nil
+            var rebuilt = try AssemblyInstructions(params: previous, templates: .empty)
+            rebuilt.mergedParams = original.mergedParams.value
+            rebuilt.templateID = original.templateID
+            instructions = rebuilt
+        }
+        let id = AssemblyID.generate().rawValue
+        guard service.store.reserve(id) else { throw .internalError("a fresh Assembly ID was taken") }
+        let replacesInstructions = object["steps"] != nil || object["template_id"] != nil
+        let mergedFields = instructions.mergedParams.objectValue?["fields"]?.objectValue.map(JSONValue.object)
+        let fieldsJSON = (replacesInstructions ? mergedFields : object["fields"]?.objectValue.map(JSONValue.object))
+            ?? original.fields.value
+        var record = AssemblyRecord(
+            id: id, sequence: service.store.takeSequence(), created: Date(), params: params ?? "",
+            instructions: instructions, fields: fieldsJSON, client: original.client)
+        record.replayOf = originalID
+        record.state = .executing
+        record.uploadFinished = record.created
+        record.bytesReceived = original.bytesReceived
+        record.bytesExpected = original.bytesExpected
+        do {
+            try manager.createDirectory(atPath: "\(service.store.directory(of: id))/files", withIntermediateDirectories: true)
+            for upload in original.uploads {
+                var copy = upload
+                copy.assemblyID = id
+                copy.storedPath = service.store.storedPath(assembly: id, file: upload.id)
+                let source = service.store.absolute(upload.storedPath), target = service.store.absolute(copy.storedPath)
+                if (try? manager.linkItem(atPath: source, toPath: target)) == nil {
+                    try manager.copyItem(atPath: source, toPath: target)
+                }
+                record.uploads.append(copy)
+            }
+        } catch {
+            try? manager.removeItem(atPath: service.store.directory(of: id))
+            service.store.release(id)
+            throw .internalError("cannot copy the uploads: \(error.localizedDescription)")
+        }
+        try service.store.insert(record)
+        service.queue.enqueue(id)
+        guard case .object(var members) = AssemblyStatus(record: record, urls: service.urls).json else {
+            throw .internalError("the status is not an object")
+        }
+        members["ok"] = .string("ASSEMBLY_REPLAYING")
+        members["success"] = .bool(true)
+        members["notify_url"] = object["notify_url"] ?? .null
+        return .json(JSONValue.object(members).serialized)
+    }
+
+    /// The fields of a replay body: urlencoded, or the non-file parts of a multipart form.
+    private static func fields(of request: HTTPRequest, body: [UInt8]) throws(APIError) -> [FormField] {
+        guard request.contentType?.essence == "multipart/form-data" else { return FormURLDecoder.decode(body) }
+        do {
+            var parser = try MultipartParser(contentType: request.headers["Content-Type"] ?? "")
+            var collector = FieldCollector()
+            try body.withUnsafeBytes { try parser.feed($0, into: &collector) }
+            try parser.finish()
+            return collector.fields
+        } catch {
+            throw .invalidForm("\(error)")
+        }
+    }
+
+    /// Keeps the fields of a multipart body and skips its files.
+    private struct FieldCollector: MultipartSink {
+        var fields: [FormField] = []
+
+        mutating func receiveField(_ field: FormField, part: MultipartPart) throws {
+            fields.append(field)
+        }
+
+        mutating func beginFile(_ part: MultipartPart) throws {}
+        mutating func receiveFileData(_ chunk: UnsafeRawBufferPointer) throws {}
+        mutating func endFile() throws {}
+    }
+}

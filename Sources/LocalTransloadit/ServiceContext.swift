@@ -1,0 +1,80 @@
+import Foundation
+import ImageRobot
+import Synchronization
+
+/// What every route of one running service shares: stores, auth, limits, faults, workers and URLs.
+final class ServiceContext: Sendable {
+    let store: AssemblyStore
+    let tus: TusUploadStore
+    let verifier: AuthVerifier
+    let templates: TemplateLibrary
+    let creations: RateLimiter
+    let statusRequests: RateLimiter
+    let faults: FaultInjector
+    let queue: ExecutionQueue
+    let resultTTL: Duration
+    let maxUploadSize: Int64
+    let log: ServiceLog
+    private let currentURLs: Mutex<ServiceURLs>
+
+    /// Opens the data directory, loads its state and starts the workers; listening comes after.
+    init(configuration: LocalServiceConfiguration, credentials: ServiceCredentials) throws(LocalServiceError) {
+        let log = configuration.log
+        let store = try AssemblyStore(root: configuration.dataDirectory, log: log)
+        let resizer: ImageResizer
+        do {
+            resizer = try ImageResizer()
+        } catch {
+            throw .imagingUnavailable(error.description)
+        }
+        let faults = FaultInjector(plan: configuration.faults, log: log)
+        let executor = AssemblyExecutor(store: store, faults: faults, resizer: resizer, log: log)
+        self.store = store
+        self.tus = try TusUploadStore(directory: "\(configuration.dataDirectory)/tus")
+        self.verifier = AuthVerifier(
+            credentials: credentials, requireSignature: configuration.requireSignature,
+            detectReuse: configuration.detectSignatureReuse)
+        self.templates = configuration.templates
+        self.creations = RateLimiter(limit: configuration.creationsPerMinute, window: .seconds(60))
+        self.statusRequests = RateLimiter(limit: configuration.statusRequestsPerSecond, window: .seconds(1))
+        self.faults = faults
+        self.queue = ExecutionQueue(workers: configuration.workers) { executor.execute($0) }
+        self.resultTTL = configuration.resultTTL
+        self.maxUploadSize = configuration.maxUploadSize
+        self.log = log
+        self.currentURLs = Mutex(ServiceURLs(base: "http://\(configuration.host):\(configuration.port)"))
+        clearTemporaryFiles()
+        resumeInterruptedWork()
+    }
+
+    /// The URLs handed out; set to the bound address once the server listens.
+    var urls: ServiceURLs {
+        get { currentURLs.withLock { $0 } }
+        set { currentURLs.withLock { $0 = newValue } }
+    }
+
+    /// When a finished Assembly's files stop being served.
+    func filesExpire(_ record: AssemblyRecord) -> Date? {
+        record.executionEnd.map { $0.addingTimeInterval(Double(resultTTL.milliseconds) / 1000) }
+    }
+
+    /// Multipart uploads cut off by a stop leave files in `tmp/`; nothing refers to them.
+    private func clearTemporaryFiles() {
+        let manager = FileManager.default
+        for name in (try? manager.contentsOfDirectory(atPath: store.temporaryDirectory)) ?? [] {
+            try? manager.removeItem(atPath: "\(store.temporaryDirectory)/\(name)")
+        }
+    }
+
+    /// Queues the Assemblies a stop left executing, and those whose last upload finished just before it.
+    private func resumeInterruptedWork() {
+        for record in store.newestFirst().reversed() {
+            if record.state == .uploading && record.uploadsComplete {
+                store.update(record.id) { $0.state = .executing }
+                queue.enqueue(record.id)
+            } else if record.state == .executing {
+                queue.enqueue(record.id)
+            }
+        }
+    }
+}

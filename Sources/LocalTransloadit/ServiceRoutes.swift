@@ -1,0 +1,78 @@
+import AssemblyLine
+import HTTPServer
+
+/// The service's routing table (transloadit-api.md §8.1), with fault injection around each route.
+///
+/// Unknown routes get `404 {"error":"SERVER_404","message":"unknown method / url"}`. A `POST`
+/// with `X-HTTP-Method-Override` is routed as the method it names (tus clients behind proxies use it).
+struct ServiceRoutes: HTTPHandler {
+    private let router: HTTPRouter
+
+    init(service: ServiceContext) {
+        let create = CreateAssemblyHandler(service: service)
+        let query = AssemblyQueryHandler(service: service)
+        let replay = ReplayHandler(service: service)
+        let tus = TusHandler(service: service)
+        let files = FileDownloadHandler(service: service)
+        let faults = service.faults
+        let notFound: @Sendable (HTTPRequest) -> HTTPResponse = { _ in APIError.notFound.response(urls: service.urls) }
+        /// The route's plan, with the ID segment checked first (an invalid one is an unknown Assembly).
+        @Sendable func withID(_ parameters: HTTPRouteParameters, _ plan: (String) -> HTTPRequestPlan) -> HTTPRequestPlan {
+            guard let id = parameters["id"], AssemblyID(id) != nil else {
+                return .respond(APIError.assemblyNotFound(parameters["id"] ?? "").response(urls: service.urls))
+            }
+            return plan(id)
+        }
+        var router = HTTPRouter(fallback: notFound)
+        router.add(.post, "/assemblies") { request, _ in
+            faults.apply(.create, urls: service.urls) { create.plan(for: request, chosenID: nil) }
+        }
+        router.add(.post, "/assemblies/:id") { request, parameters in
+            withID(parameters) { id in faults.apply(.create, urls: service.urls) { create.plan(for: request, chosenID: id) } }
+        }
+        router.add(.post, "/assemblies/:id/replay") { _, parameters in
+            withID(parameters) { id in faults.apply(.replay, urls: service.urls) { replay.plan(originalID: id) } }
+        }
+        router.add(.get, "/assemblies") { request, _ in
+            faults.apply(.list, urls: service.urls) { .respond(query.list(request)) }
+        }
+        router.add(.get, "/assemblies/:id") { _, parameters in
+            withID(parameters) { id in faults.apply(.status, urls: service.urls) { .respond(query.status(id)) } }
+        }
+        router.add(.delete, "/assemblies/:id") { _, parameters in
+            withID(parameters) { id in
+                faults.apply(.cancel, urls: service.urls) { .buffer(limit: CreateAssemblyHandler.formLimit) { _, _ in query.cancel(id) } }
+            }
+        }
+        router.add(.options, "/resumable/files/*") { _, _ in
+            faults.apply(.tusOptions, urls: service.urls) { .respond(tus.options()) }
+        }
+        router.add(.post, "/resumable/files") { request, _ in
+            faults.apply(.tusCreate, urls: service.urls) { .respond(tus.create(request)) }
+        }
+        router.add(.head, "/resumable/files/:upload") { _, parameters in
+            faults.apply(.tusHead, urls: service.urls) { .respond(tus.head(parameters["upload"] ?? "")) }
+        }
+        router.add(.patch, "/resumable/files/:upload") { request, parameters in
+            faults.apply(.tusPatch, urls: service.urls) { tus.patch(request, id: parameters["upload"] ?? "") }
+        }
+        router.add(.delete, "/resumable/files/:upload") { request, parameters in
+            faults.apply(.tusDelete, urls: service.urls) { .respond(tus.terminate(request, id: parameters["upload"] ?? "")) }
+        }
+        router.add(.get, "/files/:assembly/:file/*") { _, parameters in
+            files.plan(assembly: parameters["assembly"] ?? "", file: parameters["file"] ?? "")
+        }
+        self.router = router
+    }
+
+    func plan(for request: HTTPRequest) -> HTTPRequestPlan {
+        guard request.method == .post, let override = request.headers["X-HTTP-Method-Override"], !override.isEmpty else {
+            return router.plan(for: request)
+        }
+        let rerouted = HTTPRequest(
+            method: HTTPMethod(rawValue: override.uppercased()), target: request.target, headers: request.headers,
+            version: request.version, remoteAddress: request.remoteAddress, remotePort: request.remotePort,
+            connectionID: request.connectionID)
+        return router.plan(for: rerouted)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+/// The tus uploads of a data directory and their bytes so far, surviving restarts.
+///
+/// The bytes of an unfinished upload are `tus/<id>.part`; its offset is that file's length, so
+/// only creation and completion write metadata. One PATCH at a time may write an upload: a second
+/// one waits for nothing and is refused (423).
+final class TusUploadStore: Sendable {
+    let directory: String
+
+    private struct Entry {
+        var upload: TusUpload
+        var offset: Int64
+        var busy = false
+    }
+
+    /// The result of claiming an upload for a PATCH.
+    enum Claim {
+        case claimed(TusUpload)
+        case notFound
+        case conflict(offset: Int64)
+        case locked
+    }
+
+    private let entries: Mutex<[String: Entry]>
+
+    /// Loads every upload under `directory` (which must exist).
+    init(directory: String) throws(LocalServiceError) {
+        self.directory = directory
+        var loaded: [String: Entry] = [:]
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        let manager = FileManager.default
+        for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".json") {
+            let path = "\(directory)/\(name)"
+            do {
+                let upload = try decoder.decode(TusUpload.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                let size = (try? manager.attributesOfItem(atPath: "\(directory)/\(upload.id).part")[.size] as? NSNumber)?.int64Value ?? 0
+                loaded[upload.id] = Entry(upload: upload, offset: upload.finished ? upload.length : min(size, upload.length))
+            } catch {
+                throw .unreadableState(path: path, reason: "\(error)")
+            }
+        }
+        entries = Mutex(loaded)
+    }
+
+    func dataPath(_ id: String) -> String { "\(directory)/\(id).part" }
+
+    /// Records a new upload with an empty data file.
+    func create(_ upload: TusUpload) throws(APIError) {
+        guard FileManager.default.createFile(atPath: dataPath(upload.id), contents: nil) else {
+            throw .internalError("cannot create the tus upload's data file")
+        }
+        try persist(upload)
+        entries.withLock { $0[upload.id] = Entry(upload: upload, offset: 0) }
+    }
+
+    /// The upload and its offset.
+    func upload(_ id: String) -> (upload: TusUpload, offset: Int64)? {
+        entries.withLock { entries in entries[id].map { ($0.upload, $0.offset) } }
+    }
+
+    /// Claims an upload for a PATCH that starts at `offset`.
+    func claim(_ id: String, at offset: Int64) -> Claim {
+        entries.withLock { entries in
+            guard var entry = entries[id] else { return .notFound }
+            guard !entry.busy else { return .locked }
+            guard entry.offset == offset else { return .conflict(offset: entry.offset) }
+            entry.busy = true
+            entries[id] = entry
+            return .claimed(entry.upload)
+        }
+    }
+
+    /// Ends a PATCH: the upload's offset is now `offset`.
+    func release(_ id: String, offset: Int64) {
+        entries.withLock { entries in
+            entries[id]?.offset = offset
+            entries[id]?.busy = false
+        }
+    }
+
+    /// Marks an upload complete (its bytes have moved into its Assembly, or were dropped).
+    func markFinished(_ id: String) {
+        let upload = entries.withLock { entries -> TusUpload? in
+            entries[id]?.upload.finished = true
+            return entries[id]?.upload
+        }
+        if let upload { try? persist(upload) }
+    }
+
+    /// Forgets an upload and deletes its files (tus termination).
+    func remove(_ id: String) {
+        _ = entries.withLock { $0.removeValue(forKey: id) }
+        try? FileManager.default.removeItem(atPath: dataPath(id))
+        try? FileManager.default.removeItem(atPath: "\(directory)/\(id).json")
+    }
+
+    /// Offsets of the unfinished uploads of an Assembly, by upload ID.
+    func liveOffsets(assembly: String) -> [String: Int64] {
+        entries.withLock { entries in
+            entries.values.filter { $0.upload.assemblyID == assembly && !$0.upload.finished }
+                .reduce(into: [:]) { $0[$1.upload.id] = $1.offset }
+        }
+    }
+
+    private func persist(_ upload: TusUpload) throws(APIError) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        do {
+            try encoder.encode(upload).write(to: URL(fileURLWithPath: "\(directory)/\(upload.id).json"), options: .atomic)
+        } catch {
+            throw .internalError("cannot write the tus upload's metadata: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// `assemblyline serve` as a built binary: what it prints, where the secret goes, how it stops.
+@Suite struct ServeCommandTests {
+    /// A running `serve` process whose output is collected as it comes.
+    final class ServeProcess: Sendable {
+        /// Text collected from one pipe.
+        final class Buffer: Sendable {
+            private let text = Mutex("")
+
+            func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+
+            var value: String { text.withLock { $0 } }
+        }
+
+        let process: Process
+        private let stdout = Buffer()
+        private let stderr = Buffer()
+
+        init(_ arguments: [String], in directory: URL) throws {
+            let process = Process()
+            process.executableURL = BinaryRunner.binary
+            process.arguments = ["serve"] + arguments
+            process.currentDirectoryURL = directory
+            process.environment = ["PATH": "/usr/bin:/bin"]
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            self.process = process
+            for (pipe, buffer) in [(out, stdout), (err, stderr)] {
+                pipe.fileHandleForReading.readabilityHandler = { handle in
+                    let data = handle.availableData
+                    if data.isEmpty {
+                        handle.readabilityHandler = nil
+                    } else {
+                        buffer.append(data)
+                    }
+                }
+            }
+            try process.run()
+        }
+
+        var output: String { stdout.value }
+        var errors: String { stderr.value }
+
+        /// Standard output's lines once at least `count` have arrived (10 s at most).
+        func lines(atLeast count: Int) async throws -> [String] {
+            for _ in 0..<500 {
+                let lines = output.split(separator: "\n").map(String.init)
+                if lines.count >= count { return lines }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return output.split(separator: "\n").map(String.init)
+        }
+
+        /// Sends `signal` and waits for the exit status.
+        func stop(with signal: Int32 = SIGTERM) -> Int32 {
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    /// What `curl` prints for a GET.
+    static func curl(_ url: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-sS", "--max-time", "10", url]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func servesPrintsItsAddressFirstAndKeepsTheSecretToAFile() async throws {
+        let directory = try TemporaryDirectory()
+        let serve = try ServeProcess(["--listen", "127.0.0.1:0", "--data-dir", "state"], in: directory.url)
+        let lines = try await serve.lines(atLeast: 3)
+        let first = try #require(lines.first)
+        #expect(first.hasPrefix("listening on http://127.0.0.1:"))
+        let base = String(first.dropFirst("listening on ".count))
+        let port = try #require(Int(base.split(separator: ":").last ?? ""))
+        #expect(port > 0 && port != 9442)
+        let keyLine = try #require(lines.first { $0.hasPrefix("auth key: ") })
+        let key = String(keyLine.dropFirst("auth key: ".count))
+        #expect(key.count == 32)
+
+        let secretPath = directory.url.appendingPathComponent("state/auth-secret").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: secretPath)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let secret = try String(contentsOfFile: secretPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(secret.count == 40)
+        #expect(lines.contains { $0.contains(secretPath) })
+
+        let answer = try Self.curl("\(base)/nowhere")
+        #expect(answer.contains("\"error\":\"SERVER_404\""))
+        #expect(serve.stop() == 0)
+        #expect(!serve.output.contains(secret))
+        #expect(!serve.errors.contains(secret))
+
+        let again = try ServeProcess(["--listen", "127.0.0.1:0", "--data-dir", "state"], in: directory.url)
+        let relines = try await again.lines(atLeast: 2)
+        #expect(relines.contains("auth key: \(key)"))
+        #expect(again.stop(with: SIGINT) == 0)
+    }
+
+    @Test func badTemplatesFileExits65WithItsPlace() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("templates.yaml", "thumbs:\n  steps: 5\n")
+        let outcome = try BinaryRunner.run(["serve", "--listen", "127.0.0.1:0", "--data-dir", "d", "--templates", "templates.yaml"], in: directory.url)
+        #expect(outcome.status == 65)
+        #expect(outcome.stderr.contains("templates.yaml:2:10: thumbs.steps: expected a mapping"))
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test(arguments: [
+        ["--listen", "localhost"], ["--key", "k"], ["--secret-env", "S"], ["--secret-env", "A", "--secret-file", "B", "--key", "k"],
+        ["--result-ttl", "soon"], ["--workers", "0"],
+    ])
+    func wrongCommandLinesAreUsageErrors(arguments: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let outcome = try BinaryRunner.run(["serve"] + arguments, in: directory.url)
+        #expect(outcome.status == 64)
+        #expect(outcome.stderr.hasPrefix("Error: "))
+    }
+}

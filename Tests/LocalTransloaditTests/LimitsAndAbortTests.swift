@@ -1,0 +1,95 @@
+import AssemblyLine
+import Foundation
+@testable import LocalTransloadit
+import Testing
+
+/// Rate limits, and uploads that never finish.
+@Suite struct LimitsAndAbortTests {
+    static let original = ["steps": JSONValue.object([":original": .object(["robot": .string("/upload/handle")])])]
+
+    @Test func creationsPerMinuteAreLimited() async throws {
+        let harness = try ServiceHarness { $0.creationsPerMinute = 2 }
+        for _ in 0..<2 {
+            #expect(try await harness.create(params: harness.params(Self.original)).status == 200)
+        }
+        let limited = try await harness.create(params: harness.params(Self.original))
+        #expect(limited.status == 429)
+        #expect(limited["error"]?.stringValue == "RATE_LIMIT_REACHED")
+        let retryIn = try #require(limited["info"]?["retryIn"])
+        let seconds = try #require(retryIn.intValue)
+        #expect((1...60).contains(seconds))
+        let header = try #require(limited.headers.value(for: "Retry-After").flatMap { Int($0) })
+        #expect((1...60).contains(header))
+    }
+
+    @Test func statusRequestsPerAssemblyPerSecondAreLimited() async throws {
+        let harness = try ServiceHarness { $0.statusRequestsPerSecond = 3 }
+        let first = try #require(try await harness.create(params: harness.params(Self.original))["assembly_id"]?.stringValue)
+        let second = try #require(try await harness.create(params: harness.params(Self.original))["assembly_id"]?.stringValue)
+        let answers = try await withThrowingTaskGroup(of: Answer.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await harness.get("/assemblies/\(first)") }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.filter { $0.status == 200 }.count >= 3)
+        let limited = try #require(answers.first { $0.status == 429 })
+        #expect(limited["error"]?.stringValue == "ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED")
+        #expect(limited["assembly_id"]?.stringValue == first)
+        let retryIn = try #require(limited["info"]?["retryIn"])
+        let seconds: Double = switch retryIn {
+        case .number(let value): value
+        case .integer(let value): Double(value)
+        default: -1
+        }
+        #expect(seconds > 0 && seconds <= 1)
+        #expect(limited.headers.value(for: "Retry-After") == "1")
+        #expect(try await harness.get("/assemblies/\(second)").status == 200)
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await harness.get("/assemblies/\(first)").status == 200)
+    }
+
+    @Test func uploadCutOffAfterItsParamsIsRequestAborted() async throws {
+        let harness = try ServiceHarness()
+        let id = AssemblyID.generate().rawValue
+        let params = harness.params(Self.original)
+        let bytes = RawHTTP.truncatedCreation(
+            path: "/assemblies/\(id)", params: params, signature: harness.sign(params),
+            declaredFileSize: 4 << 20, sentFileBytes: 300_000)
+        try RawHTTP.sendAndHangUp(bytes, port: harness.service.port)
+        var answer = try await harness.get("/assemblies/\(id)")
+        for _ in 0..<250 where answer.status == 404 {
+            try await Task.sleep(for: .milliseconds(20))
+            answer = try await harness.get("/assemblies/\(id)")
+        }
+        #expect(answer.status == 200)
+        #expect(answer["ok"]?.stringValue == "REQUEST_ABORTED")
+        #expect(answer["uploads"]?.arrayValue?.isEmpty == true)
+        #expect((answer["bytes_received"]?.intValue ?? 0) > 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.directory.file("data/tmp"))
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func uploadCutOffBeforeItsParamsLeavesNothing() async throws {
+        let harness = try ServiceHarness()
+        let id = AssemblyID.generate().rawValue
+        let request = "POST /assemblies/\(id) HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"par"
+        try RawHTTP.sendAndHangUp(Array(request.utf8), port: harness.service.port)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try await harness.get("/assemblies/\(id)").status == 404)
+        #expect(try await harness.create(params: harness.params(Self.original), id: id).status == 200)
+    }
+
+    @Test func malformedMultipartIsInvalidFormData() async throws {
+        let harness = try ServiceHarness()
+        let body = Array("--b\r\nContent-Disposition: form-data; name=\"params\"\r\n\r\n{}\r\n--b-- but no end".utf8)
+        var spec = HTTPRequestSpec(method: .post, url: "\(harness.base)/assemblies", body: .bytes(Array("garbage".utf8)))
+        spec.headers = [HTTPHeader(name: "Content-Type", value: "multipart/form-data; boundary=b")]
+        let noBoundary = try await harness.send(spec)
+        #expect(noBoundary.status == 400)
+        #expect(noBoundary["error"]?.stringValue == "INVALID_FORM_DATA")
+        spec.body = .bytes(Array(body.prefix(40)))
+        let truncated = try await harness.send(spec)
+        #expect(truncated["error"]?.stringValue == "INVALID_FORM_DATA")
+    }
+}
