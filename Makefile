@@ -2,6 +2,9 @@
 SWIFT ?= swift
 DEBUG_BIN := .build/debug/assemblyline
 RELEASE_BIN := .build/release/assemblyline
+VENV := .venv
+# Real clients nobody here wrote, pinned: the compatibility suite drives `assemblyline serve` with them.
+PYTHON_CLIENTS := pytransloadit==1.0.4 tuspy==1.1.0 pytest==8.3.4
 
 .PHONY: deps build release test demo bench samples clean
 
@@ -17,9 +20,16 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary)
-test: build
+## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary, official clients)
+test: build $(VENV)/installed
 	$(SWIFT) test
+	$(VENV)/bin/python -m pytest -q Tests/Compatibility
+
+## the Python clients of the compatibility suite, in a venv of their own
+$(VENV)/installed: Makefile
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check $(PYTHON_CLIENTS)
+	touch $@
 
 ## samples: generate the demo's sample images (no third-party media)
 samples:
