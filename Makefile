@@ -35,10 +35,10 @@ $(VENV)/installed: Makefile
 samples:
 	@python3 scripts/make-sample-images.py manifests/samples
 
-## demo: validate and plan manifests/example.yaml on the embedded default
+## demo: run manifests/example.yaml on the embedded service (thumbnails land in runs/output/), then report
 demo: release samples
-	$(RELEASE_BIN) validate manifests/example.yaml
-	$(RELEASE_BIN) plan manifests/example.yaml
+	$(RELEASE_BIN) run manifests/example.yaml
+	$(RELEASE_BIN) report latest --manifest manifests/example.yaml
 
 ## bench: the benchmarks of bench/, printed; results are recorded by hand in bench/RESULTS.md
 bench: release

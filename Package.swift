@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "LocalTransloaditTests", dependencies: [
             "LocalTransloadit", "AssemblyLine", "CurlTransport", "ImageRobot", "HMAC", "YAMLReader",
         ]),
-        .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger"]),
+        .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger", "ImageRobot"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,3 +5,4 @@ cd "$(dirname "$0")/.."
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(date -u +%Y-%m-%d)"
 bench/plan.sh
 bench/ledger.sh
+bench/service.sh

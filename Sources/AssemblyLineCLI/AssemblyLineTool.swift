@@ -6,7 +6,8 @@ import Glibc
 /// The `assemblyline` command: picks the subcommand, parses its arguments, runs it, and exits with its code.
 public enum AssemblyLineTool {
     static let commands: [any CLICommand.Type] = [
-        ValidateCommand.self, PlanCommand.self, RunsCommand.self, ReportCommand.self, SignServerCommand.self, ServeCommand.self,
+        ValidateCommand.self, PlanCommand.self, RunCommand.self, ResumeCommand.self, RunsCommand.self, ReportCommand.self,
+        ServeCommand.self, SignServerCommand.self,
     ]
 
     /// Runs the tool with the process's arguments and never returns.

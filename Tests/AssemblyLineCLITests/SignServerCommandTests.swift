@@ -31,8 +31,8 @@ import Testing
 
     @Test(arguments: [
         (["sign-server"], "Error: missing '--policy <file>'"),
-        (["sign-server", "--policy", "p.yaml", "--listen", "127.0.0.1"], "Error: --listen expects HOST:PORT with a port from 0 to 65535, found '127.0.0.1'"),
-        (["sign-server", "--policy", "p.yaml", "--listen", ":80"], "Error: --listen expects HOST:PORT, found ':80'"),
+        (["sign-server", "--policy", "p.yaml", "--listen", "127.0.0.1"], "Error: --listen expects HOST:PORT (for example 127.0.0.1:0), found '127.0.0.1'"),
+        (["sign-server", "--policy", "p.yaml", "--listen", "127.0.0.1:65536"], "Error: --listen expects HOST:PORT (for example 127.0.0.1:0), found '127.0.0.1:65536'"),
     ])
     func refusesABadCommandLineWith64(arguments: [String], message: String) throws {
         let directory = try TemporaryDirectory()

@@ -64,7 +64,7 @@ import Testing
         let cancelledAt = clock.now
         task.cancel()
         let result = await task.result
-        #expect(clock.now - cancelledAt < .seconds(1))
+        #expect(clock.now - cancelledAt < .seconds(3), "the transfer had half an hour to go; a loaded machine may take a moment")
         #expect(throws: TransportError.cancelled(endpoint: endpoint)) { try result.get() }
     }
 
@@ -91,7 +91,7 @@ import Testing
         for task in tasks {
             await #expect(throws: TransportError.cancelled(endpoint: endpoint)) { try await task.result.get() }
         }
-        #expect(clock.now - start < .seconds(1))
+        #expect(clock.now - start < .seconds(3), "the requests had ten seconds to go")
         #expect(try await transport.send(.get(server.url("/echo"))).status == 200)
     }
 

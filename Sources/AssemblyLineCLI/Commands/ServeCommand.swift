@@ -46,7 +46,7 @@ struct ServeCommand: CLICommand {
     var statusPerSecond: Int
 
     init(_ values: ParsedValues) throws {
-        (host, port) = try Self.listenAddress(values.option("listen") ?? "127.0.0.1:9442")
+        (host, port) = try ListenAddress.parse(values.option("listen") ?? "127.0.0.1:9442")
         dataDirectory = PathText.resolve(values.option("data-dir") ?? Self.defaultDataDirectory, against: FileManager.default.currentDirectoryPath)
         key = values.option("key")
         secretEnv = values.option("secret-env")
@@ -103,7 +103,7 @@ struct ServeCommand: CLICommand {
         } catch {
             throw CommandFailure(message: "Error: \(error.description)", status: .unavailable)
         }
-        let signals = SignalWaiter()
+        let signals = TerminationSignal()
         console.line("listening on \(service.baseURL)")
         console.line("auth key: \(service.key)")
         if let secretPath {
@@ -111,7 +111,7 @@ struct ServeCommand: CLICommand {
         }
         console.line("data directory: \(dataDirectory)")
         let received = await signals.wait()
-        console.error("serve: received \(received), stopping\n")
+        console.error("serve: received signal \(received), stopping\n")
         service.stop()
         return .success
     }
@@ -125,15 +125,5 @@ struct ServeCommand: CLICommand {
         } catch {
             throw InvalidManifest(source: source, error: error)
         }
-    }
-
-    /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (loopback).
-    static func listenAddress(_ text: String) throws -> (String, UInt16) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-            throw UsageError("--listen expects HOST:PORT (for example 127.0.0.1:0), found '\(text)'")
-        }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return (host.isEmpty ? "127.0.0.1" : host, port)
     }
 }

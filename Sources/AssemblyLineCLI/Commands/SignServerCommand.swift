@@ -27,7 +27,7 @@ struct SignServerCommand: CLICommand {
     init(_ values: ParsedValues) throws {
         guard let policy = values.option("policy") else { throw UsageError("missing '--policy <file>'") }
         policyPath = policy
-        (host, port) = try Self.listenAddress(values.option("listen") ?? Self.defaultListen)
+        (host, port) = try ListenAddress.parse(values.option("listen") ?? Self.defaultListen)
     }
 
     func run(_ console: Console) async throws -> ExitStatus {
@@ -50,16 +50,5 @@ struct SignServerCommand: CLICommand {
         server.stop()
         console.error("sign-server: stopped on signal \(signal)\n")
         return .success
-    }
-
-    /// `HOST:PORT` or `[IPv6]:PORT`.
-    static func listenAddress(_ text: String) throws -> (String, UInt16) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-            throw UsageError("--listen expects HOST:PORT with a port from 0 to 65535, found '\(text)'")
-        }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw UsageError("--listen expects HOST:PORT, found '\(text)'") }
-        return (host, port)
     }
 }

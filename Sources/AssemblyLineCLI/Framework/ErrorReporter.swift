@@ -32,6 +32,9 @@ enum ErrorReporter {
             console.error("Error: \(ledger)\n")
             if case .runNotFound = ledger { return .invalidInput }
             return .internalError
+        case let held as RunLock.Held:
+            console.error(held.description + "\n")
+            return .locked
         case let failure as CommandFailure:
             console.error(failure.message.hasSuffix("\n") ? failure.message : failure.message + "\n")
             return failure.status

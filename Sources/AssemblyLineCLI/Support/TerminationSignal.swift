@@ -28,11 +28,12 @@ final class TerminationSignal: @unchecked Sendable {
         for source in sources { source.cancel() }
     }
 
-    /// Suspends until SIGINT or SIGTERM arrives (or returns the one already received), giving its number.
+    /// Suspends until SIGINT or SIGTERM arrives (or returns the one received since the last wait), giving its number.
     func wait() async -> Int32 {
         await withCheckedContinuation { continuation in
             queue.async {
                 if let received = self.received {
+                    self.received = nil
                     continuation.resume(returning: received)
                 } else {
                     self.continuation = continuation

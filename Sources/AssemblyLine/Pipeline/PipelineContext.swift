@@ -1,0 +1,35 @@
+/// Everything the shards of one run share: the run, the ledger, the API client, the signer, the recipe and the pace.
+public struct PipelineContext: Sendable {
+    public var runID: RunID
+    public var ledger: any RunLedger
+    public var client: TransloaditClient
+    public var downloader: ResultDownloader
+    public var signer: any Signer
+    public var params: AssemblyParams
+    public var governor: Governor
+    public var retry: RetryPolicy
+    public var poll: PollSettings
+    public var output: OutputSettings
+    /// How long the service keeps results (Transloadit: 24 hours); a resume past it runs the shard again.
+    public var resultLifetime: Duration
+    /// Called for every shard event; must not block.
+    public var report: @Sendable (ShardEvent) -> Void
+
+    public init(runID: RunID, ledger: any RunLedger, client: TransloaditClient, downloader: ResultDownloader,
+                signer: any Signer, params: AssemblyParams, governor: Governor, retry: RetryPolicy,
+                poll: PollSettings, output: OutputSettings, resultLifetime: Duration = .seconds(86_400),
+                report: @escaping @Sendable (ShardEvent) -> Void) {
+        self.runID = runID
+        self.ledger = ledger
+        self.client = client
+        self.downloader = downloader
+        self.signer = signer
+        self.params = params
+        self.governor = governor
+        self.retry = retry
+        self.poll = poll
+        self.output = output
+        self.resultLifetime = resultLifetime
+        self.report = report
+    }
+}

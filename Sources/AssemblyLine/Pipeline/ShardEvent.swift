@@ -1,0 +1,17 @@
+/// Something that happened to a shard, for progress lines and logs; the ledger holds the facts.
+public struct ShardEvent: Sendable, Hashable {
+    /// What kind of step it was.
+    public enum Kind: String, Sendable, Hashable {
+        case started, signed, created, uploaded, executing, completed, downloaded, retrying, restarted, failed
+    }
+
+    public var shard: Int
+    public var kind: Kind
+    public var detail: String
+
+    public init(shard: Int, kind: Kind, detail: String = "") {
+        self.shard = shard
+        self.kind = kind
+        self.detail = detail
+    }
+}

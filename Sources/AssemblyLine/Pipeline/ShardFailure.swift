@@ -1,0 +1,26 @@
+/// Why a step of a shard stopped, and what may follow: a retry of the step, a new Assembly, or nothing.
+struct ShardFailure: Error, Sendable {
+    var reason: FailureReason
+    /// True when the next try needs a new Assembly (the old one is gone, expired, or broke mid-upload).
+    var needsNewAssembly: Bool
+    /// How long the service asked to wait, if it did.
+    var retryIn: Duration?
+
+    init(_ reason: FailureReason, needsNewAssembly: Bool = false, retryIn: Duration? = nil) {
+        self.reason = reason
+        self.needsNewAssembly = needsNewAssembly
+        self.retryIn = retryIn
+    }
+
+    init(_ error: TransloaditError, needsNewAssembly: Bool = false) {
+        self.init(error.failureReason, needsNewAssembly: needsNewAssembly, retryIn: error.retryIn)
+    }
+
+    init(_ error: SigningError) {
+        self.init(FailureReason(code: "SIGNING_REFUSED", message: error.description, isRetryable: error.isRetryable))
+    }
+
+    init(code: String, _ message: String, retryable: Bool, needsNewAssembly: Bool = false) {
+        self.init(FailureReason(code: code, message: message, isRetryable: retryable), needsNewAssembly: needsNewAssembly)
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+
+/// Drives one shard through its state machine to `downloaded` or `failed`, each step committed to the ledger first.
+///
+/// It starts from the state the ledger holds, so the same code runs a fresh shard and resumes one:
+/// an Assembly that exists is polled, not created again; a verified download is kept. Retryable
+/// failures wait (capped exponential backoff with jitter, or the service's hint) and try again with
+/// a fresh signature; rate limits wait without using up an attempt.
+public struct ShardRunner: Sendable {
+    public let context: PipelineContext
+    public let shard: ShardRecord
+
+    public init(context: PipelineContext, shard: ShardRecord) {
+        self.context = context
+        self.shard = shard
+    }
+
+    /// Runs the shard to its end; throws only `CancellationError`, leaving the ledger where the shard stood.
+    public func run() async throws -> ShardState {
+        var state = shard.state
+        var failures = 0
+        var signed: SignedParams?
+        if state == .failed {
+            try await transition(.restarted, event: .restarted)
+            state = .planned
+        }
+        while true {
+            try Task.checkCancellation()
+            do {
+                switch state {
+                case .downloaded, .failed:
+                    return state
+                case .planned:
+                    signed = try await startAttempt()
+                    state = .signed
+                case .signed:
+                    state = try await create(signed)
+                    signed = nil
+                case .created, .uploaded, .executing:
+                    state = try await poll(from: state)
+                case .completed:
+                    state = try await download()
+                }
+            } catch let failure as ShardFailure {
+                if Task.isCancelled { throw CancellationError() }
+                failures += 1
+                guard failure.reason.isRetryable, context.retry.allowsRetry(after: failures) else {
+                    try await transition(.failed(failure.reason), event: .failed, detail: failure.reason.description)
+                    return .failed
+                }
+                let wait = context.retry.delay(after: failures, hint: failure.retryIn)
+                context.report(ShardEvent(shard: shard.index, kind: .retrying,
+                                          detail: "\(failure.reason) (try \(failures + 1) of \(context.retry.attempts) in \(ConfigUnits.formatDuration(wait)))"))
+                try await Task.sleep(for: wait)
+                if failure.needsNewAssembly && state != .planned {
+                    try await transition(.restarted, event: .restarted)
+                    state = .planned
+                }
+                signed = nil
+            }
+        }
+    }
+
+    // MARK: - Steps
+
+    /// Writes the intent (a new Assembly ID) before anything is sent, then signs fresh params.
+    private func startAttempt() async throws -> SignedParams {
+        let id = AssemblyID.generate()
+        _ = try await context.ledger.recordAttempt(context.runID, shard: shard.index, assemblyID: id, at: Date())
+        context.report(ShardEvent(shard: shard.index, kind: .started, detail: "Assembly \(id)"))
+        let signed = try await sign()
+        try await transition(.signed, event: .signed)
+        return signed
+    }
+
+    private func sign() async throws -> SignedParams {
+        do {
+            return try await context.signer.signed(context.params.serialized(now: Date()))
+        } catch {
+            throw ShardFailure(error)
+        }
+    }
+
+    /// Creates the attempt's Assembly with the shard's files; after a crash, first asks whether it already exists.
+    private func create(_ fresh: SignedParams?) async throws -> ShardState {
+        let attempt = try await currentAttempt()
+        let statusURL = "\(context.client.endpoint)/assemblies/\(attempt.assemblyID)"
+        if fresh == nil, let existing = try await status(at: statusURL) {
+            return try await created(existing, fallbackURL: statusURL)
+        }
+        let signed: SignedParams
+        if let fresh { signed = fresh } else { signed = try await sign() }
+        let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: nil)
+        let uploads = try files.map { record in
+            try Self.checkUnchanged(record.file)
+            return TransloaditClient.Upload(field: ResultMapper.field(forFile: record.index), path: record.file.path,
+                                            filename: PathText.lastComponent(of: record.file.relativePath))
+        }
+        while true {
+            try await context.governor.awaitCreation()
+            let client = context.client
+            let outcome = try await context.governor.uploads.withSlot { () async -> Result<AssemblyStatus, TransloaditError> in
+                do throws(TransloaditError) {
+                    return .success(try await client.create(id: attempt.assemblyID, params: signed.params,
+                                                            signature: signed.signature, uploads: uploads))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch outcome {
+            case .success(let status):
+                return try await created(status, fallbackURL: statusURL)
+            case .failure(let error) where error.isRateLimit:
+                let wait = error.retryIn ?? .seconds(60)
+                await context.governor.backOffCreations(for: wait)
+                context.report(ShardEvent(shard: shard.index, kind: .retrying, detail: "\(error.code): waiting \(ConfigUnits.formatDuration(wait))"))
+            case .failure(let error):
+                throw ShardFailure(error)
+            }
+        }
+    }
+
+    /// Records the accepted Assembly and moves on from what its first status says.
+    private func created(_ status: AssemblyStatus, fallbackURL: String) async throws -> ShardState {
+        try await transition(.created(assemblyURL: status.statusURL ?? fallbackURL, tusURL: status.tusURL), event: .created,
+                             detail: status.assemblyID ?? "")
+        try await transition(.uploaded, event: .uploaded)
+        return try await advance(with: status, from: .uploaded)
+    }
+
+    /// Polls the Assembly until it completes, backing off, honouring the service's waits.
+    private func poll(from start: ShardState) async throws -> ShardState {
+        let attempt = try await currentAttempt()
+        guard let url = attempt.assemblyURL else {
+            throw ShardFailure(code: "ASSEMBLY_URL_MISSING", "the ledger has no status URL for the Assembly", retryable: true, needsNewAssembly: true)
+        }
+        let deadline = (attempt.createdAt ?? attempt.startedAt).addingTimeInterval(Double(context.poll.timeout.milliseconds) / 1_000)
+        var state = start
+        var interval = context.poll.interval
+        while true {
+            guard Date() < deadline else {
+                throw ShardFailure(code: "POLL_TIMEOUT", "the Assembly did not finish within \(ConfigUnits.formatDuration(context.poll.timeout))", retryable: false)
+            }
+            try await context.governor.awaitStatus(of: url)
+            guard let status = try await status(at: url) else {
+                throw ShardFailure(code: "ASSEMBLY_NOT_FOUND", "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
+            }
+            let next = try await advance(with: status, from: state)
+            if next == .completed { await context.governor.forget(url) }
+            if next == .completed || next == .downloaded { return next }
+            state = next
+            try await Task.sleep(for: interval)
+            interval = min(interval * 3 / 2, context.poll.maxInterval)
+        }
+    }
+
+    /// The status of an Assembly, nil when the service does not know it; rate limits wait and ask again.
+    private func status(at url: String) async throws -> AssemblyStatus? {
+        while true {
+            do {
+                return try await context.client.status(url: url)
+            } catch where error.isRateLimit {
+                try await Task.sleep(for: error.retryIn ?? context.poll.maxInterval)
+            } catch {
+                throw ShardFailure(error)
+            }
+        }
+    }
+
+    /// The state a status moves the shard to: still running, completed (results recorded), or a failure.
+    private func advance(with status: AssemblyStatus, from state: ShardState) async throws -> ShardState {
+        if status.isCompleted {
+            let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: nil)
+            let results = ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output).results(of: status, files: files)
+            try await transition(.completed(results: results), event: .completed, detail: "\(results.count) results")
+            return .completed
+        }
+        if let error = status.error {
+            let aborted = error == "REQUEST_ABORTED"
+            throw ShardFailure(code: error, status.message ?? status.reason ?? "the Assembly failed", retryable: aborted, needsNewAssembly: aborted)
+        }
+        switch status.ok {
+        case "ASSEMBLY_EXECUTING" where state != .executing:
+            try await transition(.executing, event: .executing)
+            return .executing
+        case "REQUEST_ABORTED", "ASSEMBLY_CANCELED":
+            throw ShardFailure(code: status.ok ?? "", status.message ?? "the Assembly stopped", retryable: true, needsNewAssembly: true)
+        default:
+            return state
+        }
+    }
+
+    /// Downloads every result not yet in place, verified, then marks the shard done.
+    private func download() async throws -> ShardState {
+        let attempt = try await currentAttempt()
+        if let completed = attempt.completedAt, Date().timeIntervalSince(completed) > Double(context.resultLifetime.milliseconds) / 1_000 {
+            throw ShardFailure(code: "RESULTS_EXPIRED", "the results are past their lifetime; the shard runs again", retryable: true, needsNewAssembly: true)
+        }
+        let pending = try await context.ledger.results(of: context.runID, shard: shard.index).filter { !$0.isDownloaded }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for record in pending {
+                group.addTask { try await fetch(record) }
+            }
+            try await group.waitForAll()
+        }
+        try await transition(.downloaded, event: .downloaded, detail: "\(pending.count) files")
+        return .downloaded
+    }
+
+    private func fetch(_ record: ResultRecord) async throws {
+        let downloader = context.downloader
+        let result = record.result
+        let outcome = try await context.governor.downloads.withSlot { () async -> TransloaditError? in
+            do throws(TransloaditError) {
+                _ = try await downloader.fetch(result)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let outcome { throw ShardFailure(outcome, needsNewAssembly: outcome.httpStatus == 404) }
+        try await context.ledger.recordDownload(context.runID, result: record.id, at: Date())
+    }
+
+    // MARK: - Helpers
+
+    private func currentAttempt() async throws -> AttemptRecord {
+        guard let attempt = try await context.ledger.attempts(of: context.runID, shard: shard.index).last else {
+            throw ShardFailure(code: "NO_ATTEMPT", "the ledger has no attempt for the shard", retryable: true, needsNewAssembly: true)
+        }
+        return attempt
+    }
+
+    private func transition(_ transition: ShardTransition, event: ShardEvent.Kind, detail: String = "") async throws {
+        try await context.ledger.transition(context.runID, shard: shard.index, transition, at: Date())
+        context.report(ShardEvent(shard: shard.index, kind: event, detail: detail))
+    }
+
+    /// Refuses a file whose size or modification time changed since the plan: it would upload something else.
+    static func checkUnchanged(_ file: PlannedFile) throws {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else {
+            throw ShardFailure(code: "INPUT_MISSING", "\(file.path) is gone since the plan", retryable: false)
+        }
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        guard Int64(info.st_size) == file.size, modified == file.modifiedNanoseconds else {
+            throw ShardFailure(code: "INPUT_CHANGED", "\(file.path) changed since the plan (size or modification time)", retryable: false)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import AssemblyLine
+import Foundation
+import SQLiteLedger
+
+/// `assemblyline resume RUN_ID`: finishes what a run left undone, from each shard's state in the ledger.
+struct ResumeCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "Finish a run: continue its unfinished shards and re-run its failed ones.",
+        discussion: """
+            Reads the run's manifest again (its recipe must not have changed). An Assembly that exists is \
+            polled, not created again; a verified download is kept; a shard past its results' lifetime runs \
+            again; completed shards are never touched. Exit codes as for run.
+            """,
+        arguments: [ArgumentSpec(name: "run", help: "The run ID that run printed first.")],
+        options: [OptionSpec(name: "shard", valueName: "n", help: "Only this shard (repeatable).", isRepeating: true)]
+            + LedgerLocation.options
+            + RunOptions.specs)
+
+    var runID: RunID
+    var shardFilter: Set<Int>
+    var location: LedgerLocation
+    var options: RunOptions
+
+    init(_ values: ParsedValues) throws {
+        let text = values.positional(0) ?? ""
+        do {
+            runID = try RunID(parsing: text)
+        } catch {
+            throw UsageError("'\(text)' is not a run ID (\(error))")
+        }
+        shardFilter = Set(try values.options("shard").map { text in
+            guard let index = Int(text), index >= 0 else { throw UsageError("--shard expects a shard number, found '\(text)'") }
+            return index
+        })
+        location = LedgerLocation(values)
+        options = try RunOptions(values)
+    }
+
+    func validate() throws {
+        try location.validate()
+    }
+
+    func run(_ console: Console) async throws -> ExitStatus {
+        let signals = TerminationSignal()
+        let stateDirectory = try location.stateDirectory()
+        guard FileManager.default.fileExists(atPath: SQLiteLedger.path(inStateDirectory: stateDirectory)) else {
+            throw CommandFailure(message: "Error: no ledger in \(stateDirectory); name the state directory with --state-dir", status: .invalidInput)
+        }
+        let reader = try await SQLiteLedger.open(stateDirectory: stateDirectory, mode: .readOnly)
+        let record: RunRecord
+        do {
+            record = try await reader.run(runID).record
+            await reader.close()
+        } catch {
+            await reader.close()
+            throw error
+        }
+        if record.state == .finished {
+            console.line("run \(runID) is finished: every shard is done; nothing to resume")
+            return .success
+        }
+        let manifest = try ManifestLoader.load(record.manifestPath)
+        guard manifest.recipe.fingerprint == record.recipeFingerprint else {
+            throw CommandFailure(message: "Error: the recipe of \(record.manifestPath) changed since run \(runID); start a new run instead", status: .invalidInput)
+        }
+        let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
+        let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)
+        do {
+            lock.record(runID: runID)
+            let shards = try await environment.ledger.shards(of: runID)
+                .filter { $0.state != .downloaded && (shardFilter.isEmpty || shardFilter.contains($0.index)) }
+            if record.state != .running {
+                try await environment.ledger.updateRunState(runID, to: .running, at: Date())
+            }
+            console.line(runID.rawValue)
+            let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
+            let status = try await RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
+                .drive(shards, maxDuration: options.maxDuration, signals: signals)
+            await environment.close()
+            return status
+        } catch {
+            await environment.close()
+            throw error
+        }
+    }
+}

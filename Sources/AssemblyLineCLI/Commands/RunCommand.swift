@@ -1,0 +1,74 @@
+import AssemblyLine
+import Foundation
+
+/// `assemblyline run MANIFEST`: plans, records the run in the ledger, and runs every shard to its end.
+struct RunCommand: CLICommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a manifest: shard, sign, upload, poll, download and verify, recording every step.",
+        discussion: """
+            The first line on standard output is the run ID. Files that an earlier run of the same manifest \
+            already did with the same recipe (same path, size and modification time) are skipped unless --force. \
+            Exits 0 when every shard is done, 1 when some failed (resume RUN_ID can retry them), 2 when stopped \
+            by a signal or --max-duration (resume continues), 65 for an invalid manifest, 75 when another run \
+            of the manifest holds the lock.
+            """,
+        arguments: [ArgumentSpec(name: "manifest", help: "The job manifest (YAML).")],
+        options: [
+            OptionSpec.stateDir,
+            OptionSpec(name: "force", help: "Run every file, even those an earlier run already did."),
+        ] + RunOptions.specs)
+
+    var manifestPath: String
+    var stateDir: String?
+    var force: Bool
+    var options: RunOptions
+
+    init(_ values: ParsedValues) throws {
+        manifestPath = values.positional(0) ?? ""
+        stateDir = values.option("state-dir")
+        force = values.flag("force")
+        options = try RunOptions(values)
+    }
+
+    func run(_ console: Console) async throws -> ExitStatus {
+        let signals = TerminationSignal()
+        let manifest = try ManifestLoader.load(manifestPath)
+        let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
+        let planned = try Planner(include: manifest.inputs.include, exclude: manifest.inputs.exclude,
+                                  base: manifest.inputs.base, limits: manifest.shards).plan()
+        for warning in planned.warnings { console.error("warning: \(warning)\n") }
+        let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
+        let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)
+        do {
+            let status = try await execute(manifest, plan: planned.plan, environment: environment, lock: lock,
+                                           signals: signals, console: console)
+            await environment.close()
+            return status
+        } catch {
+            await environment.close()
+            throw error
+        }
+    }
+
+    private func execute(_ manifest: Manifest, plan: Plan, environment: RunEnvironment, lock: RunLock,
+                         signals: TerminationSignal, console: Console) async throws -> ExitStatus {
+        let fingerprint = manifest.recipe.fingerprint
+        let done = force ? [] : try await environment.ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: fingerprint)
+        let files = plan.shards.flatMap(\.files)
+        let skipped = files.filter { done.contains(FileIdentity($0)) }
+        let toRun = skipped.isEmpty ? plan : Plan(sharding: files.filter { !done.contains(FileIdentity($0)) }, limits: manifest.shards)
+        let runID = RunID.generate()
+        _ = try await environment.ledger.createRun(NewRun(
+            id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: fingerprint,
+            plan: toRun, skipped: skipped, createdAt: Date()))
+        lock.record(runID: runID)
+        console.line(runID.rawValue)
+        if !skipped.isEmpty && !options.quiet {
+            console.line("skipped \(skipped.count) files an earlier run already did (use --force to run them)")
+        }
+        let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
+        let driver = RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
+        return try await driver.drive(try await environment.ledger.shards(of: runID), maxDuration: options.maxDuration, signals: signals)
+    }
+}

@@ -1,0 +1,64 @@
+import AssemblyLine
+import Foundation
+import HMAC
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the unfinished shards of a recorded run to their end, and stops in order on a signal or at a deadline.
+///
+/// `run` and `resume` share it: the shards' ledger states decide what each one does next. The first
+/// SIGINT/SIGTERM (or `--max-duration`) stops scheduling and cancels transfers in flight, marks the
+/// run interrupted and gives exit 2; a second signal exits at once.
+struct RunDriver {
+    let manifest: Manifest
+    let environment: RunEnvironment
+    let runID: RunID
+    let progress: RunProgress
+
+    func drive(_ shards: [ShardRecord], maxDuration: Duration?, signals: TerminationSignal) async throws -> ExitStatus {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let client = TransloaditClient(transport: environment.transport, endpoint: environment.endpoint)
+        let context = PipelineContext(
+            runID: runID, ledger: environment.ledger, client: client,
+            downloader: ResultDownloader(client: client, digester: LibcryptoFileDigester()),
+            signer: environment.signer,
+            params: AssemblyParams(key: environment.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL),
+            governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency),
+            retry: RetryPolicy(manifest.retry), poll: manifest.poll, output: manifest.output,
+            report: { [progress] in progress.report($0) })
+        let scheduler = RunScheduler(context: context, concurrency: manifest.concurrency.assemblies)
+        let work = Task { try await scheduler.run(shards) }
+        let deadline = maxDuration.map { limit in
+            Task {
+                try await Task.sleep(for: limit)
+                progress.console.error("run \(runID): --max-duration \(ConfigUnits.formatDuration(limit)) reached; stopping\n")
+                work.cancel()
+            }
+        }
+        let watcher = Task {
+            let number = await signals.wait()
+            progress.console.error("run \(runID): signal \(number); stopping (a second signal exits at once)\n")
+            work.cancel()
+            _ = await signals.wait()
+            exit(ExitStatus.interrupted.rawValue)
+        }
+        defer {
+            deadline?.cancel()
+            watcher.cancel()
+        }
+        let interrupted: Bool
+        do {
+            _ = try await work.value
+            interrupted = false
+        } catch is CancellationError {
+            interrupted = true
+        }
+        let failed = try await environment.ledger.shards(of: runID).contains { $0.state == .failed }
+        let state: RunState = interrupted ? .interrupted : failed ? .failed : .finished
+        try await environment.ledger.updateRunState(runID, to: state, at: Date())
+        progress.summary(try await environment.ledger.run(runID), elapsed: clock.now - started)
+        return interrupted ? .interrupted : failed ? .failedShards : .success
+    }
+}

@@ -1,0 +1,53 @@
+import AssemblyLine
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The lock that keeps two runs of one manifest in one state directory apart (cron overlaps).
+///
+/// An `flock` on `<state_dir>/locks/<name>-<hash of the manifest path>.lock`, holding the holder's
+/// PID and run ID. The kernel drops the lock when its process dies, so a dead holder's lock is
+/// simply taken over.
+final class RunLock {
+    private let descriptor: Int32
+    let path: String
+
+    /// Why a lock could not be taken.
+    struct Held: Error, CustomStringConvertible {
+        var path: String
+        var holder: String
+
+        var description: String {
+            "Error: another run holds the lock \(path)" + (holder.isEmpty ? "" : " (\(holder))")
+        }
+    }
+
+    /// Takes the lock at once or throws ``Held`` naming the holder; never waits.
+    init(stateDirectory: String, manifest: Manifest) throws {
+        let folder = stateDirectory + "/locks"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let hash = manifest.file.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        path = "\(folder)/\(manifest.name)-\(String(hash, radix: 16)).lock"
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CommandFailure(message: "Error: cannot open the lock \(path): \(String(cString: strerror(errno)))", status: .internalError)
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            close(descriptor)
+            throw Held(path: path, holder: holder)
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Writes who holds the lock, for the next run's message.
+    func record(runID: RunID) {
+        let text = "run \(runID), PID \(getpid())\n"
+        ftruncate(descriptor, 0)
+        _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+}

@@ -1,0 +1,25 @@
+import AssemblyLine
+
+/// The options `run` and `resume` share, read once (the shape of argument-parser's `@OptionGroup`).
+struct RunOptions: Sendable {
+    static let specs = [
+        OptionSpec(name: "max-duration", valueName: "duration", help: "Stop in order after this long (such as 45m), as on a signal."),
+        OptionSpec(name: "quiet", help: "Print only failures and the summary."),
+        OptionSpec(name: "log-format", valueName: "format", help: "text (default) or json, one object a line."),
+    ]
+
+    var maxDuration: Duration?
+    var quiet: Bool
+    var logFormat: RunProgress.Format
+
+    init(_ values: ParsedValues) throws {
+        quiet = values.flag("quiet")
+        logFormat = try values.choice("log-format", as: RunProgress.Format.self) ?? .text
+        maxDuration = try values.option("max-duration").map { text in
+            guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
+                throw UsageError("--max-duration expects \(ConfigUnits.durationForm), found '\(text)'")
+            }
+            return duration
+        }
+    }
+}

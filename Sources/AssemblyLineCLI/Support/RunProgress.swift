@@ -1,0 +1,57 @@
+import AssemblyLine
+import Foundation
+
+/// Prints a run's shard events: one line each (text or JSON), only failures with `--quiet`; never a secret.
+final class RunProgress: Sendable {
+    /// How lines are written.
+    enum Format: String, CaseIterable, Sendable {
+        case text, json
+    }
+
+    let runID: RunID
+    let format: Format
+    let quiet: Bool
+    let console: Console
+
+    init(runID: RunID, format: Format, quiet: Bool, console: Console) {
+        self.runID = runID
+        self.format = format
+        self.quiet = quiet
+        self.console = console
+    }
+
+    /// The events worth a line: what a shard started, finished, retried or failed with.
+    static let shown: Set<ShardEvent.Kind> = [.created, .completed, .downloaded, .retrying, .restarted, .failed]
+
+    func report(_ event: ShardEvent) {
+        guard Self.shown.contains(event.kind), !quiet || event.kind == .failed else { return }
+        switch format {
+        case .text:
+            let line = "shard \(event.shard): \(event.kind.rawValue)" + (event.detail.isEmpty ? "" : " (\(event.detail))")
+            event.kind == .failed ? console.error(line + "\n") : console.line(line)
+        case .json:
+            console.line(JSONValue.object([
+                "time": .string(UTCDateTime(Date()).iso8601Text), "run": .string(runID.rawValue),
+                "shard": .integer(Int64(event.shard)), "event": .string(event.kind.rawValue), "detail": .string(event.detail),
+            ]).serialized)
+        }
+    }
+
+    /// The closing summary, from the ledger's counts.
+    func summary(_ summary: RunSummary, elapsed: Duration) {
+        let shards = summary.shardsByState, files = summary.filesByState
+        let text = "run \(runID) \(summary.record.state): shards \(shards[.downloaded] ?? 0) done, \(shards[.failed] ?? 0) failed, "
+            + "\(summary.unfinishedShards - (shards[.failed] ?? 0)) unfinished; files \(files[.done] ?? 0) done, "
+            + "\(files[.failed] ?? 0) failed, \(files[.skipped] ?? 0) skipped, \(files[.pending] ?? 0) pending; "
+            + "\(ConfigUnits.formatDuration(elapsed))"
+        switch format {
+        case .text:
+            console.line(text)
+        case .json:
+            console.line(JSONValue.object([
+                "time": .string(UTCDateTime(Date()).iso8601Text), "run": .string(runID.rawValue), "event": .string("summary"),
+                "state": .string(summary.record.state.rawValue), "detail": .string(text),
+            ]).serialized)
+        }
+    }
+}
