@@ -7,6 +7,8 @@ final class FaultInjector: Sendable {
     enum Fault: Sendable, Hashable {
         case status(Int)
         case drop
+        /// Take half the request body, then lose the connection.
+        case cut
         case slow(Duration)
         case truncate
         case corrupt
@@ -32,7 +34,7 @@ final class FaultInjector: Sendable {
         let pick = Int(plan.draw(route.rawValue + "/status", index) * Double(faults.statuses.count))
         let choices: [(share: Double, fault: Fault)] = [
             (faults.fail, .status(faults.statuses[min(pick, faults.statuses.count - 1)])),
-            (faults.drop, .drop), (faults.slow, .slow(faults.delay)),
+            (faults.drop, .drop), (faults.cut, .cut), (faults.slow, .slow(faults.delay)),
             (faults.truncate, .truncate), (faults.corrupt, .corrupt),
         ]
         var threshold = 0.0
@@ -51,12 +53,14 @@ final class FaultInjector: Sendable {
     }
 
     /// The plan of a request on `route`, with the fault drawn for it (if any) applied to its answer.
-    func apply(_ route: FaultPlan.Route, urls: ServiceURLs, _ makePlan: () -> HTTPRequestPlan) -> HTTPRequestPlan {
+    ///
+    /// `bodyLength` is the request's declared body length, where a `cut` stops taking it (half way).
+    func apply(_ route: FaultPlan.Route, urls: ServiceURLs, bodyLength: UInt64? = nil, _ makePlan: () -> HTTPRequestPlan) -> HTTPRequestPlan {
         guard let fault = decide(route) else { return makePlan() }
         if case .status(let status) = fault {
             return .respond(Self.statusError(status).response(urls: urls))
         }
-        return Self.transform(makePlan(), fault: fault)
+        return Self.transform(makePlan(), fault: fault, bodyLength: bodyLength)
     }
 
     /// The execution error an Assembly is to fail with, if the plan says so; logged.
@@ -79,20 +83,20 @@ final class FaultInjector: Sendable {
     /// `response` with a drop or a delay applied.
     static func apply(_ fault: Fault, to response: HTTPResponse) -> HTTPResponse {
         switch fault {
-        case .drop: return .dropConnection()
+        case .drop, .cut: return .dropConnection()
         case .slow(let delay): return response.delayed(by: delay)
         default: return response
         }
     }
 
-    private static func transform(_ plan: HTTPRequestPlan, fault: Fault) -> HTTPRequestPlan {
+    private static func transform(_ plan: HTTPRequestPlan, fault: Fault, bodyLength: UInt64?) -> HTTPRequestPlan {
         switch plan {
         case .respond(let response):
             return .respond(apply(fault, to: response))
         case .buffer(let limit, let tooLarge, let then):
             return .buffer(limit: limit, tooLarge: tooLarge) { request, body in apply(fault, to: then(request, body)) }
         case .stream(let sink):
-            return .stream(FaultySink(inner: sink, fault: fault))
+            return .stream(FaultySink(inner: sink, fault: fault, cutAfter: fault == .cut ? (bodyLength ?? 0) / 2 : nil))
         }
     }
 
@@ -100,6 +104,7 @@ final class FaultInjector: Sendable {
         switch fault {
         case .status(let status): return "answered \(status)"
         case .drop: return "connection dropped instead of the answer"
+        case .cut: return "connection cut after half the body"
         case .slow(let delay): return "answer delayed by \(delay)"
         case .truncate: return "download truncated"
         case .corrupt: return "download corrupted"

@@ -1,20 +1,20 @@
 import AssemblyLine
 
 extension FaultPlan {
-    static let routeKeys = ["fail", "statuses", "drop", "slow", "delay", "truncate", "corrupt"]
+    static let routeKeys = ["fail", "statuses", "drop", "cut", "slow", "delay", "truncate", "corrupt"]
 
     /// Reads a faults file (YAML or JSON, parsed by the caller).
     ///
     /// ```yaml
     /// seed: 42
     /// routes:
-    ///   create: {fail: 0.1, statuses: [502, 503], drop: 0.05}
+    ///   create: {fail: 0.1, statuses: [502, 503], drop: 0.05, cut: 0.05}
     ///   status: {slow: 0.2, delay: 1500ms}
     ///   download: {truncate: 0.1, corrupt: 0.1}
     /// assemblies: {fail: 0.25, error: INTERNAL_COMMAND_ERROR}
     /// ```
     /// Shares are numbers from 0 to 1 whose sum per route is at most 1; `statuses` are 500 to
-    /// 599; `truncate` and `corrupt` apply to `download` only. Route names: the raw values of ``Route``.
+    /// 599; `truncate` and `corrupt` apply to `download` only, `cut` to `create` and `tus_patch` only. Route names: the raw values of ``Route``.
     /// - Throws: ``ConfigError`` with every issue, each naming `file:line:column` and the field.
     public static func decode(_ node: ConfigNode, file: String, environment: [String: String] = [:]) throws(ConfigError) -> FaultPlan {
         let reader = ConfigReader(file: file, environment: environment)
@@ -45,6 +45,7 @@ extension FaultPlan {
         var faults = RouteFaults()
         faults.fail = share(table, "fail") ?? 0
         faults.drop = share(table, "drop") ?? 0
+        faults.cut = share(table, "cut") ?? 0
         faults.slow = share(table, "slow") ?? 0
         faults.truncate = share(table, "truncate") ?? 0
         faults.corrupt = share(table, "corrupt") ?? 0
@@ -67,7 +68,10 @@ extension FaultPlan {
                 table.report(key, "applies to the download route only")
             }
         }
-        let total = faults.fail + faults.drop + faults.slow + faults.truncate + faults.corrupt
+        if route != .create && route != .tusPatch && table.has("cut") {
+            table.report("cut", "applies to the create and tus_patch routes only")
+        }
+        let total = faults.fail + faults.drop + faults.cut + faults.slow + faults.truncate + faults.corrupt
         if total > 1 {
             table.reader.report(table.node, field: table.field, "the shares add up to \(total); expected at most 1")
         }

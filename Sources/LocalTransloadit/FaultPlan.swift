@@ -4,8 +4,9 @@
 /// seed, whatever the other routes see, and an Assembly's execution fault depends only on the
 /// seed and its ID. Each request gets at most one fault, drawn from the shares in this order:
 /// `fail` (answer a 5xx status without doing anything), `drop` (do the work, then close the
-/// connection without an answer), `slow` (do the work, answer after `delay`), and for downloads
-/// `truncate` (cut the body in half) and `corrupt` (same length, altered bytes).
+/// connection without an answer), `cut` (creations and tus PATCHes: take half the body, then
+/// close the connection as if the client had gone), `slow` (do the work, answer after `delay`),
+/// and for downloads `truncate` (cut the body in half) and `corrupt` (same length, altered bytes).
 public struct FaultPlan: Sendable, Hashable {
     /// The routes faults can be set for; raw values are the keys of the faults file.
     public enum Route: String, Sendable, Hashable, CaseIterable {
@@ -24,16 +25,19 @@ public struct FaultPlan: Sendable, Hashable {
         /// The statuses a failed request is answered with, picked evenly.
         public var statuses: [Int]
         public var drop: Double
+        /// Only for ``Route/create`` and ``Route/tusPatch``.
+        public var cut: Double
         public var slow: Double
         public var delay: Duration
         public var truncate: Double
         public var corrupt: Double
 
-        public init(fail: Double = 0, statuses: [Int] = [500, 502, 503], drop: Double = 0, slow: Double = 0,
+        public init(fail: Double = 0, statuses: [Int] = [500, 502, 503], drop: Double = 0, cut: Double = 0, slow: Double = 0,
                     delay: Duration = .seconds(1), truncate: Double = 0, corrupt: Double = 0) {
             self.fail = fail
             self.statuses = statuses
             self.drop = drop
+            self.cut = cut
             self.slow = slow
             self.delay = delay
             self.truncate = truncate

@@ -25,10 +25,12 @@ struct ServiceRoutes: HTTPHandler {
         }
         var router = HTTPRouter(fallback: notFound)
         router.add(.post, "/assemblies") { request, _ in
-            faults.apply(.create, urls: service.urls) { create.plan(for: request, chosenID: nil) }
+            faults.apply(.create, urls: service.urls, bodyLength: request.contentLength) { create.plan(for: request, chosenID: nil) }
         }
         router.add(.post, "/assemblies/:id") { request, parameters in
-            withID(parameters) { id in faults.apply(.create, urls: service.urls) { create.plan(for: request, chosenID: id) } }
+            withID(parameters) { id in
+                faults.apply(.create, urls: service.urls, bodyLength: request.contentLength) { create.plan(for: request, chosenID: id) }
+            }
         }
         router.add(.post, "/assemblies/:id/replay") { _, parameters in
             withID(parameters) { id in faults.apply(.replay, urls: service.urls) { replay.plan(originalID: id) } }
@@ -54,7 +56,7 @@ struct ServiceRoutes: HTTPHandler {
             faults.apply(.tusHead, urls: service.urls) { .respond(tus.head(parameters["upload"] ?? "")) }
         }
         router.add(.patch, "/resumable/files/:upload") { request, parameters in
-            faults.apply(.tusPatch, urls: service.urls) { tus.patch(request, id: parameters["upload"] ?? "") }
+            faults.apply(.tusPatch, urls: service.urls, bodyLength: request.contentLength) { tus.patch(request, id: parameters["upload"] ?? "") }
         }
         router.add(.delete, "/resumable/files/:upload") { request, parameters in
             faults.apply(.tusDelete, urls: service.urls) { .respond(tus.terminate(request, id: parameters["upload"] ?? "")) }

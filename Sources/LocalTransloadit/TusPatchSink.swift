@@ -8,7 +8,8 @@ import Glibc
 ///
 /// Without a checksum, the bytes of a PATCH cut off midway are kept (the client HEADs and goes
 /// on from there, as tus intends). With `Upload-Checksum`, a chunk counts only when its SHA-1
-/// matches: a mismatch (460) or a cut-off chunk is cut from the file again.
+/// matches: a mismatch (460) or a cut-off chunk is cut from the file again. A PATCH whose last
+/// byte arrived completes the upload even when the answer cannot be sent.
 final class TusPatchSink: HTTPBodySink {
     private let handler: TusHandler
     private let upload: TusUpload
@@ -61,12 +62,17 @@ final class TusPatchSink: HTTPBodySink {
     }
 
     func abort(_ reason: HTTPAbortReason) {
-        if checksum != nil {
+        let digest = (try? writer.finish()) ?? []
+        if let checksum, digest != checksum {
             rollBack()
             return
         }
-        _ = try? writer.finish()
-        handler.service.tus.release(upload.id, offset: offset + writer.written)
+        let reached = offset + writer.written
+        handler.service.tus.release(upload.id, offset: reached)
+        if reached == upload.length {
+            // every byte arrived, only the answer was lost
+            handler.complete(upload)
+        }
     }
 
     /// Cuts the file back to where this PATCH started and frees the upload.

@@ -48,6 +48,34 @@ import YAMLReader
         #expect(harness.log.contains { $0.contains("create request 1: connection dropped") })
     }
 
+    @Test func cutCreationEndsAsRequestAborted() async throws {
+        let harness = try ServiceHarness { $0.faults = try! Self.plan("seed: 3\nroutes:\n  create: {cut: 1}\n") }
+        let file = try harness.textFile("big.txt", String(repeating: "x", count: 200_000))
+        let id = AssemblyID.generate().rawValue
+        await #expect(throws: TransportError.self) {
+            _ = try await harness.create(params: harness.params(Self.original), files: [("f", file)], id: id)
+        }
+        let status = try await harness.get("/assemblies/\(id)")
+        #expect(status["ok"]?.stringValue == "REQUEST_ABORTED")
+        #expect(harness.log.contains { $0.contains("create request 1: connection cut after half the body") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: harness.directory.file("data/tmp")).isEmpty)
+    }
+
+    @Test func cutPatchKeepsHalfTheChunk() async throws {
+        let harness = try ServiceHarness { $0.faults = try! Self.plan("seed: 3\nroutes:\n  tus_patch: {cut: 1}\n") }
+        let client = TusTests.Client(harness: harness)
+        let file = try harness.textFile("data.bin", String(repeating: "0123456789", count: 10_000))
+        let assemblyURL = try await client.assembly(expecting: 1, resizing: false)
+        let upload = try #require(try await client.create(assemblyURL: assemblyURL, length: 100_000, filename: "data.bin").location)
+        await #expect(throws: TransportError.self) { _ = try await client.patch(upload, path: file, offset: 0, length: 100_000) }
+        #expect(try await client.head(upload).header("Upload-Offset") == "50000")
+        let checked = try TusTests.Client.sha1(of: file, offset: 50_000, length: 50_000)
+        await #expect(throws: TransportError.self) {
+            _ = try await client.patch(upload, path: file, offset: 50_000, length: 50_000, checksum: checked)
+        }
+        #expect(try await client.head(upload).header("Upload-Offset") == "50000")
+    }
+
     @Test func slowAnswersWait() async throws {
         let harness = try ServiceHarness { $0.faults = try! Self.plan("seed: 1\nroutes:\n  list: {slow: 1, delay: 300ms}\n") }
         let params = harness.params([:])
@@ -99,6 +127,7 @@ import YAMLReader
             routes:
               status: {fail: 1.5, statuses: [404]}
               create: {fail: 0.6, drop: 0.6, truncate: 0.1}
+              list: {cut: 0.1}
               nowhere: {}
             """
         let error = try #require(throws: ConfigError.self) { try Self.plan(yaml) }
@@ -108,6 +137,7 @@ import YAMLReader
         #expect(text.contains("faults.yaml:3:34: routes.status.statuses: expected a status from 500 to 599, found '404'"))
         #expect(text.contains("routes.create.truncate: applies to the download route only"))
         #expect(text.contains("routes.create: the shares add up to"))
-        #expect(text.contains("faults.yaml:5:3: routes.nowhere: unknown key 'nowhere'"))
+        #expect(text.contains("routes.list.cut: applies to the create and tus_patch routes only"))
+        #expect(text.contains("faults.yaml:6:3: routes.nowhere: unknown key 'nowhere'"))
     }
 }
