@@ -37,7 +37,7 @@ final class AuthVerifier: Sendable {
         }
         let parsed: JSONValue
         do {
-            parsed = try JSONReader.parse(params)
+            parsed = try JSONValue(parsing: params)
         } catch {
             throw APIError("INVALID_PARAMS_FIELD", status: 400, "The params field is not valid JSON.", reason: error.description)
         }

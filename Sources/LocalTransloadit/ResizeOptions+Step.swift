@@ -74,7 +74,7 @@ extension ResizeOptions {
     private static func crop(_ value: JSONValue) throws -> CropRectangle {
         var object = value.objectValue
         if case .string(let text) = value {
-            object = (try? JSONReader.parse(text))?.objectValue
+            object = (try? JSONValue(parsing: text))?.objectValue
         }
         guard let object else {
             throw OptionError(message: "resize option 'crop' must be an object {x1, y1, x2, y2}")

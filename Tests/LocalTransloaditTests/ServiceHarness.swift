@@ -126,7 +126,7 @@ final class ServiceHarness: Sendable {
     func send(_ request: HTTPRequestSpec) async throws -> Answer {
         let response = try await transport.send(request)
         let bytes = response.bodyBytes
-        let json = bytes.isEmpty ? JSONValue.null : ((try? JSONReader.parse(String(decoding: bytes, as: UTF8.self))) ?? .string(String(decoding: bytes, as: UTF8.self)))
+        let json = bytes.isEmpty ? JSONValue.null : ((try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self))) ?? .string(String(decoding: bytes, as: UTF8.self)))
         return Answer(status: response.status, json: json, headers: response.headers)
     }
 

@@ -39,7 +39,7 @@ import YAMLReader
         #expect(result["meta"]?["width"]?.intValue == 20)
         #expect(result["meta"]?["height"]?.intValue == 15)
         #expect(result["ext"]?.stringValue == "png")
-        let merged = try JSONReader.parse(try #require(done["merged_params"]?.stringValue))
+        let merged = try JSONValue(parsing: try #require(done["merged_params"]?.stringValue))
         #expect(merged["steps"]?["small"]?["height"]?.intValue == 40)
     }
 
@@ -95,7 +95,7 @@ import YAMLReader
     ])
     func invalidInstructionsAreRefusedAtCreation(step: String, code: String) async throws {
         let harness = try ServiceHarness()
-        let params = harness.params(["steps": .object(["one": try JSONReader.parse(step)])])
+        let params = harness.params(["steps": .object(["one": try JSONValue(parsing: step)])])
         let answer = try await harness.create(params: params)
         #expect(answer.status == 400)
         #expect(answer["error"]?.stringValue == code)
