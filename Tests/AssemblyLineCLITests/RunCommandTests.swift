@@ -2,6 +2,9 @@ import AssemblyLine
 import Foundation
 import ImageRobot
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `run` as a built binary against the embedded local service: real uploads, real resizing, real downloads.
 @Suite struct RunCommandTests {
@@ -60,5 +63,51 @@ import Testing
         let outcome = try BinaryRunner.run(["run", "m.yaml"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("runs").path))
+    }
+
+    @Test func aSecondRunWhileTheLockIsHeldExits75NamingTheHolderAndTheLockIsFreeAfter() throws {
+        let directory = try Self.job()
+        let first = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        #expect(first.status == 0, "\(first.stderr)")
+        let locks = directory.url.appendingPathComponent("job/state/locks")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: locks.path).first { $0.hasPrefix("thumbs-") })
+        let descriptor = open(locks.appendingPathComponent(name).path, O_RDWR)
+        #expect(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+
+        let blocked = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        #expect(blocked.status == 75)
+        #expect(blocked.stdout == "")
+        #expect(blocked.stderr.contains("another run holds the lock"))
+        #expect(blocked.stderr.contains("PID"))
+
+        close(descriptor)
+        let after = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        #expect(after.status == 0, "\(after.stderr)")
+    }
+
+    @Test func aRunStoppedByMaxDurationExits2AndResumeFinishesIt() throws {
+        let directory = try Self.job()
+        let manifest = directory.url.appendingPathComponent("job/m.yaml")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: "shards: {files: 5}", with: "shards: {files: 1}")
+            .replacingOccurrences(of: "concurrency: {assemblies: 2}", with: "concurrency: {assemblies: 1}")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+
+        let stopped = try BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms", "--quiet"], in: directory.url)
+        #expect(stopped.status == 2, "\(stopped.stderr)")
+        let runID = try #require(stopped.stdout.split(separator: "\n").first.map(String.init))
+        #expect(stopped.stderr.contains("--max-duration 300ms reached"))
+        #expect(stopped.stdout.contains("run \(runID) interrupted"))
+
+        let resumed = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--quiet"], in: directory.url)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
+        let output = directory.url.appendingPathComponent("job/state/output/resize").path
+        let results = try FileManager.default.subpathsOfDirectory(atPath: output).filter { $0.hasSuffix(".jpg") }
+        #expect(results.count == 12)
+
+        let again = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
+        #expect(again.status == 0)
+        #expect(again.stdout == "run \(runID) is finished: every shard is done; nothing to resume\n")
     }
 }
