@@ -78,6 +78,15 @@ import Testing
             """)
     }
 
+    @Test func reportFailedListsOnlyTheFailedFilesWithTheirReasons() async throws {
+        let directory = try await Self.stateDirectory()
+        let table = try BinaryRunner.run(["report", "latest", "--failed"], in: directory.url)
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout == "FILE    CODE                REASON\np2.jpg  IMAGE_RESIZE_ERROR  p2.jpg could not be decoded\n")
+        let csv = try BinaryRunner.run(["report", Self.older.rawValue, "--failed", "--format", "csv"], in: directory.url)
+        #expect(csv.stdout == "file,shard,state,path,relative_path,size,error_code,error_message\r\n")
+    }
+
     @Test func reportAsCSVHasOneRowPerFile() async throws {
         let directory = try await Self.stateDirectory()
         let outcome = try BinaryRunner.run(["report", Self.newer.rawValue, "--format", "csv"], in: directory.url)

@@ -13,11 +13,14 @@ struct ReportCommand: CLICommand {
         abstract: "Report what the ledger knows of a run: shards and files by state, failures by code.",
         discussion: "csv prints one row per file. Reads the ledger without changing it; an unknown run exits 65.",
         arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest.")],
-        options: [OptionSpec(name: "format", valueName: "format", help: "table (default), json or csv.")] + LedgerLocation.options)
+        options: [OptionSpec(name: "format", valueName: "format", help: "table (default), json or csv."),
+                  OptionSpec(name: "failed", help: "Only the failed files, each with its error code and reason.")]
+            + LedgerLocation.options)
 
     /// nil for `latest`.
     var runID: RunID?
     var format: Format
+    var failedOnly: Bool
     var location: LedgerLocation
 
     init(_ values: ParsedValues) throws {
@@ -32,6 +35,7 @@ struct ReportCommand: CLICommand {
             }
         }
         format = try values.choice("format", as: Format.self) ?? .table
+        failedOnly = values.flag("failed")
         location = LedgerLocation(values)
     }
 
@@ -46,13 +50,14 @@ struct ReportCommand: CLICommand {
         }
         let report: RunReport
         do {
-            report = try await Self.read(ledger, runID: runID, path: path)
+            report = try await Self.read(ledger, runID: runID, path: path, failedOnly: failedOnly)
             await ledger.close()
         } catch {
             await ledger.close()
             throw error
         }
         switch format {
+        case .table where failedOnly: console.out(report.failedTable)
         case .table: console.out(report.table)
         case .json: console.line(report.json.serialized)
         case .csv: console.out(report.csv)
@@ -61,12 +66,12 @@ struct ReportCommand: CLICommand {
     }
 
     /// The report of the run, or of the newest one when `runID` is nil.
-    private static func read(_ ledger: SQLiteLedger, runID: RunID?, path: String) async throws -> RunReport {
+    private static func read(_ ledger: SQLiteLedger, runID: RunID?, path: String, failedOnly: Bool) async throws -> RunReport {
         let latest = runID == nil ? try await ledger.recentRuns(limit: 1).first?.id : nil
         guard let id = runID ?? latest else {
             throw CommandFailure(message: "Error: no runs recorded in \(path)", status: .invalidInput)
         }
         return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id),
-                         files: try await ledger.files(of: id, shard: nil, state: nil))
+                         files: try await ledger.files(of: id, shard: nil, state: failedOnly ? .failed : nil))
     }
 }

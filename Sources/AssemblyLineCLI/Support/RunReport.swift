@@ -40,6 +40,14 @@ struct RunReport {
         return lines.isEmpty ? text : text + "\nfailures\n" + lines.joined(separator: "\n") + "\n"
     }
 
+    /// One line per failed file: its path, error code and reason; `no failed files` when there are none.
+    var failedTable: String {
+        let failed = files.filter { $0.state == .failed }
+        guard !failed.isEmpty else { return "no failed files in run \(summary.record.id)\n" }
+        let rows = failed.map { [$0.file.relativePath, $0.failure?.code ?? "", $0.failure?.message ?? ""] }
+        return TextTable.render(header: ["FILE", "CODE", "REASON"], rows: rows)
+    }
+
     var json: JSONValue {
         var object = RunText.json(summary.record).objectValue ?? [:]
         object["shards_by_state"] = .object(Dictionary(uniqueKeysWithValues: summary.shardsByState.map { ($0.key.rawValue, .integer(Int64($0.value))) }))
