@@ -18,7 +18,7 @@ struct PlanCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws -> ExitStatus {
-        let manifest = try ManifestLoader.load(manifestPath)
+        let manifest = try ConfigFileLoader.manifest(manifestPath)
         let result = try Planner(include: manifest.inputs.include, exclude: manifest.inputs.exclude,
                                  base: manifest.inputs.base, limits: manifest.shards).plan()
         for warning in result.warnings {

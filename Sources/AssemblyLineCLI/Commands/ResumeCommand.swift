@@ -60,7 +60,7 @@ struct ResumeCommand: CLICommand {
             console.line("run \(runID) is finished: every shard is done; nothing to resume")
             return .success
         }
-        let manifest = try ManifestLoader.load(record.manifestPath)
+        let manifest = try ConfigFileLoader.manifest(record.manifestPath)
         guard manifest.recipe.fingerprint == record.recipeFingerprint else {
             throw CommandFailure(message: "Error: the recipe of \(record.manifestPath) changed since run \(runID); start a new run instead", status: .invalidInput)
         }

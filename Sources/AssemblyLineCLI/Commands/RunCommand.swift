@@ -33,7 +33,7 @@ struct RunCommand: CLICommand {
 
     func run(_ console: Console) async throws -> ExitStatus {
         let signals = TerminationSignal()
-        let manifest = try ManifestLoader.load(manifestPath)
+        let manifest = try ConfigFileLoader.manifest(manifestPath)
         let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
         let planned = try Planner(include: manifest.inputs.include, exclude: manifest.inputs.exclude,
                                   base: manifest.inputs.base, limits: manifest.shards).plan()

@@ -1,7 +1,6 @@
 import AssemblyLine
 import Foundation
 import LocalTransloadit
-import YAMLReader
 
 /// `assemblyline serve`: the local Transloadit-compatible Assembly service, until SIGINT or SIGTERM.
 struct ServeCommand: CLICommand {
@@ -88,12 +87,12 @@ struct ServeCommand: CLICommand {
             creationsPerMinute: creationsPerMinute, statusRequestsPerSecond: statusPerSecond,
             log: ServiceLog { console.error($0 + "\n") })
         if let templatesPath {
-            configuration.templates = try Self.decode(templatesPath) { (node: ConfigNode) throws(ConfigError) in
+            configuration.templates = try ConfigFileLoader.load(templatesPath) { (node: ConfigNode, _: String) throws(ConfigError) in
                 try TemplateLibrary.decode(node, file: templatesPath, environment: environment)
             }
         }
         if let faultsPath {
-            configuration.faults = try Self.decode(faultsPath) { (node: ConfigNode) throws(ConfigError) in
+            configuration.faults = try ConfigFileLoader.load(faultsPath) { (node: ConfigNode, _: String) throws(ConfigError) in
                 try FaultPlan.decode(node, file: faultsPath, environment: environment)
             }
         }
@@ -114,16 +113,5 @@ struct ServeCommand: CLICommand {
         console.error("serve: received signal \(received), stopping\n")
         service.stop()
         return .success
-    }
-
-    /// Parses and decodes a YAML or JSON configuration file; errors name file, line and column.
-    private static func decode<Value>(_ path: String, _ body: (ConfigNode) throws(ConfigError) -> Value) throws -> Value {
-        let source = try SourceText(contentsOfFile: path)
-        let root = try YAMLReader.parse(source)
-        do {
-            return try body(root)
-        } catch {
-            throw InvalidManifest(source: source, error: error)
-        }
     }
 }

@@ -31,7 +31,7 @@ struct SignServerCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws -> ExitStatus {
-        let policy = try PolicyLoader.load(policyPath)
+        let policy = try ConfigFileLoader.policy(policyPath)
         let secret: String
         do {
             secret = try SecretReader().read(policy.secret)

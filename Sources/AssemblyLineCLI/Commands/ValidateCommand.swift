@@ -15,7 +15,7 @@ struct ValidateCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws -> ExitStatus {
-        let manifest = try ManifestLoader.load(manifestPath)
+        let manifest = try ConfigFileLoader.manifest(manifestPath)
         console.line("\(manifestPath): valid manifest '\(manifest.name)' (\(manifest.recipe.kind), endpoint \(manifest.endpoint), signer \(manifest.signer.kind))")
         return .success
     }

@@ -19,7 +19,7 @@ enum ErrorReporter {
             }
             console.error(text)
             return .usage
-        case let invalid as InvalidManifest:
+        case let invalid as InvalidConfigFile:
             console.error(invalid.description + "\n")
             return .invalidInput
         case let yaml as YAMLError:

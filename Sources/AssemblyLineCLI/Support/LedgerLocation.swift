@@ -27,7 +27,7 @@ struct LedgerLocation: Sendable {
     func stateDirectory() throws -> String {
         let cwd = FileManager.default.currentDirectoryPath
         if let stateDirOption { return PathText.resolve(stateDirOption, against: cwd) }
-        if let manifestOption { return try ManifestLoader.load(manifestOption).stateDir }
+        if let manifestOption { return try ConfigFileLoader.manifest(manifestOption).stateDir }
         return PathText.resolve(ManifestDefaults.stateDir, against: cwd)
     }
 
