@@ -45,31 +45,14 @@ struct ManifestSignerSection {
         case "backend":
             let url = section.string("url", required: true, expected: "the signing service's https:// URL")
                 .flatMap { sections.url(section, "url", $0, loopbackHTTP: true) }
-            let token = source(section, prefix: "token")
+            let token = section.secretSource(prefix: "token", relativeTo: directory)
             let timeout = section.duration("timeout", in: ManifestDefaults.signerTimeoutRange) ?? ManifestDefaults.signerTimeout
             guard let url, let token else { return nil }
             return .backend(url: url, token: token, timeout: timeout)
         case "local":
-            return source(section, prefix: "secret").map { .local(secret: $0) }
+            return section.secretSource(prefix: "secret", relativeTo: directory).map { .local(secret: $0) }
         default:
             return .embedded
-        }
-    }
-
-    /// Exactly one of `<prefix>_env` and `<prefix>_file`.
-    private func source(_ section: ConfigTable, prefix: String) -> SecretSource? {
-        let envKey = "\(prefix)_env", fileKey = "\(prefix)_file"
-        switch (section.has(envKey), section.has(fileKey)) {
-        case (true, true):
-            section.report(fileKey, "\(envKey) and \(fileKey) are mutually exclusive; expected exactly one")
-            return nil
-        case (false, false):
-            section.reportMissing(envKey, expected: "\(envKey) (an environment variable's name) or \(fileKey) (a file's path)")
-            return nil
-        case (true, false):
-            return section.string(envKey).map { .environment($0) }
-        case (false, true):
-            return section.string(fileKey).map { .file(PathText.resolve($0, against: directory)) }
         }
     }
 }

@@ -39,7 +39,7 @@ public struct SigningPolicyDecoder {
             table.report("secret", "a literal secret in a policy file is refused: such files end up in version control, backups and logs; use secret_env or secret_file instead")
         }
         let key = table.string("key", required: true, expected: "the Auth Key this service signs for")
-        let secret = self.secret(table)
+        let secret = table.secretSource(prefix: "secret", relativeTo: PathText.directory(of: absolutePath))
         let tokens = tokenHashes(table, reader: reader)
         let maxExpiresIn = table.duration("max_expires_in", in: SigningPolicy.maxExpiresInRange) ?? SigningPolicy.defaultMaxExpiresIn
         let clockSkew = table.duration("clock_skew", in: SigningPolicy.clockSkewRange) ?? SigningPolicy.defaultClockSkew
@@ -57,21 +57,6 @@ public struct SigningPolicyDecoder {
             templates: templates, steps: steps, fields: fields, notifyURLs: notifyURLs, requestsPerMinute: rate)
     }
 
-    /// Exactly one of `secret_env` and `secret_file`.
-    private func secret(_ table: ConfigTable) -> SecretSource? {
-        switch (table.has("secret_env"), table.has("secret_file")) {
-        case (true, true):
-            table.report("secret_file", "secret_env and secret_file are mutually exclusive; expected exactly one")
-            return nil
-        case (false, false):
-            table.reportMissing("secret_env", expected: "secret_env (an environment variable's name) or secret_file (a file's path)")
-            return nil
-        case (true, false):
-            return table.string("secret_env").map { .environment($0) }
-        case (false, true):
-            return table.string("secret_file").map { .file(PathText.resolve($0, against: PathText.directory(of: absolutePath))) }
-        }
-    }
 
     /// A list of SHA-256 digests, each 64 hex digits; an entry is never quoted back, in case it is a token pasted by mistake.
     private func tokenHashes(_ table: ConfigTable, reader: ConfigReader) -> [String]? {

@@ -19,8 +19,7 @@ struct PlanCommand: CLICommand {
 
     func run(_ console: Console) async throws -> ExitStatus {
         let manifest = try ConfigFileLoader.manifest(manifestPath)
-        let result = try Planner(include: manifest.inputs.include, exclude: manifest.inputs.exclude,
-                                 base: manifest.inputs.base, limits: manifest.shards).plan()
+        let result = try manifest.planner.plan()
         for warning in result.warnings {
             console.error("warning: \(warning)\n")
         }

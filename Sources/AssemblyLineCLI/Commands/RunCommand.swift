@@ -35,8 +35,7 @@ struct RunCommand: CLICommand {
         let signals = TerminationSignal()
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
-        let planned = try Planner(include: manifest.inputs.include, exclude: manifest.inputs.exclude,
-                                  base: manifest.inputs.base, limits: manifest.shards).plan()
+        let planned = try manifest.planner.plan()
         for warning in planned.warnings { console.error("warning: \(warning)\n") }
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
         let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)
