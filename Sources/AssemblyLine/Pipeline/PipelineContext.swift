@@ -14,11 +14,14 @@ public struct PipelineContext: Sendable {
     public var resultLifetime: Duration
     /// Called for every shard event; must not block.
     public var report: @Sendable (ShardEvent) -> Void
+    /// Called at every checkpoint, on any thread; must not block. Crash tests stop the process here.
+    public var checkpoint: @Sendable (PipelineCheckpoint) -> Void
 
     public init(runID: RunID, ledger: any RunLedger, client: TransloaditClient, downloader: ResultDownloader,
                 signer: any Signer, params: AssemblyParams, governor: Governor, retry: RetryPolicy,
                 poll: PollSettings, output: OutputSettings, resultLifetime: Duration = .seconds(86_400),
-                report: @escaping @Sendable (ShardEvent) -> Void) {
+                report: @escaping @Sendable (ShardEvent) -> Void,
+                checkpoint: @escaping @Sendable (PipelineCheckpoint) -> Void = { _ in }) {
         self.runID = runID
         self.ledger = ledger
         self.client = client
@@ -31,5 +34,6 @@ public struct PipelineContext: Sendable {
         self.output = output
         self.resultLifetime = resultLifetime
         self.report = report
+        self.checkpoint = checkpoint
     }
 }

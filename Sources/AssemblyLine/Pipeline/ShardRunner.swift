@@ -68,8 +68,10 @@ public struct ShardRunner: Sendable {
         let id = AssemblyID.generate()
         _ = try await context.ledger.recordAttempt(context.runID, shard: shard.index, assemblyID: id, at: Date())
         context.report(ShardEvent(shard: shard.index, kind: .started, detail: "Assembly \(id)"))
+        context.checkpoint(.afterIntent)
         let signed = try await sign()
         try await transition(.signed, event: .signed)
+        context.checkpoint(.afterSigned)
         return signed
     }
 
@@ -99,16 +101,18 @@ public struct ShardRunner: Sendable {
         while true {
             try await context.governor.awaitCreation()
             let client = context.client
+            let progress = HalfwayTrigger(context.checkpoint, at: .midUpload).sending
             let outcome = try await context.governor.uploads.withSlot { () async -> Result<AssemblyStatus, TransloaditError> in
                 do throws(TransloaditError) {
                     return .success(try await client.create(id: attempt.assemblyID, params: signed.params,
-                                                            signature: signed.signature, uploads: uploads))
+                                                            signature: signed.signature, uploads: uploads, progress: progress))
                 } catch {
                     return .failure(error)
                 }
             }
             switch outcome {
             case .success(let status):
+                context.checkpoint(.afterCreateAnswer)
                 return try await created(status, fallbackURL: statusURL)
             case .failure(let error) where error.isRateLimit:
                 let wait = error.retryIn ?? .seconds(60)
@@ -125,6 +129,7 @@ public struct ShardRunner: Sendable {
         try await transition(.created(assemblyURL: status.statusURL ?? fallbackURL, tusURL: status.tusURL), event: .created,
                              detail: status.assemblyID ?? "")
         try await transition(.uploaded, event: .uploaded)
+        context.checkpoint(.afterCreated)
         return try await advance(with: status, from: .uploaded)
     }
 
@@ -145,6 +150,7 @@ public struct ShardRunner: Sendable {
             guard let status = try await status(at: url) else {
                 throw ShardFailure(code: "ASSEMBLY_NOT_FOUND", "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
             }
+            context.checkpoint(.midPoll)
             let next = try await advance(with: status, from: state)
             if next == .completed { await context.governor.forget(url) }
             if next == .completed || next == .downloaded { return next }
@@ -173,6 +179,7 @@ public struct ShardRunner: Sendable {
             let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: nil)
             let results = ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output).results(of: status, files: files)
             try await transition(.completed(results: results), event: .completed, detail: "\(results.count) results")
+            context.checkpoint(.afterCompleted)
             return .completed
         }
         if let error = status.error {
@@ -203,6 +210,7 @@ public struct ShardRunner: Sendable {
             }
             try await group.waitForAll()
         }
+        context.checkpoint(.beforeShardDone)
         try await transition(.downloaded, event: .downloaded, detail: "\(pending.count) files")
         return .downloaded
     }
@@ -210,16 +218,19 @@ public struct ShardRunner: Sendable {
     private func fetch(_ record: ResultRecord) async throws {
         let downloader = context.downloader
         let result = record.result
+        let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
         let outcome = try await context.governor.downloads.withSlot { () async -> TransloaditError? in
             do throws(TransloaditError) {
-                _ = try await downloader.fetch(result)
+                _ = try await downloader.fetch(result, progress: progress)
                 return nil
             } catch {
                 return error
             }
         }
         if let outcome { throw ShardFailure(outcome, needsNewAssembly: outcome.httpStatus == 404) }
+        context.checkpoint(.afterRename)
         try await context.ledger.recordDownload(context.runID, result: record.id, at: Date())
+        context.checkpoint(.afterDownloadCommit)
     }
 
     // MARK: - Helpers

@@ -76,7 +76,7 @@ struct ResumeCommand: CLICommand {
             console.line(runID.rawValue)
             let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
             let status = try await RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
-                .drive(shards, maxDuration: options.maxDuration, signals: signals)
+                .drive(shards, options: options, signals: signals)
             await environment.close()
             return status
         } catch {

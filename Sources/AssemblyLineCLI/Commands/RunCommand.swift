@@ -68,6 +68,6 @@ struct RunCommand: CLICommand {
         }
         let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
         let driver = RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
-        return try await driver.drive(try await environment.ledger.shards(of: runID), maxDuration: options.maxDuration, signals: signals)
+        return try await driver.drive(try await environment.ledger.shards(of: runID), options: options, signals: signals)
     }
 }

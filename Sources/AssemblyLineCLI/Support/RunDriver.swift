@@ -16,9 +16,11 @@ struct RunDriver {
     let runID: RunID
     let progress: RunProgress
 
-    func drive(_ shards: [ShardRecord], maxDuration: Duration?, signals: TerminationSignal) async throws -> ExitStatus {
+    func drive(_ shards: [ShardRecord], options: RunOptions, signals: TerminationSignal) async throws -> ExitStatus {
         let clock = ContinuousClock()
         let started = clock.now
+        var checkpoint: @Sendable (PipelineCheckpoint) -> Void = { _ in }
+        if let killSwitch = options.killSwitch { checkpoint = killSwitch.checkpoint }
         let client = TransloaditClient(transport: environment.transport, endpoint: environment.endpoint)
         let context = PipelineContext(
             runID: runID, ledger: environment.ledger, client: client,
@@ -27,10 +29,11 @@ struct RunDriver {
             params: AssemblyParams(key: environment.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL),
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency),
             retry: RetryPolicy(manifest.retry), poll: manifest.poll, output: manifest.output,
-            report: { [progress] in progress.report($0) })
+            report: { [progress] in progress.report($0) },
+            checkpoint: checkpoint)
         let scheduler = RunScheduler(context: context, concurrency: manifest.concurrency.assemblies)
         let work = Task { try await scheduler.run(shards) }
-        let deadline = maxDuration.map { limit in
+        let deadline = options.maxDuration.map { limit in
             Task {
                 try await Task.sleep(for: limit)
                 progress.console.error("run \(runID): --max-duration \(ConfigUnits.formatDuration(limit)) reached; stopping\n")

@@ -1,4 +1,5 @@
 import AssemblyLine
+import Foundation
 
 /// The options `run` and `resume` share, read once (the shape of argument-parser's `@OptionGroup`).
 struct RunOptions: Sendable {
@@ -11,9 +12,12 @@ struct RunOptions: Sendable {
     var maxDuration: Duration?
     var quiet: Bool
     var logFormat: RunProgress.Format
+    /// Set only by crash tests, through `ASSEMBLYLINE_KILL_AT`.
+    var killSwitch: KillSwitch?
 
     init(_ values: ParsedValues) throws {
         quiet = values.flag("quiet")
+        killSwitch = try KillSwitch.from(environment: ProcessInfo.processInfo.environment)
         logFormat = try values.choice("log-format", as: RunProgress.Format.self) ?? .text
         maxDuration = try values.option("max-duration").map { text in
             guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
