@@ -1,5 +1,8 @@
 import AssemblyLine
 import CVips
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// libvips' process-wide setup, done once on first use, and its error messages.
 ///
@@ -7,8 +10,12 @@ import CVips
 /// so a file rewritten at the same path could come back stale, and a resize never repeats an
 /// operation anyway. That also keeps memory bounded to the images being processed. libvips
 /// is thread-safe after `vips_init`; Swift runs this initialiser exactly once (`swift_once`).
+/// libvips' own warnings on stderr (`VIPS-WARNING **: not enough data`) are switched off through
+/// `VIPS_WARNING`, unless the environment sets it: a failed image already comes back as an error
+/// with libvips' message, and the warnings would garble the progress lines of `run`.
 enum VipsRuntime {
     private static let state: Result<Void, ImageRobotError> = {
+        setenv("VIPS_WARNING", "0", 0)
         guard cvips_init("assemblyline") == 0 else {
             return .failure(.libraryUnavailable(reason: takeError()))
         }

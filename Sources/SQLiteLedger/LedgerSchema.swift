@@ -6,8 +6,16 @@ enum LedgerSchema {
         migrator.registerMigration("v1-runs-shards-files-attempts-results-events") { connection in
             try connection.execute(version1)
         }
+        migrator.registerMigration("v2-attempt-bytes-sent") { connection in
+            try connection.execute(version2)
+        }
         return migrator
     }
+
+    /// Schema version 2: the file bytes each attempt sent, for the report's bytes up.
+    static let version2 = """
+        ALTER TABLE attempts ADD COLUMN bytes_sent INTEGER NOT NULL DEFAULT 0 CHECK (bytes_sent >= 0);
+        """
 
     /// Schema version 1. Times are UTC text `YYYY-MM-DDTHH:MM:SS.sssZ`; booleans are 0 or 1.
     static let version1 = """

@@ -91,6 +91,29 @@ extension SQLiteLedger {
                           filesByState: Dictionary(uniqueKeysWithValues: files))
     }
 
+    public func statistics(of id: RunID) throws -> RunStatistics {
+        _ = try run(id)
+        let key: [SQLiteValue] = [.text(id.rawValue)]
+        let attempts = try rows("""
+            SELECT count(created_at), count(*) - count(DISTINCT shard_index), coalesce(sum(bytes_sent), 0)
+            FROM attempts WHERE run_id = ?
+            """, key, table: "attempts") { (try $0.int(), try $0.int(), try $0.integer()) }
+        let received = try rows("SELECT coalesce(sum(size), 0) FROM results WHERE run_id = ? AND state = 'downloaded'",
+                                key, table: "results") { try $0.integer() }
+        let durations = try rows("""
+            SELECT s.shard_index,
+                   CAST(round((julianday(max(r.downloaded_at)) - julianday((SELECT min(started_at) FROM attempts a
+                        WHERE a.run_id = s.run_id AND a.shard_index = s.shard_index))) * 86400000.0) AS INTEGER)
+            FROM shards s JOIN results r ON r.run_id = s.run_id AND r.shard_index = s.shard_index
+            WHERE s.run_id = ? AND s.state = 'downloaded' AND r.state = 'downloaded'
+            GROUP BY s.shard_index
+            """, key, table: "shards") { (try $0.int(), Duration.milliseconds(try $0.integer())) }
+        let (created, retries, sent) = attempts.first ?? (0, 0, 0)
+        return RunStatistics(assembliesCreated: created, retries: retries, bytesSent: sent,
+                             bytesReceived: received.first ?? 0,
+                             shardDurations: Dictionary(durations, uniquingKeysWith: { first, _ in first }))
+    }
+
     public func updateRunState(_ id: RunID, to state: RunState, at time: Date) throws {
         try write { database in
             let current = try rows("SELECT state FROM runs WHERE id = ?", [.text(id.rawValue)], table: "runs") {

@@ -43,12 +43,12 @@ extension SQLiteLedger {
                 break
             case .signed:
                 _ = try openAttempt(run, shard, for: target, in: database)
-            case let .created(assemblyURL, tusURL):
+            case let .created(assemblyURL, tusURL, bytesSent):
                 let attempt = try openAttempt(run, shard, for: target, in: database)
                 try database.execute("""
-                    UPDATE attempts SET assembly_url = ?, tus_url = ?, created_at = ?
+                    UPDATE attempts SET assembly_url = ?, tus_url = ?, created_at = ?, bytes_sent = ?
                     WHERE run_id = ? AND shard_index = ? AND attempt = ?
-                    """, [.text(assemblyURL), .text(tusURL), .text(now)] + key + [.integer(Int64(attempt))])
+                    """, [.text(assemblyURL), .text(tusURL), .text(now), .integer(bytesSent)] + key + [.integer(Int64(attempt))])
             case let .completed(results):
                 let attempt = try openAttempt(run, shard, for: target, in: database)
                 try insertResults(results, run: run, shard: shard, attempt: attempt, in: database)
@@ -76,10 +76,12 @@ extension SQLiteLedger {
                 try database.execute("""
                     UPDATE attempts SET outcome = 'superseded' WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
                     """, key)
-                try database.execute("""
-                    UPDATE files SET state = 'pending', error_code = NULL, error_message = NULL, retryable = NULL
-                    WHERE run_id = ? AND shard_index = ? AND state = 'failed'
-                    """, key)
+                if current == .failed {
+                    try database.execute("""
+                        UPDATE files SET state = 'pending', error_code = NULL, error_message = NULL, retryable = NULL
+                        WHERE run_id = ? AND shard_index = ? AND state = 'failed'
+                        """, key)
+                }
             }
             try database.execute("""
                 UPDATE shards SET state = ?, updated_at = ?, error_code = ?, error_message = ?, retryable = ?

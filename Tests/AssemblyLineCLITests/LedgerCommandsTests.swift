@@ -65,11 +65,13 @@ import Testing
             state     failed, started 2026-11-30 22:00:00Z, ended 2026-11-30 22:00:02Z
             shards    2: 1 planned, 1 failed
             files     3: 2 pending, 1 failed
-            bytes     2.9 KiB planned
+            bytes     2.9 KiB planned, 0 B up, 0 B down
+            work      0 Assemblies created, 0 retries
+            time      2s elapsed; 0 B/s up, 0.0 files/s done
 
-            SHARD  STATE    FILES    BYTES  ATTEMPTS  FAILURE
+            SHARD  STATE    FILES    BYTES  ATTEMPTS  TIME  FAILURE
                 0  planned      2  2.0 KiB         0
-                1  failed       1   1000 B         0  IMAGE_RESIZE_ERROR: p2.jpg could not be decoded
+                1  failed       1   1000 B         0        IMAGE_RESIZE_ERROR: p2.jpg could not be decoded
 
             failures
             IMAGE_RESIZE_ERROR (1 file):

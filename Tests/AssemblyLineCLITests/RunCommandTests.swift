@@ -110,4 +110,38 @@ import Glibc
         #expect(again.status == 0)
         #expect(again.stdout == "run \(runID) is finished: every shard is done; nothing to resume\n")
     }
+
+    @Test func aCorruptInputFailsAloneAndTheReportSaysWhichWithWhatTheRunMoved() throws {
+        let directory = try Self.job()
+        let sample = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")
+        let truncated = try Data(contentsOf: sample).prefix(3_000)
+        try truncated.write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
+
+        let run = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("file-failed (landscapes/broken.png: IMAGE_RESIZE_ERROR"))
+        #expect(!run.stderr.contains("VIPS-WARNING"))
+        #expect(run.stdout.contains("files 12 done, 1 failed, 0 skipped, 0 pending"))
+        let output = directory.url.appendingPathComponent("job/state/output/resize")
+        let results = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".jpg") }
+        #expect(Set(results).count == 12 && !results.contains("landscapes/broken.jpg"))
+
+        let failed = try BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--failed"], in: directory.url)
+        #expect(failed.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(2).joined(separator: " ") }
+            == ["landscapes/broken.png IMAGE_RESIZE_ERROR"])
+
+        let json = try BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--format", "json"], in: directory.url)
+        let report = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue)
+        let shards = try #require(report["shard_list"]?.arrayValue)
+        #expect(report["assemblies_created"] == .integer(Int64(shards.count + 1)))
+        #expect(report["retries"] == .integer(1))
+        let planned = try #require(report["bytes"]?.integerValue)
+        let sent = try #require(report["bytes_sent"]?.integerValue)
+        #expect(sent > planned && sent < 2 * planned)
+        let onDisk = try results.reduce(Int64(0)) { total, path in
+            total + (try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(path).path)[.size] as? Int64 ?? 0)
+        }
+        #expect(report["bytes_received"] == .integer(onDisk))
+        #expect(shards.allSatisfy { $0.objectValue?["duration_ms"]?.integerValue.map { $0 > 0 } == true })
+    }
 }

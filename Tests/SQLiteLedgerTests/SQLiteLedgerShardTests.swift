@@ -171,11 +171,48 @@ import Testing
         #expect(try await ledger.files(of: run, shard: 0, state: .pending).map(\.failure) == [nil, nil, nil])
     }
 
-    @Test func singleFilesFailWithoutTheirShard() async throws {
+    @Test func statisticsCountAssembliesRetriesBytesAndShardDurations() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        let empty = try await ledger.statistics(of: run)
+        #expect(empty == RunStatistics(assembliesCreated: 0, retries: 0, bytesSent: 0, bytesReceived: 0, shardDurations: [:]))
+
+        try await ledger.recordAttempt(run, shard: 0, assemblyID: .generate(), at: Fixture.time(0))
+        try await ledger.transition(run, shard: 0, .signed, at: Fixture.time(1))
+        try await ledger.transition(run, shard: 0, .created(assemblyURL: "http://127.0.0.1/a", tusURL: nil, bytesSent: 5_000),
+                                    at: Fixture.time(2))
+        try await ledger.transition(run, shard: 0, .restarted, at: Fixture.time(3))
+        try await ledger.recordAttempt(run, shard: 0, assemblyID: .generate(), at: Fixture.time(4))
+        try await ledger.transition(run, shard: 0, .signed, at: Fixture.time(5))
+        try await ledger.transition(run, shard: 0, .created(assemblyURL: "http://127.0.0.1/b", tusURL: nil, bytesSent: 3_000),
+                                    at: Fixture.time(6))
+        try await ledger.transition(run, shard: 0, .uploaded, at: Fixture.time(7))
+        try await ledger.transition(run, shard: 0, .completed(results: try await setup.results()), at: Fixture.time(8))
+        for result in try await ledger.results(of: run, shard: 0) {
+            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(12.5))
+        }
+        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(13))
+        try await ledger.recordAttempt(run, shard: 1, assemblyID: .generate(), at: Fixture.time(20))
+
+        let statistics = try await ledger.statistics(of: run)
+        #expect(statistics.assembliesCreated == 2)
+        #expect(statistics.retries == 1)
+        #expect(statistics.bytesSent == 8_000)
+        #expect(statistics.bytesReceived == 3 * 1234)
+        #expect(statistics.shardDurations == [0: .milliseconds(12_500)])
+        await #expect(throws: LedgerError.runNotFound(RunID("20000101T000000Z-000000")!)) {
+            try await ledger.statistics(of: RunID("20000101T000000Z-000000")!)
+        }
+    }
+
+    @Test func singleFilesFailWithoutTheirShardAndStayFailedWhenItRestartsForTheOthers() async throws {
         let setup = try await Setup()
         try await setup.ledger.failFiles(setup.run, files: [0, 4], reason: Fixture.resizeError, at: Fixture.time())
         #expect(try await setup.ledger.files(of: setup.run, shard: nil, state: .failed).map(\.index) == [0, 4])
         #expect(try await setup.state() == .planned)
+        try await setup.drive(to: .executing)
+        try await setup.ledger.transition(setup.run, shard: 0, .restarted, at: Fixture.time(30))
+        #expect(try await setup.ledger.files(of: setup.run, shard: nil, state: .failed).map(\.index) == [0, 4])
         await #expect(throws: LedgerError.fileNotFound(setup.run, file: 99)) {
             try await setup.ledger.failFiles(setup.run, files: [2, 99], reason: Fixture.resizeError, at: Fixture.time())
         }

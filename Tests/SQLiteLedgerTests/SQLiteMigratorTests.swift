@@ -11,10 +11,12 @@ private struct Boom: Error, Equatable {}
         try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { $0.text(0) ?? "" }
     }
 
-    @Test func anEmptyFileIsMigratedToVersion1() async throws {
+    static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent"]
+
+    @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()
         let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
-        #expect(try await ledger.appliedMigrations() == ["v1-runs-shards-files-attempts-results-events"])
+        #expect(try await ledger.appliedMigrations() == Self.versions)
         let connection = try SQLiteConnection(path: directory.ledgerPath, mode: .readOnly)
         #expect(try tables(connection) == Self.tables)
         let indices = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL") {
@@ -37,25 +39,43 @@ private struct Boom: Error, Equatable {}
             await again.close()
         }
         #expect(try connection.rows("SELECT id, applied_at FROM migrations") { [$0.text(0), $0.text(1)] } == before)
-        #expect(before.count == 1)
+        #expect(before.count == Self.versions.count)
     }
 
     @Test func aLedgerFromTheFutureIsRefusedUntouched() async throws {
         let directory = try TemporaryDirectory()
         _ = try await SQLiteLedger.open(path: directory.ledgerPath)
         let connection = try SQLiteConnection(path: directory.ledgerPath)
-        try connection.execute("INSERT INTO migrations (id, applied_at) VALUES ('v2-tus-uploads', '2027-01-01T00:00:00.000Z')")
+        try connection.execute("INSERT INTO migrations (id, applied_at) VALUES ('v9-from-the-future', '2027-01-01T00:00:00.000Z')")
         for mode in [SQLiteConnection.Mode.readWrite, .readOnly] {
             let error = await #expect(throws: SQLiteError.self) {
                 try await SQLiteLedger.open(path: directory.ledgerPath, mode: mode)
             }
-            #expect(error?.kind == .unknownMigrations(["v2-tus-uploads"]))
+            #expect(error?.kind == .unknownMigrations(["v9-from-the-future"]))
             #expect(error?.description == directory.ledgerPath
                 + ": the database was migrated beyond what this AssemblyLine knows "
-                + "(unknown migrations: v2-tus-uploads); use a newer AssemblyLine")
+                + "(unknown migrations: v9-from-the-future); use a newer AssemblyLine")
         }
         #expect(try connection.rows("SELECT id FROM migrations ORDER BY rowid") { $0.text(0) ?? "" }
-            == ["v1-runs-shards-files-attempts-results-events", "v2-tus-uploads"])
+            == Self.versions + ["v9-from-the-future"])
+    }
+
+    @Test func aVersion1LedgerIsMigratedToVersion2WithItsDataKept() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let run = try await first.createRun(Fixture.newRun(Fixture.plan(shards: 2, filesPerShard: 3)))
+        let attempt = try await first.recordAttempt(run.id, shard: 0, assemblyID: .generate(), at: Fixture.time(1))
+        await first.close()
+        let connection = try SQLiteConnection(path: directory.ledgerPath)
+        try connection.execute("ALTER TABLE attempts DROP COLUMN bytes_sent")
+        try connection.execute("DELETE FROM migrations WHERE id = 'v2-attempt-bytes-sent'")
+
+        let reopened = try await SQLiteLedger.open(path: directory.ledgerPath)
+        #expect(try await reopened.appliedMigrations() == Self.versions)
+        #expect(try await reopened.run(run.id).record == run)
+        #expect(try await reopened.attempts(of: run.id, shard: 0) == [attempt])
+        #expect(try await reopened.statistics(of: run.id).bytesSent == 0)
+        await reopened.close()
     }
 
     @Test func aReadOnlyOpenRefusesAnUnmigratedFile() async throws {
@@ -66,7 +86,7 @@ private struct Boom: Error, Equatable {}
         let error = await #expect(throws: SQLiteError.self) {
             try await SQLiteLedger.open(path: directory.ledgerPath, mode: .readOnly)
         }
-        #expect(error?.kind == .pendingMigrations(["v1-runs-shards-files-attempts-results-events"]))
+        #expect(error?.kind == .pendingMigrations(Self.versions))
         #expect(try tables(connection) == ["unrelated"])
     }
 

@@ -19,6 +19,9 @@ public protocol RunLedger: Sendable {
     /// A run with its shards and files counted by state; throws `LedgerError.runNotFound`.
     func run(_ id: RunID) async throws -> RunSummary
 
+    /// What the run moved and how long its shards took; throws `LedgerError.runNotFound`.
+    func statistics(of id: RunID) async throws -> RunStatistics
+
     /// Moves a run to `state` (see `RunState.canTransition(to:)`); an ended state sets `finishedAt`.
     func updateRunState(_ id: RunID, to state: RunState, at time: Date) async throws
 

@@ -2,8 +2,8 @@
 public enum ShardTransition: Sendable, Hashable {
     /// The current attempt's params are signed; its Assembly ID is about to be sent.
     case signed
-    /// The service accepted the current attempt's Assembly.
-    case created(assemblyURL: String, tusURL: String?)
+    /// The service accepted the current attempt's Assembly, with `bytesSent` bytes of files in the creating request.
+    case created(assemblyURL: String, tusURL: String?, bytesSent: Int64 = 0)
     /// Every file of the shard has reached the service.
     case uploaded
     /// The service reports the Assembly as executing.
@@ -14,7 +14,8 @@ public enum ShardTransition: Sendable, Hashable {
     case downloaded
     /// The shard stops with `reason`; its pending files fail with it, and so does an open attempt.
     case failed(FailureReason)
-    /// The shard goes back to `planned` for a new attempt; its failed files become pending again.
+    /// The shard goes back to `planned` for a new attempt. Restarting a failed shard makes its failed
+    /// files pending again; restarting one that is still running keeps the files that failed alone.
     case restarted
 
     /// The state the shard is in after the move.

@@ -8,6 +8,8 @@ public struct AssemblyStatus: Sendable, Hashable, Decodable {
     public var error: String?
     public var message: String?
     public var reason: String?
+    /// On an execution error, the upload (its `id`) whose processing failed, when the service says.
+    public var failedOriginalID: String?
     public var assemblyID: String?
     public var assemblyURL: String?
     public var assemblySSLURL: String?
@@ -20,6 +22,7 @@ public struct AssemblyStatus: Sendable, Hashable, Decodable {
 
     enum CodingKeys: String, CodingKey {
         case ok, error, message, reason, uploads, results, info
+        case failedOriginalID = "original_id"
         case assemblyID = "assembly_id"
         case assemblyURL = "assembly_url"
         case assemblySSLURL = "assembly_ssl_url"
@@ -36,6 +39,7 @@ public struct AssemblyStatus: Sendable, Hashable, Decodable {
         error = try? container.decodeIfPresent(String.self, forKey: .error)
         message = try? container.decodeIfPresent(String.self, forKey: .message)
         reason = try? container.decodeIfPresent(String.self, forKey: .reason)
+        failedOriginalID = try? container.decodeIfPresent(String.self, forKey: .failedOriginalID)
         assemblyID = try? container.decodeIfPresent(String.self, forKey: .assemblyID)
         assemblyURL = try? container.decodeIfPresent(String.self, forKey: .assemblyURL)
         assemblySSLURL = try? container.decodeIfPresent(String.self, forKey: .assemblySSLURL)

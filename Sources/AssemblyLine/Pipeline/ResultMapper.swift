@@ -22,6 +22,13 @@ public struct ResultMapper: Sendable {
         return Int(field.dropFirst(5))
     }
 
+    /// The ledger index of the input an execution error names (through `original_id` and its upload), if any.
+    public static func failedFileIndex(of status: AssemblyStatus) -> Int? {
+        guard let original = status.failedOriginalID,
+              let field = status.uploads.first(where: { $0.id == original })?.field else { return nil }
+        return fileIndex(ofField: field)
+    }
+
     /// Every result of the status as a ``NewResult`` with its input and output path, steps and files in order.
     public func results(of status: AssemblyStatus, files: [FileRecord]) -> [NewResult] {
         let byIndex = Dictionary(files.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })

@@ -3,6 +3,8 @@ public struct ShardEvent: Sendable, Hashable {
     /// What kind of step it was.
     public enum Kind: String, Sendable, Hashable {
         case started, signed, created, uploaded, executing, completed, downloaded, retrying, restarted, failed
+        /// One input failed alone (a corrupt file); the shard goes on without it.
+        case fileFailed = "file-failed"
     }
 
     public var shard: Int

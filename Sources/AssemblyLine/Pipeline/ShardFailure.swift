@@ -5,6 +5,8 @@ struct ShardFailure: Error, Sendable {
     var needsNewAssembly: Bool
     /// How long the service asked to wait, if it did.
     var retryIn: Duration?
+    /// The one input the failure is about (a corrupt file): it fails alone and the shard goes on without it.
+    var culprit: Int?
 
     init(_ reason: FailureReason, needsNewAssembly: Bool = false, retryIn: Duration? = nil) {
         self.reason = reason

@@ -43,6 +43,11 @@ public struct ShardRunner: Sendable {
                 }
             } catch let failure as ShardFailure {
                 if Task.isCancelled { throw CancellationError() }
+                if let culprit = failure.culprit, let next = try await isolate(culprit, failure.reason) {
+                    state = next
+                    signed = nil
+                    continue
+                }
                 failures += 1
                 guard failure.reason.isRetryable, context.retry.allowsRetry(after: failures) else {
                     try await transition(.failed(failure.reason), event: .failed, detail: failure.reason.description)
@@ -87,12 +92,13 @@ public struct ShardRunner: Sendable {
     private func create(_ fresh: SignedParams?) async throws -> ShardState {
         let attempt = try await currentAttempt()
         let statusURL = "\(context.client.endpoint)/assemblies/\(attempt.assemblyID)"
+        let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
+        let bytes = files.reduce(0) { $0 + $1.file.size }
         if fresh == nil, let existing = try await status(at: statusURL) {
-            return try await created(existing, fallbackURL: statusURL)
+            return try await created(existing, fallbackURL: statusURL, bytesSent: bytes)
         }
         let signed: SignedParams
         if let fresh { signed = fresh } else { signed = try await sign() }
-        let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: nil)
         let uploads = try files.map { record in
             try Self.checkUnchanged(record.file)
             return TransloaditClient.Upload(field: ResultMapper.field(forFile: record.index), path: record.file.path,
@@ -113,7 +119,7 @@ public struct ShardRunner: Sendable {
             switch outcome {
             case .success(let status):
                 context.checkpoint(.afterCreateAnswer)
-                return try await created(status, fallbackURL: statusURL)
+                return try await created(status, fallbackURL: statusURL, bytesSent: bytes)
             case .failure(let error) where error.isRateLimit:
                 let wait = error.retryIn ?? .seconds(60)
                 await context.governor.backOffCreations(for: wait)
@@ -125,8 +131,8 @@ public struct ShardRunner: Sendable {
     }
 
     /// Records the accepted Assembly and moves on from what its first status says.
-    private func created(_ status: AssemblyStatus, fallbackURL: String) async throws -> ShardState {
-        try await transition(.created(assemblyURL: status.statusURL ?? fallbackURL, tusURL: status.tusURL), event: .created,
+    private func created(_ status: AssemblyStatus, fallbackURL: String, bytesSent: Int64) async throws -> ShardState {
+        try await transition(.created(assemblyURL: status.statusURL ?? fallbackURL, tusURL: status.tusURL, bytesSent: bytesSent), event: .created,
                              detail: status.assemblyID ?? "")
         try await transition(.uploaded, event: .uploaded)
         context.checkpoint(.afterCreated)
@@ -184,7 +190,9 @@ public struct ShardRunner: Sendable {
         }
         if let error = status.error {
             let aborted = error == "REQUEST_ABORTED"
-            throw ShardFailure(code: error, status.message ?? status.reason ?? "the Assembly failed", retryable: aborted, needsNewAssembly: aborted)
+            var failure = ShardFailure(code: error, status.message ?? status.reason ?? "the Assembly failed", retryable: aborted, needsNewAssembly: aborted)
+            if !aborted { failure.culprit = ResultMapper.failedFileIndex(of: status) }
+            throw failure
         }
         switch status.ok {
         case "ASSEMBLY_EXECUTING" where state != .executing:
@@ -195,6 +203,23 @@ public struct ShardRunner: Sendable {
         default:
             return state
         }
+    }
+
+    /// Fails one corrupt input alone and starts the shard over without it; nil when the file is not one of
+    /// the shard's pending files (the failure is then the shard's). A shard left with no file fails.
+    private func isolate(_ file: Int, _ reason: FailureReason) async throws -> ShardState? {
+        let pending = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
+        guard let culprit = pending.first(where: { $0.index == file }) else { return nil }
+        try await context.ledger.failFiles(context.runID, files: [file], reason: reason, at: Date())
+        let others = pending.count - 1
+        guard others > 0 else {
+            try await transition(.failed(reason), event: .failed, detail: reason.description)
+            return .failed
+        }
+        context.report(ShardEvent(shard: shard.index, kind: .fileFailed,
+                                  detail: "\(culprit.file.relativePath): \(reason); \(others) other files go on in a new Assembly"))
+        try await transition(.restarted, event: .restarted)
+        return .planned
     }
 
     /// Downloads every result not yet in place, verified, then marks the shard done.

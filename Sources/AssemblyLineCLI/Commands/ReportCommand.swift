@@ -72,6 +72,7 @@ struct ReportCommand: CLICommand {
             throw CommandFailure(message: "Error: no runs recorded in \(path)", status: .invalidInput)
         }
         return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id),
-                         files: try await ledger.files(of: id, shard: nil, state: failedOnly ? .failed : nil))
+                         files: try await ledger.files(of: id, shard: nil, state: failedOnly ? .failed : nil),
+                         statistics: try await ledger.statistics(of: id))
     }
 }

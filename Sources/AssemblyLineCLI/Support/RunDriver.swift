@@ -58,7 +58,7 @@ struct RunDriver {
         } catch is CancellationError {
             interrupted = true
         }
-        let failed = try await environment.ledger.shards(of: runID).contains { $0.state == .failed }
+        let failed = try await (environment.ledger.run(runID).filesByState[.failed] ?? 0) > 0
         let state: RunState = interrupted ? .interrupted : failed ? .failed : .finished
         try await environment.ledger.updateRunState(runID, to: state, at: Date())
         progress.summary(try await environment.ledger.run(runID), elapsed: clock.now - started)

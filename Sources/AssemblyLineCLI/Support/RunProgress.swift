@@ -21,14 +21,16 @@ final class RunProgress: Sendable {
     }
 
     /// The events worth a line: what a shard started, finished, retried or failed with.
-    static let shown: Set<ShardEvent.Kind> = [.created, .completed, .downloaded, .retrying, .restarted, .failed]
+    static let shown: Set<ShardEvent.Kind> = [.created, .completed, .downloaded, .retrying, .restarted, .failed, .fileFailed]
+    /// The events that are failures: on stderr, and shown even with `--quiet`.
+    static let failures: Set<ShardEvent.Kind> = [.failed, .fileFailed]
 
     func report(_ event: ShardEvent) {
-        guard Self.shown.contains(event.kind), !quiet || event.kind == .failed else { return }
+        guard Self.shown.contains(event.kind), !quiet || Self.failures.contains(event.kind) else { return }
         switch format {
         case .text:
             let line = "shard \(event.shard): \(event.kind.rawValue)" + (event.detail.isEmpty ? "" : " (\(event.detail))")
-            event.kind == .failed ? console.error(line + "\n") : console.line(line)
+            Self.failures.contains(event.kind) ? console.error(line + "\n") : console.line(line)
         case .json:
             console.line(JSONValue.object([
                 "time": .string(UTCDateTime(Date()).iso8601Text), "run": .string(runID.rawValue),

@@ -1,11 +1,25 @@
 import Foundation
 import AssemblyLine
 
-/// One run's report: the run, its shards and files by state, and its failures grouped by code.
+/// One run's report: the run, its shards and files by state, what it moved and how fast, and its failures by code.
 struct RunReport {
     var summary: RunSummary
     var shards: [ShardRecord]
     var files: [FileRecord]
+    var statistics: RunStatistics
+
+    /// From the run's start to its end (or its last change, while it is unfinished).
+    var elapsed: Duration {
+        let run = summary.record
+        let seconds = max(0, (run.finishedAt ?? run.updatedAt).timeIntervalSince(run.createdAt))
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// `amount` per second over the elapsed time, 0 when no time passed.
+    private func rate(_ amount: Double) -> Double {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds > 0 ? amount / seconds : 0
+    }
 
     /// Failed files grouped by error code, codes in order.
     var failuresByCode: [(code: String, files: [FileRecord])] {
@@ -23,15 +37,21 @@ struct RunReport {
             "state     \(run.state), started \(RunText.time(run.createdAt))" + (run.finishedAt.map { ", ended \(RunText.time($0))" } ?? ""),
             "shards    \(run.shardCount): " + Self.counts(ShardState.allCases.map { ($0.rawValue, summary.shardsByState[$0] ?? 0) }),
             "files     \(run.fileCount + run.skippedCount): " + Self.counts(FileState.allCases.map { ($0.rawValue, summary.filesByState[$0] ?? 0) }),
-            "bytes     \(ByteCountText.format(run.bytes)) planned",
+            "bytes     \(ByteCountText.format(run.bytes)) planned, \(ByteCountText.format(statistics.bytesSent)) up, "
+                + "\(ByteCountText.format(statistics.bytesReceived)) down",
+            "work      \(statistics.assembliesCreated) Assemblies created, \(statistics.retries) retr\(statistics.retries == 1 ? "y" : "ies")",
+            "time      \(ConfigUnits.formatDuration(elapsed)) elapsed; \(ByteCountText.format(Int64(rate(Double(statistics.bytesSent)))))/s up, "
+                + "\(String(format: "%.1f", rate(Double(summary.filesByState[.done] ?? 0)))) files/s done",
             "",
         ]
         let rows = shards.map { shard in
             [String(shard.index), shard.state.rawValue, String(shard.fileCount), ByteCountText.format(shard.bytes),
-             String(shard.attemptCount), shard.failure?.description ?? ""]
+             String(shard.attemptCount), statistics.shardDurations[shard.index].map(ConfigUnits.formatDuration) ?? "",
+             shard.failure?.description ?? ""]
         }
         var text = lines.joined(separator: "\n") + "\n"
-        text += TextTable.render(header: ["SHARD", "STATE", "FILES", "BYTES", "ATTEMPTS", "FAILURE"], rows: rows, rightAligned: [0, 2, 3, 4])
+        text += TextTable.render(header: ["SHARD", "STATE", "FILES", "BYTES", "ATTEMPTS", "TIME", "FAILURE"], rows: rows,
+                                 rightAligned: [0, 2, 3, 4, 5])
         lines = []
         for (code, failed) in failuresByCode {
             lines.append("\(code) (\(failed.count) file\(failed.count == 1 ? "" : "s")):")
@@ -52,11 +72,19 @@ struct RunReport {
         var object = RunText.json(summary.record).objectValue ?? [:]
         object["shards_by_state"] = .object(Dictionary(uniqueKeysWithValues: summary.shardsByState.map { ($0.key.rawValue, .integer(Int64($0.value))) }))
         object["files_by_state"] = .object(Dictionary(uniqueKeysWithValues: summary.filesByState.map { ($0.key.rawValue, .integer(Int64($0.value))) }))
+        object["assemblies_created"] = .integer(Int64(statistics.assembliesCreated))
+        object["retries"] = .integer(Int64(statistics.retries))
+        object["bytes_sent"] = .integer(statistics.bytesSent)
+        object["bytes_received"] = .integer(statistics.bytesReceived)
+        object["elapsed_ms"] = .integer(Self.milliseconds(elapsed))
+        object["bytes_sent_per_second"] = .integer(Int64(rate(Double(statistics.bytesSent))))
+        object["files_done_per_second"] = .number((rate(Double(summary.filesByState[.done] ?? 0)) * 100).rounded() / 100)
         object["shard_list"] = .array(shards.map { shard in
             .object([
                 "index": .integer(Int64(shard.index)), "state": .string(shard.state.rawValue),
                 "files": .integer(Int64(shard.fileCount)), "bytes": .integer(shard.bytes),
                 "attempts": .integer(Int64(shard.attemptCount)), "failure": shard.failure.map(Self.json) ?? .null,
+                "duration_ms": statistics.shardDurations[shard.index].map { .integer(Self.milliseconds($0)) } ?? .null,
             ])
         })
         object["failures"] = .array(failuresByCode.map { group in
@@ -75,6 +103,10 @@ struct RunReport {
             lines.append(cells.map(Self.csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     private static func json(_ failure: FailureReason) -> JSONValue {
