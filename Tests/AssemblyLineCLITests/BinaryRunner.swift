@@ -16,10 +16,12 @@ struct BinaryRunner {
         return bundle.appendingPathComponent("assemblyline")
     }()
 
-    /// Runs the binary with arguments in a directory, with the environment given plus PATH and HOME.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Outcome {
+    /// Runs the binary (or another program, such as `script` around it) with arguments in a directory,
+    /// with the environment given plus PATH and HOME.
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                    executable: URL = binary) throws -> Outcome {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var base = ["PATH": "/usr/bin:/bin"]

@@ -53,6 +53,7 @@ import Glibc
 
         let second = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(second.status == 0, "\(second.stderr)")
+        #expect(!second.stdout.contains("\u{1B}"), "no progress bar without a terminal")
         #expect(second.stdout.contains("skipped 12 files an earlier run already did"))
         #expect(second.stdout.contains("files 0 done, 0 failed, 12 skipped, 0 pending"))
     }
@@ -143,5 +144,17 @@ import Glibc
         }
         #expect(report["bytes_received"] == .integer(onDisk))
         #expect(shards.allSatisfy { $0.objectValue?["duration_ms"]?.integerValue.map { $0 > 0 } == true })
+    }
+
+    @Test func onATerminalAProgressBarStaysBelowTheEventLines() throws {
+        let directory = try Self.job()
+        let command = "\(BinaryRunner.binary.path) run job/m.yaml"
+        let outcome = try BinaryRunner.run(["-qec", command, "/dev/null"], in: directory.url,
+                                           executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(outcome.status == 0, "\(outcome.stdout)")
+        let erase = "\r\u{1B}[K"
+        #expect(outcome.stdout.contains("[........................]  0/3 shards  0/12 files" + erase + "shard "))
+        #expect(outcome.stdout.contains("[########################]  3/3 shards  12/12 files" + erase + "run "))
+        #expect(outcome.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
     }
 }

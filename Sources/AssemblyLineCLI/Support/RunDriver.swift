@@ -31,6 +31,7 @@ struct RunDriver {
             retry: RetryPolicy(manifest.retry), poll: manifest.poll, output: manifest.output,
             report: { [progress] in progress.report($0) },
             checkpoint: checkpoint)
+        progress.start(shards)
         let scheduler = RunScheduler(context: context, concurrency: manifest.concurrency.assemblies)
         let work = Task { try await scheduler.run(shards) }
         let deadline = options.maxDuration.map { limit in

@@ -1,7 +1,12 @@
 import AssemblyLine
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Prints a run's shard events: one line each (text or JSON), only failures with `--quiet`; never a secret.
+///
+/// On a terminal (text format, not `--quiet`) a progress bar stays below the lines.
 final class RunProgress: Sendable {
     /// How lines are written.
     enum Format: String, CaseIterable, Sendable {
@@ -12,12 +17,21 @@ final class RunProgress: Sendable {
     let format: Format
     let quiet: Bool
     let console: Console
+    let bar: ProgressBar?
 
     init(runID: RunID, format: Format, quiet: Bool, console: Console) {
         self.runID = runID
         self.format = format
         self.quiet = quiet
         self.console = console
+        bar = format == .text && !quiet && isatty(STDOUT_FILENO) == 1 ? ProgressBar() : nil
+    }
+
+    /// Sets the bar's totals and draws it, on a terminal.
+    func start(_ shards: [ShardRecord]) {
+        guard let bar else { return }
+        bar.start(shards)
+        console.out(bar.line)
     }
 
     /// The events worth a line: what a shard started, finished, retried or failed with.
@@ -26,11 +40,14 @@ final class RunProgress: Sendable {
     static let failures: Set<ShardEvent.Kind> = [.failed, .fileFailed]
 
     func report(_ event: ShardEvent) {
+        bar?.record(event)
         guard Self.shown.contains(event.kind), !quiet || Self.failures.contains(event.kind) else { return }
         switch format {
         case .text:
             let line = "shard \(event.shard): \(event.kind.rawValue)" + (event.detail.isEmpty ? "" : " (\(event.detail))")
+            if bar != nil { console.out(ProgressBar.erase) }
             Self.failures.contains(event.kind) ? console.error(line + "\n") : console.line(line)
+            if let bar { console.out(bar.line) }
         case .json:
             console.line(JSONValue.object([
                 "time": .string(UTCDateTime(Date()).iso8601Text), "run": .string(runID.rawValue),
@@ -48,6 +65,7 @@ final class RunProgress: Sendable {
             + "\(ConfigUnits.formatDuration(elapsed))"
         switch format {
         case .text:
+            if bar != nil { console.out(ProgressBar.erase) }
             console.line(text)
         case .json:
             console.line(JSONValue.object([
