@@ -40,7 +40,7 @@ struct AssemblyListing {
     }
 
     /// What `curl ARGUMENTS` prints; reading to the end waits for it without spinning.
-    private static func curl(_ arguments: [String]) throws -> Data {
+    static func curl(_ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-sS", "--max-time", "10"] + arguments

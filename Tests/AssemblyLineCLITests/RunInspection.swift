@@ -39,14 +39,13 @@ struct RunInspection {
         Dictionary(uniqueKeysWithValues: attempts.map { ($0.assemblyID.rawValue, $0.shardIndex) })
     }
 
-    /// What is wrong with the run's outputs: per shard exactly one completed attempt whose results, one per input,
+    /// What is wrong with the run's outputs: each shard's latest attempt completed, and its results, one per input,
     /// are on disk with the size and MD5 the service gave and decode to the dimensions `expected(input)`.
     func resultProblems(expected: (FileRecord) -> (width: Int, height: Int)) -> [String] {
         var problems: [String] = []
         for shard in shards {
-            let completed = attempts.filter { $0.shardIndex == shard.index && $0.outcome == .completed }
-            guard completed.count == 1, let attempt = completed.first else {
-                problems.append("shard \(shard.index): \(completed.count) completed attempts in the ledger")
+            guard let attempt = attempts.last(where: { $0.shardIndex == shard.index }), attempt.outcome == .completed else {
+                problems.append("shard \(shard.index): its latest attempt did not complete")
                 continue
             }
             let made = results.filter { $0.shardIndex == shard.index && $0.attempt == attempt.number }
@@ -57,6 +56,21 @@ struct RunInspection {
                     continue
                 }
                 problems += Self.check(record, expected: expected(file), input: file.file.relativePath)
+            }
+        }
+        return problems
+    }
+
+    /// What the service's Assemblies say against the ledger: each one has an ID the run recorded before creating it,
+    /// and no shard has more than `allowed` completed ones (one, unless its results were meant to be made again).
+    func serviceProblems(_ items: [AssemblyListing.Item], completedPerShard allowed: Int = 1) -> [String] {
+        let shardOf = shardOfAssembly
+        var problems = items.filter { shardOf[$0.id] == nil }.map { "Assembly \($0.id) is not in the ledger" }
+        let completed = Dictionary(grouping: items.filter(\.isCompleted).compactMap { shardOf[$0.id] }) { $0 }
+        for shard in shards {
+            let count = completed[shard.index]?.count ?? 0
+            if count < 1 || count > allowed {
+                problems.append("shard \(shard.index): \(count) completed Assemblies at the service")
             }
         }
         return problems
