@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "LocalTransloaditTests", dependencies: [
             "LocalTransloadit", "AssemblyLine", "CurlTransport", "ImageRobot", "HMAC", "YAMLReader",
         ]),
-        .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger", "ImageRobot"]),
+        .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger", "ImageRobot", "HMAC"]),
     ],
     swiftLanguageModes: [.v6]
 )
