@@ -4,9 +4,17 @@ import Foundation
 struct BinaryRunner {
     /// What one invocation printed and returned.
     struct Outcome {
+        /// The exit status, or the signal's number when `reason` is `.uncaughtSignal`.
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Whether the process exited or a signal ended it.
+        var reason: Process.TerminationReason = .exit
+
+        /// True when the signal `number` ended the process.
+        func wasKilled(by number: Int32) -> Bool {
+            reason == .uncaughtSignal && status == number
+        }
     }
 
     /// The binary beside the test bundle, which `swift build --build-tests` builds with it.
@@ -44,7 +52,8 @@ struct BinaryRunner {
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus,
                        stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self))
+                       stderr: String(decoding: errData, as: UTF8.self),
+                       reason: process.terminationReason)
     }
 }
 
