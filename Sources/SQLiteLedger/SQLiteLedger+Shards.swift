@@ -32,7 +32,8 @@ extension SQLiteLedger {
         try write { database in
             let current = try shardRow(run, shard, in: database).state
             let target = transition.target
-            guard current.canTransition(to: target) else {
+            let reopening = if case .reopened = transition { true } else { false }
+            guard current.canTransition(to: target), reopening == (current == .failed && target != .planned) else {
                 throw LedgerError.illegalShardTransition(run, shard: shard, from: current, to: target)
             }
             let key: [SQLiteValue] = [.text(run.rawValue), .integer(Int64(shard))]
@@ -72,6 +73,8 @@ extension SQLiteLedger {
                     UPDATE files SET state = 'failed', error_code = ?, error_message = ?, retryable = ?
                     WHERE run_id = ? AND shard_index = ? AND state = 'pending'
                     """, error + key)
+            case .reopened:
+                try reopenLastAttempt(run, shard, at: target, in: database)
             case .restarted:
                 try database.execute("""
                     UPDATE attempts SET outcome = 'superseded' WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
@@ -137,6 +140,35 @@ extension SQLiteLedger {
             """, [.text(run.rawValue), .integer(Int64(shard))]) { $0.integer(0) } ?? nil
         guard let number else { throw LedgerError.noOpenAttempt(run, shard: shard, transition: target) }
         return Int(number)
+    }
+
+    /// Takes a failed shard back to its last attempt: open again to poll it, or completed to download its results.
+    private func reopenLastAttempt(_ run: RunID, _ shard: Int, at target: ShardState, in database: SQLiteConnection) throws {
+        let key: [SQLiteValue] = [.text(run.rawValue), .integer(Int64(shard))]
+        let last = try database.firstRow("""
+            SELECT attempt, outcome, created_at IS NOT NULL, retryable FROM attempts
+            WHERE run_id = ? AND shard_index = ? ORDER BY attempt DESC LIMIT 1
+            """, key) { ($0.integer(0) ?? 0, $0.text(1) ?? "", $0.integer(2) == 1, $0.integer(3) == 1) }
+        let fits = switch target {
+        case .completed: last?.1 == "completed"
+        case .executing: last?.1 == "failed" && last?.2 == true && last?.3 == true
+        default: false
+        }
+        guard let last, fits else {
+            throw LedgerError.illegalShardTransition(run, shard: shard, from: .failed, to: target)
+        }
+        if target == .executing {
+            try database.execute("""
+                UPDATE attempts SET outcome = 'open', error_code = NULL, error_message = NULL, retryable = NULL
+                WHERE run_id = ? AND shard_index = ? AND attempt = ?
+                """, key + [.integer(last.0)])
+        }
+        try database.execute("""
+            UPDATE files SET state = 'pending', error_code = NULL, error_message = NULL, retryable = NULL
+            WHERE run_id = ?1 AND shard_index = ?2 AND state = 'failed' AND EXISTS (
+                SELECT 1 FROM shards s WHERE s.run_id = ?1 AND s.shard_index = ?2
+                AND s.error_code IS files.error_code AND s.error_message IS files.error_message)
+            """, key)
     }
 
     /// Inserts an Assembly's results, checking that each names an input of this shard.

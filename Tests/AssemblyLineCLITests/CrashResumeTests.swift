@@ -32,9 +32,6 @@ import Glibc
         return outputs
     }()
 
-    /// The checkpoints where downloads may be in flight when the process dies.
-    static let downloadPoints: Set<PipelineCheckpoint> = [.midDownload, .afterRename, .afterDownloadCommit, .beforeShardDone]
-
     @Test(arguments: PipelineCheckpoint.allCases)
     func aRunKilledAtACheckpointIsFinishedByResumeWithEachResultOnceAndOneCompletedAssemblyPerShard(point: PipelineCheckpoint) throws {
         let directory = try RunCommandTests.job()
@@ -59,19 +56,13 @@ import Glibc
 
     // MARK: - Checks
 
-    /// Exactly the expected outputs are on disk, no `.part-` leftovers (a known issue for now), each with the right dimensions.
+    /// Exactly the expected outputs are on disk, no `.part` leftovers of downloads killed in flight, each with the right dimensions.
     static func checkOutputs(in output: URL, point: PipelineCheckpoint) throws {
         let found = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter { path in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
         }
-        let leftovers = found.filter { $0.contains(".part-") }
-        withKnownIssue("ResultDownloader never removes the .part- file of a download killed in flight", isIntermittent: point != .midDownload) {
-            #expect(leftovers.isEmpty, "\(point): temporary downloads left: \(leftovers)")
-        } when: {
-            downloadPoints.contains(point)
-        }
-        #expect(Set(found).subtracting(leftovers) == Set(expectedOutputs.keys), "\(point): \(found.sorted())")
+        #expect(Set(found) == Set(expectedOutputs.keys), "\(point): \(found.sorted())")
         for (path, size) in expectedOutputs where found.contains(path) {
             let info = try ImageInspector.inspect(output.appendingPathComponent(path).path)
             #expect(info.width == size.width && info.height == size.height, "\(point): \(path) is \(info.width)x\(info.height)")

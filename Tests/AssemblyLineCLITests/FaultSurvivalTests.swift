@@ -47,8 +47,8 @@ import Testing
         let directory = try RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         // Creations that fail, status requests that fail, drop or dawdle, downloads cut short or altered, and
-        // Assemblies that fail; seed 59 puts faults of each route among its first requests. Creations dropped or
-        // cut on a reused connection are left to the disabled test below: libcurl re-sends them (pipeline bug).
+        // Assemblies that fail; seed 59 puts faults of each route among its first requests. Creations dropped on a
+        // reused connection (which libcurl re-sends) have their own test below.
         try directory.write("faults.yaml", """
             seed: 59
             routes:
@@ -148,12 +148,9 @@ import Testing
         #expect(atService.isEmpty, "\(atService)")
     }
 
-    // MARK: - Pipeline bugs, each reproduced with a seed (see the disabled reasons)
+    // MARK: - Faults that once broke the pipeline, each reproduced with a seed
 
-    @Test(.disabled("""
-        pipeline bug: libcurl re-sends a POST whose reused connection died without an answer; the re-send gets 409 \
-        DO_NOT_REUSE_ASSEMBLY_IDS, which fails the shard (ShardRunner.create) though its Assembly exists and completes
-        """))
+    @Test
     func aCreationWhoseAnswerIsLostOnAReusedConnectionIsContinuedNotFailed() async throws {
         let directory = try RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
@@ -176,10 +173,7 @@ import Testing
         #expect(atService.isEmpty, "\(atService)")
     }
 
-    @Test(.disabled("""
-        pipeline bug: resume starts every failed shard over with a new Assembly (ShardRunner.run), even one whose \
-        Assembly completed and whose results are still at the service
-        """))
+    @Test
     func aShardThatFailedAfterItsAssemblyCompletedResumesWithoutASecondAssembly() async throws {
         let directory = try RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
@@ -203,10 +197,7 @@ import Testing
         #expect(atService.isEmpty, "\(atService)")
     }
 
-    @Test(.disabled("""
-        pipeline bug: a result answered 404 fails the shard at once (not retryable) instead of running it again, and a \
-        restarted shard still fetches the results of its earlier attempts (ShardRunner.fetch, ShardRunner.download)
-        """))
+    @Test
     func resultsGoneAtTheServiceRunTheShardAgainWithinTheRun() async throws {
         let directory = try RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"

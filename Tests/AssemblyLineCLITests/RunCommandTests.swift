@@ -49,7 +49,7 @@ import Glibc
         }
         let results = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".jpg") }
         #expect(results.count == 12)
-        #expect(!results.contains { $0.contains(".part-") })
+        #expect(!results.contains { $0.hasSuffix(".part") })
 
         let second = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(second.status == 0, "\(second.stderr)")

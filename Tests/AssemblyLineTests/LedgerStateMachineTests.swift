@@ -10,7 +10,7 @@ import Testing
         [.uploaded, .executing], [.uploaded, .completed], [.uploaded, .failed], [.uploaded, .planned],
         [.executing, .completed], [.executing, .failed], [.executing, .planned],
         [.completed, .downloaded], [.completed, .failed], [.completed, .planned],
-        [.failed, .planned],
+        [.failed, .planned], [.failed, .executing], [.failed, .completed],
     ]
 
     @Test(arguments: ShardState.allCases, ShardState.allCases)
@@ -38,7 +38,7 @@ import Testing
         (.uploaded, .uploaded), (.executing, .executing), (.completed(results: []), .completed),
         (.downloaded, .downloaded),
         (.failed(FailureReason(code: "HTTP_503", message: "unavailable", isRetryable: true)), .failed),
-        (.restarted, .planned),
+        (.restarted, .planned), (.reopened(at: .completed), .completed), (.reopened(at: .executing), .executing),
     ])
     func transitionsNameTheirTarget(transition: ShardTransition, target: ShardState) {
         #expect(transition.target == target)

@@ -116,6 +116,62 @@ import Testing
         #expect(try await setup.ledger.events(of: setup.run, shard: nil).count == eventsBefore)
     }
 
+    @Test func onlyAFailedShardIsReopenedAndOnlyByReopening() async throws {
+        let setup = try await Setup()
+        try await setup.drive(to: .executing)
+        await #expect(throws: LedgerError.illegalShardTransition(setup.run, shard: 0, from: .executing, to: .completed)) {
+            try await setup.ledger.transition(setup.run, shard: 0, .reopened(at: .completed), at: Fixture.time(50))
+        }
+        try await setup.ledger.transition(setup.run, shard: 0, .failed(Fixture.unavailable), at: Fixture.time(51))
+        await #expect(throws: LedgerError.illegalShardTransition(setup.run, shard: 0, from: .failed, to: .executing)) {
+            try await setup.ledger.transition(setup.run, shard: 0, .executing, at: Fixture.time(52))
+        }
+        await #expect(throws: LedgerError.illegalShardTransition(setup.run, shard: 0, from: .failed, to: .completed)) {
+            try await setup.ledger.transition(setup.run, shard: 0, .reopened(at: .completed), at: Fixture.time(53))
+        }
+        #expect(try await setup.state() == .failed)
+    }
+
+    @Test func aShardThatFailedWhileDownloadingIsReopenedAtItsCompletedAssembly() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        try await setup.drive(to: .completed)
+        try await ledger.transition(run, shard: 0, .failed(Fixture.unavailable), at: Fixture.time(20))
+        #expect(try await ledger.files(of: run, shard: 0, state: .failed).count == 3)
+
+        try await ledger.transition(run, shard: 0, .reopened(at: .completed), at: Fixture.time(21))
+        #expect(try await setup.state() == .completed)
+        #expect(try await ledger.shards(of: run)[0].failure == nil)
+        #expect(try await ledger.files(of: run, shard: 0, state: .pending).count == 3)
+        #expect(try await ledger.attempts(of: run, shard: 0).map(\.outcome) == [.completed])
+    }
+
+    @Test func aCreatedAssemblyThatFailedRetryablyIsReopenedForPollingAndFilesFailedAloneStayFailed() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        try await setup.drive(to: .executing)
+        try await ledger.failFiles(run, files: [1], reason: Fixture.resizeError, at: Fixture.time(19))
+        try await ledger.transition(run, shard: 0, .failed(Fixture.unavailable), at: Fixture.time(20))
+
+        try await ledger.transition(run, shard: 0, .reopened(at: .executing), at: Fixture.time(21))
+        #expect(try await setup.state() == .executing)
+        let attempt = try #require(try await ledger.attempts(of: run, shard: 0).last)
+        #expect(attempt.outcome == .open && attempt.failure == nil)
+        #expect(try await ledger.files(of: run, shard: 0, state: .pending).map(\.index) == [0, 2])
+        #expect(try await ledger.files(of: run, shard: 0, state: .failed).map(\.failure) == [Fixture.resizeError])
+    }
+
+    @Test func anAssemblyThatFailedForGoodIsNotReopened() async throws {
+        let setup = try await Setup()
+        try await setup.drive(to: .executing)
+        try await setup.ledger.transition(setup.run, shard: 0, .failed(Fixture.resizeError), at: Fixture.time(20))
+        await #expect(throws: LedgerError.illegalShardTransition(setup.run, shard: 0, from: .failed, to: .executing)) {
+            try await setup.ledger.transition(setup.run, shard: 0, .reopened(at: .executing), at: Fixture.time(21))
+        }
+        try await setup.ledger.transition(setup.run, shard: 0, .restarted, at: Fixture.time(22))
+        #expect(try await setup.state() == .planned)
+    }
+
     @Test func signingNeedsTheAttemptsIntentFirst() async throws {
         let setup = try await Setup()
         await #expect(throws: LedgerError.noOpenAttempt(setup.run, shard: 0, transition: .signed)) {

@@ -53,4 +53,5 @@ enum Fixture {
 
     static let resizeError = FailureReason(code: "IMAGE_RESIZE_ERROR", message: "the file could not be decoded",
                                            isRetryable: false)
+    static let unavailable = FailureReason(code: "HTTP_503", message: "service unavailable", isRetryable: true)
 }

@@ -14,4 +14,9 @@ public struct FailureReason: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     public var description: String { "\(code): \(message)" }
+
+    /// The same reason, marked as one a new attempt can fix.
+    public var retryable: FailureReason {
+        FailureReason(code: code, message: message, isRetryable: true)
+    }
 }

@@ -29,8 +29,10 @@ public enum ShardState: String, Sendable, Hashable, CaseIterable, Codable, Custo
     ///
     /// Forward along the chain, with skips between `created` and `completed` (a multipart
     /// creation uploads the files, and a fast Assembly may already be done when it answers);
-    /// to `failed` from any unfinished state; and back to `planned` to start a new attempt
-    /// (a retry, a resume of a failed shard, or results past their lifetime). `downloaded` is final.
+    /// to `failed` from any unfinished state; back to `planned` to start a new attempt
+    /// (a retry, a resume of a failed shard, or results past their lifetime); and, only by
+    /// `ShardTransition.reopened`, from `failed` back to the last attempt's Assembly (`executing`
+    /// to poll it again, `completed` to download its results). `downloaded` is final.
     public var successors: Set<ShardState> {
         switch self {
         case .planned: [.signed, .failed]
@@ -40,7 +42,7 @@ public enum ShardState: String, Sendable, Hashable, CaseIterable, Codable, Custo
         case .executing: [.completed, .failed, .planned]
         case .completed: [.downloaded, .failed, .planned]
         case .downloaded: []
-        case .failed: [.planned]
+        case .failed: [.planned, .executing, .completed]
         }
     }
 

@@ -18,6 +18,12 @@ public enum ShardTransition: Sendable, Hashable {
     /// files pending again; restarting one that is still running keeps the files that failed alone.
     case restarted
 
+    /// A failed shard goes back to its last attempt's Assembly instead of a new one: `.completed` when
+    /// that Assembly completed (its results are downloaded next), `.executing` when it was created and
+    /// the attempt failed for a reason a retry can fix (it is polled again, and the attempt is open again).
+    /// The files that failed with the shard become pending again.
+    case reopened(at: ShardState)
+
     /// The state the shard is in after the move.
     public var target: ShardState {
         switch self {
@@ -29,6 +35,7 @@ public enum ShardTransition: Sendable, Hashable {
         case .downloaded: .downloaded
         case .failed: .failed
         case .restarted: .planned
+        case .reopened(let state): state
         }
     }
 }

@@ -6,7 +6,9 @@ import Glibc
 /// Downloads one result to its place, verified: temp file, size and MD5 checked, fsync, atomic rename.
 ///
 /// A result already in place with the right size and MD5 (a run stopped between the rename and the
-/// ledger's commit) is kept and not fetched again.
+/// ledger's commit) is kept and not fetched again. The temp file has a fixed name, `<output>.part`,
+/// so that one left by a killed process is overwritten by the next try rather than left behind
+/// (the run lock keeps a second writer away).
 public struct ResultDownloader: Sendable {
     public let client: TransloaditClient
     public let digester: any FileDigester
@@ -25,7 +27,7 @@ public struct ResultDownloader: Sendable {
         } catch {
             throw Self.failure("OUTPUT_NOT_WRITABLE", "cannot create \(directory): \(error.localizedDescription)", retryable: false)
         }
-        let temporary = result.outputPath + ".part-" + String(UInt32.random(in: .min ... .max), radix: 16)
+        let temporary = result.outputPath + ".part"
         defer { unlink(temporary) }
         let bytes = try await client.download(url: result.url, to: temporary, progress: progress)
         try verify(result, at: temporary)

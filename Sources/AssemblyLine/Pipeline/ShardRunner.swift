@@ -21,8 +21,7 @@ public struct ShardRunner: Sendable {
         var failures = 0
         var signed: SignedParams?
         if state == .failed {
-            try await transition(.restarted, event: .restarted)
-            state = .planned
+            state = try await reopenOrRestart()
         }
         while true {
             try Task.checkCancellation()
@@ -67,6 +66,22 @@ public struct ShardRunner: Sendable {
     }
 
     // MARK: - Steps
+
+    /// Where a failed shard goes on from: its last Assembly's results when it completed, the Assembly
+    /// itself when it was created and failed for a reason a retry can fix, or a new attempt.
+    private func reopenOrRestart() async throws -> ShardState {
+        let last = try await context.ledger.attempts(of: context.runID, shard: shard.index).last
+        if last?.outcome == .completed {
+            try await transition(.reopened(at: .completed), event: .restarted, detail: "downloading the results of Assembly \(last?.assemblyID.rawValue ?? "")")
+            return .completed
+        }
+        if let last, last.outcome == .failed, last.createdAt != nil, last.failure?.isRetryable == true {
+            try await transition(.reopened(at: .executing), event: .restarted, detail: "polling Assembly \(last.assemblyID) again")
+            return .executing
+        }
+        try await transition(.restarted, event: .restarted)
+        return .planned
+    }
 
     /// Writes the intent (a new Assembly ID) before anything is sent, then signs fresh params.
     private func startAttempt() async throws -> SignedParams {
@@ -120,6 +135,12 @@ public struct ShardRunner: Sendable {
             case .success(let status):
                 context.checkpoint(.afterCreateAnswer)
                 return try await created(status, fallbackURL: statusURL, bytesSent: bytes)
+            case .failure(let error) where error.code == "DO_NOT_REUSE_ASSEMBLY_IDS":
+                // The ID is ours: the creation went through but its answer was lost (a re-sent request finds it taken).
+                guard let existing = try await status(at: statusURL) else {
+                    throw ShardFailure(error.failureReason.retryable, needsNewAssembly: true)
+                }
+                return try await created(existing, fallbackURL: statusURL, bytesSent: bytes)
             case .failure(let error) where error.isRateLimit:
                 let wait = error.retryIn ?? .seconds(60)
                 await context.governor.backOffCreations(for: wait)
@@ -149,9 +170,6 @@ public struct ShardRunner: Sendable {
         var state = start
         var interval = context.poll.interval
         while true {
-            guard Date() < deadline else {
-                throw ShardFailure(code: "POLL_TIMEOUT", "the Assembly did not finish within \(ConfigUnits.formatDuration(context.poll.timeout))", retryable: false)
-            }
             try await context.governor.awaitStatus(of: url)
             guard let status = try await status(at: url) else {
                 throw ShardFailure(code: "ASSEMBLY_NOT_FOUND", "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
@@ -160,6 +178,9 @@ public struct ShardRunner: Sendable {
             let next = try await advance(with: status, from: state)
             if next == .completed { await context.governor.forget(url) }
             if next == .completed || next == .downloaded { return next }
+            guard Date() < deadline else {
+                throw ShardFailure(code: "POLL_TIMEOUT", "the Assembly did not finish within \(ConfigUnits.formatDuration(context.poll.timeout))", retryable: false)
+            }
             state = next
             try await Task.sleep(for: interval)
             interval = min(interval * 3 / 2, context.poll.maxInterval)
@@ -228,7 +249,8 @@ public struct ShardRunner: Sendable {
         if let completed = attempt.completedAt, Date().timeIntervalSince(completed) > Double(context.resultLifetime.milliseconds) / 1_000 {
             throw ShardFailure(code: "RESULTS_EXPIRED", "the results are past their lifetime; the shard runs again", retryable: true, needsNewAssembly: true)
         }
-        let pending = try await context.ledger.results(of: context.runID, shard: shard.index).filter { !$0.isDownloaded }
+        let pending = try await context.ledger.results(of: context.runID, shard: shard.index)
+            .filter { $0.attempt == attempt.number && !$0.isDownloaded }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for record in pending {
                 group.addTask { try await fetch(record) }
@@ -252,7 +274,11 @@ public struct ShardRunner: Sendable {
                 return error
             }
         }
-        if let outcome { throw ShardFailure(outcome, needsNewAssembly: outcome.httpStatus == 404) }
+        if let outcome {
+            // A result the service no longer has (404) needs the shard run again; a retry of the download cannot help.
+            guard outcome.httpStatus == 404 else { throw ShardFailure(outcome) }
+            throw ShardFailure(outcome.failureReason.retryable, needsNewAssembly: true)
+        }
         context.checkpoint(.afterRename)
         try await context.ledger.recordDownload(context.runID, result: record.id, at: Date())
         context.checkpoint(.afterDownloadCommit)
