@@ -5,23 +5,25 @@ import Testing
 private struct Boom: Error, Equatable {}
 
 @Suite struct SQLiteMigratorTests {
-    static let tables = ["attempts", "events", "files", "migrations", "results", "runs", "shards"]
+    static let tables = ["attempts", "events", "files", "migrations", "results", "runs", "shards", "uploads"]
+    static let migrations = ["v1-runs-shards-files-attempts-results-events", "v2-tus-uploads"]
 
     private func tables(_ connection: SQLiteConnection) throws -> [String] {
         try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { $0.text(0) ?? "" }
     }
 
-    @Test func anEmptyFileIsMigratedToVersion1() async throws {
+    @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()
         let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
-        #expect(try await ledger.appliedMigrations() == ["v1-runs-shards-files-attempts-results-events"])
+        #expect(try await ledger.appliedMigrations() == Self.migrations)
         let connection = try SQLiteConnection(path: directory.ledgerPath, mode: .readOnly)
         #expect(try tables(connection) == Self.tables)
         let indices = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL") {
             $0.text(0) ?? ""
         }
         #expect(Set(indices) == ["runs_by_manifest", "shards_by_state", "files_by_shard", "files_by_state",
-                                 "attempts_one_open", "results_by_shard", "results_by_file", "events_by_run"])
+                                 "attempts_one_open", "results_by_shard", "results_by_file", "events_by_run",
+                                 "uploads_by_file"])
     }
 
     @Test func reopeningChangesNothing() async throws {
@@ -37,25 +39,25 @@ private struct Boom: Error, Equatable {}
             await again.close()
         }
         #expect(try connection.rows("SELECT id, applied_at FROM migrations") { [$0.text(0), $0.text(1)] } == before)
-        #expect(before.count == 1)
+        #expect(before.count == Self.migrations.count)
     }
 
     @Test func aLedgerFromTheFutureIsRefusedUntouched() async throws {
         let directory = try TemporaryDirectory()
         _ = try await SQLiteLedger.open(path: directory.ledgerPath)
         let connection = try SQLiteConnection(path: directory.ledgerPath)
-        try connection.execute("INSERT INTO migrations (id, applied_at) VALUES ('v2-tus-uploads', '2027-01-01T00:00:00.000Z')")
+        try connection.execute("INSERT INTO migrations (id, applied_at) VALUES ('v3-from-the-future', '2027-01-01T00:00:00.000Z')")
         for mode in [SQLiteConnection.Mode.readWrite, .readOnly] {
             let error = await #expect(throws: SQLiteError.self) {
                 try await SQLiteLedger.open(path: directory.ledgerPath, mode: mode)
             }
-            #expect(error?.kind == .unknownMigrations(["v2-tus-uploads"]))
+            #expect(error?.kind == .unknownMigrations(["v3-from-the-future"]))
             #expect(error?.description == directory.ledgerPath
                 + ": the database was migrated beyond what this AssemblyLine knows "
-                + "(unknown migrations: v2-tus-uploads); use a newer AssemblyLine")
+                + "(unknown migrations: v3-from-the-future); use a newer AssemblyLine")
         }
         #expect(try connection.rows("SELECT id FROM migrations ORDER BY rowid") { $0.text(0) ?? "" }
-            == ["v1-runs-shards-files-attempts-results-events", "v2-tus-uploads"])
+            == Self.migrations + ["v3-from-the-future"])
     }
 
     @Test func aReadOnlyOpenRefusesAnUnmigratedFile() async throws {
@@ -66,7 +68,7 @@ private struct Boom: Error, Equatable {}
         let error = await #expect(throws: SQLiteError.self) {
             try await SQLiteLedger.open(path: directory.ledgerPath, mode: .readOnly)
         }
-        #expect(error?.kind == .pendingMigrations(["v1-runs-shards-files-attempts-results-events"]))
+        #expect(error?.kind == .pendingMigrations(Self.migrations))
         #expect(try tables(connection) == ["unrelated"])
     }
 
