@@ -49,6 +49,9 @@ let package = Package(
         .testTarget(name: "LocalTransloaditTests", dependencies: [
             "LocalTransloadit", "AssemblyLine", "CurlTransport", "ImageRobot", "HMAC", "YAMLReader",
         ]),
+        .testTarget(name: "PipelineTests", dependencies: [
+            "AssemblyLine", "LocalTransloadit", "CurlTransport", "HMAC", "ImageRobot", "SQLiteLedger",
+        ]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger", "ImageRobot", "HMAC"]),
     ],
     swiftLanguageModes: [.v6]

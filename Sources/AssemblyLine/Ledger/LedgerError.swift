@@ -17,6 +17,13 @@ public enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
     case noOpenAttempt(RunID, shard: Int, transition: ShardState)
     /// `downloaded` while results of the completing attempt are not yet downloaded.
     case resultsPending(RunID, shard: Int, count: Int)
+    case attemptNotFound(RunID, shard: Int, attempt: Int)
+    /// No tus upload of the file is recorded for the attempt under that URL.
+    case uploadNotFound(RunID, shard: Int, attempt: Int, file: Int)
+    case invalidUploadLength(RunID, file: Int, length: Int64)
+    /// A tus offset smaller than the one recorded: offsets only grow within one upload.
+    case uploadOffsetBackwards(RunID, file: Int, recorded: Int64, offset: Int64)
+    case uploadOffsetBeyondLength(RunID, file: Int, offset: Int64, length: Int64)
 
     public var description: String {
         switch self {
@@ -46,6 +53,16 @@ public enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
             "run \(run), shard \(shard): \(transition) needs an open attempt; record the attempt first"
         case let .resultsPending(run, shard, count):
             "run \(run), shard \(shard): cannot be downloaded with \(count) result(s) not yet downloaded"
+        case let .attemptNotFound(run, shard, attempt):
+            "run \(run), shard \(shard): attempt \(attempt) is not in the ledger"
+        case let .uploadNotFound(run, shard, attempt, file):
+            "run \(run), shard \(shard), file \(file): no tus upload at that URL is recorded for attempt \(attempt)"
+        case let .invalidUploadLength(run, file, length):
+            "run \(run), file \(file): tus upload length \(length), expected 0 or more bytes"
+        case let .uploadOffsetBackwards(run, file, recorded, offset):
+            "run \(run), file \(file): tus offset \(offset) is behind the recorded \(recorded) (offsets only grow)"
+        case let .uploadOffsetBeyondLength(run, file, offset, length):
+            "run \(run), file \(file): tus offset \(offset) is past the upload's length \(length)"
         }
     }
 

@@ -61,6 +61,27 @@ public protocol RunLedger: Sendable {
     /// Marks single files as failed (a corrupt input, a result that never came) without failing their shard.
     func failFiles(_ run: RunID, files: [Int], reason: FailureReason, at time: Date) async throws
 
+    // MARK: Resumable uploads
+
+    /// Records a file's tus upload for an attempt of its shard, right after the server created it, at offset 0.
+    ///
+    /// A different URL or length for the same file and attempt replaces the earlier upload (a new
+    /// one was created); recording the same upload again changes nothing. Throws
+    /// `LedgerError.attemptNotFound`, `.fileNotFound`, `.fileNotInShard` or `.invalidUploadLength`.
+    func recordUpload(_ run: RunID, shard: Int, attempt: Int, file: Int, url: String, length: Int64,
+                      at time: Date) async throws
+
+    /// Moves the recorded offset of the file's tus upload at `url` forward to what the server confirmed.
+    ///
+    /// The same offset again changes nothing. Throws `LedgerError.uploadNotFound` when no upload of
+    /// the file is recorded under `url` (it was replaced), `.uploadOffsetBackwards` for a smaller
+    /// offset, `.uploadOffsetBeyondLength` for one past the upload's length.
+    func recordUploadOffset(_ run: RunID, shard: Int, attempt: Int, file: Int, url: String, offset: Int64,
+                            at time: Date) async throws
+
+    /// The shard's tus uploads of every attempt, by attempt and file index.
+    func uploads(of run: RunID, shard: Int) async throws -> [UploadRecord]
+
     // MARK: Events
 
     /// Adds a line to the run's history.

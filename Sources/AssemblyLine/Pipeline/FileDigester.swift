@@ -1,7 +1,12 @@
-/// Computes the MD5 of a file, streaming it; the port through which the domain verifies downloads.
+/// Computes digests of files, streaming them: the port through which the domain verifies downloads and checksums tus chunks.
 ///
 /// The `HMAC` module implements it over libcrypto.
 public protocol FileDigester: Sendable {
     /// The lowercase hex MD5 of the file's bytes.
     func md5Hex(ofFile path: String) throws -> String
+
+    /// The SHA-1 (20 bytes) of `length` bytes of the file from `offset`: a tus chunk's `Upload-Checksum`.
+    ///
+    /// Throws when the file cannot be read or ends before `offset + length`.
+    func sha1(ofFile path: String, offset: Int64, length: Int64) throws -> [UInt8]
 }
