@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The pipeline benchmark of issue 5: the same small PNGs (2,000 by default, 10-30 KB, generated here, no
 # third-party media) through `assemblyline serve` with only `:original` kept (`result: true`), by three
-# contenders with the same files per Assembly, the same Assemblies in flight and the same poll interval:
+# contenders (and one informational variant) with the same files per Assembly, the same Assemblies in
+# flight and the same poll interval:
 #   assemblyline  `assemblyline run` of a manifest, a fresh state directory each time (signs, records
 #                 every step in its SQLite ledger, verifies each download's size and MD5, fsyncs it)
 #   curl          the floor: bench/pipeline_curl.sh per shard under `xargs -P` (openssl signs, curl creates
