@@ -6,3 +6,4 @@ echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(lscpu
 bench/plan.sh
 bench/ledger.sh
 bench/service.sh
+bench/pipeline.sh
