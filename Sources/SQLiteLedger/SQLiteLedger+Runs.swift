@@ -95,8 +95,9 @@ extension SQLiteLedger {
         _ = try run(id)
         let key: [SQLiteValue] = [.text(id.rawValue)]
         let attempts = try rows("""
-            SELECT count(created_at), count(*) - count(DISTINCT shard_index), coalesce(sum(bytes_sent), 0)
-            FROM attempts WHERE run_id = ?
+            SELECT count(created_at), count(*) - count(DISTINCT shard_index),
+                   coalesce(sum(bytes_sent), 0) + (SELECT coalesce(sum(upload_offset), 0) FROM uploads WHERE run_id = ?1)
+            FROM attempts WHERE run_id = ?1
             """, key, table: "attempts") { (try $0.int(), try $0.int(), try $0.integer()) }
         let received = try rows("SELECT coalesce(sum(size), 0) FROM results WHERE run_id = ? AND state = 'downloaded'",
                                 key, table: "results") { try $0.integer() }

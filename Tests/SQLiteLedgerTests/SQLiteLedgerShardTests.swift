@@ -249,11 +249,16 @@ import Testing
         }
         try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(13))
         try await ledger.recordAttempt(run, shard: 1, assemblyID: .generate(), at: Fixture.time(20))
+        try await ledger.transition(run, shard: 1, .signed, at: Fixture.time(21))
+        try await ledger.transition(run, shard: 1, .created(assemblyURL: "http://127.0.0.1/c", tusURL: "http://127.0.0.1/t/"),
+                                    at: Fixture.time(22))
+        try await ledger.recordUpload(run, shard: 1, attempt: 1, file: 3, url: "http://127.0.0.1/t/u", length: 1_000, at: Fixture.time(23))
+        try await ledger.recordUploadOffset(run, shard: 1, attempt: 1, file: 3, url: "http://127.0.0.1/t/u", offset: 600, at: Fixture.time(24))
 
         let statistics = try await ledger.statistics(of: run)
-        #expect(statistics.assembliesCreated == 2)
+        #expect(statistics.assembliesCreated == 3)
         #expect(statistics.retries == 1)
-        #expect(statistics.bytesSent == 8_000)
+        #expect(statistics.bytesSent == 8_600)
         #expect(statistics.bytesReceived == 3 * 1234)
         #expect(statistics.shardDurations == [0: .milliseconds(12_500)])
         await #expect(throws: LedgerError.runNotFound(RunID("20000101T000000Z-000000")!)) {

@@ -4,7 +4,7 @@ public struct RunStatistics: Sendable, Hashable {
     public var assembliesCreated: Int
     /// Attempts beyond each shard's first: new Assemblies after a failure, a restart or a corrupt input.
     public var retries: Int
-    /// File bytes sent to the service, over every attempt.
+    /// File bytes sent to the service, over every attempt: with the creations, and confirmed by tus servers.
     public var bytesSent: Int64
     /// Result bytes downloaded and verified.
     public var bytesReceived: Int64

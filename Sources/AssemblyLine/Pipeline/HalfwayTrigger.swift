@@ -5,6 +5,7 @@ final class HalfwayTrigger: Sendable {
     private let checkpoint: @Sendable (PipelineCheckpoint) -> Void
     private let point: PipelineCheckpoint
     private let fired = Atomic<Bool>(false)
+    private let counted = Atomic<Int64>(0)
 
     init(_ checkpoint: @escaping @Sendable (PipelineCheckpoint) -> Void, at point: PipelineCheckpoint) {
         self.checkpoint = checkpoint
@@ -24,6 +25,12 @@ final class HalfwayTrigger: Sendable {
             guard let total = progress.bytesToReceive, total > 0 else { return }
             fireOnce(when: progress.bytesReceived * 2 >= total)
         }
+    }
+
+    /// Counts an increment of bytes sent towards `total`; fires once half of it is sent.
+    func add(_ bytes: Int64, of total: Int64) {
+        let sofar = counted.add(bytes, ordering: .relaxed).newValue
+        fireOnce(when: total > 0 && sofar * 2 >= total)
     }
 
     private func fireOnce(when reached: Bool) {

@@ -35,6 +35,8 @@ public struct ShardRunner: Sendable {
                 case .signed:
                     state = try await create(signed)
                     signed = nil
+                case .created where context.tus != nil:
+                    state = try await uploadByTus()
                 case .created, .uploaded, .executing:
                     state = try await poll(from: state)
                 case .completed:
@@ -108,25 +110,33 @@ public struct ShardRunner: Sendable {
         let attempt = try await currentAttempt()
         let statusURL = "\(context.client.endpoint)/assemblies/\(attempt.assemblyID)"
         let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
-        let bytes = files.reduce(0) { $0 + $1.file.size }
+        let tus = context.tus != nil
+        let bytes = tus ? 0 : files.reduce(0) { $0 + $1.file.size }
         if fresh == nil, let existing = try await status(at: statusURL) {
             return try await created(existing, fallbackURL: statusURL, bytesSent: bytes)
         }
         let signed: SignedParams
         if let fresh { signed = fresh } else { signed = try await sign() }
-        let uploads = try files.map { record in
-            try Self.checkUnchanged(record.file)
+        let uploads: [TransloaditClient.Upload] = tus ? [] : try files.map { record in
+            try Self.checkUnchanged(record)
             return TransloaditClient.Upload(field: ResultMapper.field(forFile: record.index), path: record.file.path,
                                             filename: PathText.lastComponent(of: record.file.relativePath))
         }
         while true {
             try await context.governor.awaitCreation()
             let client = context.client
-            let progress = HalfwayTrigger(context.checkpoint, at: .midUpload).sending
+            let halfway = HalfwayTrigger(context.checkpoint, at: .midUpload).sending
+            let counter = SentBytesCounter(context.sent)
+            let both: TransferProgressHandler = { progress in
+                halfway(progress)
+                counter.report(progress)
+            }
+            let progress = tus ? nil : both
             let outcome = try await context.governor.uploads.withSlot { () async -> Result<AssemblyStatus, TransloaditError> in
                 do throws(TransloaditError) {
                     return .success(try await client.create(id: attempt.assemblyID, params: signed.params,
-                                                            signature: signed.signature, uploads: uploads, progress: progress))
+                                                            signature: signed.signature, uploads: uploads,
+                                                            expectedTusUploads: tus ? files.count : nil, progress: progress))
                 } catch {
                     return .failure(error)
                 }
@@ -155,6 +165,10 @@ public struct ShardRunner: Sendable {
     private func created(_ status: AssemblyStatus, fallbackURL: String, bytesSent: Int64) async throws -> ShardState {
         try await transition(.created(assemblyURL: status.statusURL ?? fallbackURL, tusURL: status.tusURL, bytesSent: bytesSent), event: .created,
                              detail: status.assemblyID ?? "")
+        if context.tus != nil {
+            context.checkpoint(.afterCreated)
+            return .created
+        }
         try await transition(.uploaded, event: .uploaded)
         context.checkpoint(.afterCreated)
         return try await advance(with: status, from: .uploaded)
@@ -188,7 +202,7 @@ public struct ShardRunner: Sendable {
     }
 
     /// The status of an Assembly, nil when the service does not know it; rate limits wait and ask again.
-    private func status(at url: String) async throws -> AssemblyStatus? {
+    func status(at url: String) async throws -> AssemblyStatus? {
         while true {
             do {
                 return try await context.client.status(url: url)
@@ -201,7 +215,7 @@ public struct ShardRunner: Sendable {
     }
 
     /// The state a status moves the shard to: still running, completed (results recorded), or a failure.
-    private func advance(with status: AssemblyStatus, from state: ShardState) async throws -> ShardState {
+    func advance(with status: AssemblyStatus, from state: ShardState) async throws -> ShardState {
         if status.isCompleted {
             let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: nil)
             let results = ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output).results(of: status, files: files)
@@ -286,27 +300,26 @@ public struct ShardRunner: Sendable {
 
     // MARK: - Helpers
 
-    private func currentAttempt() async throws -> AttemptRecord {
+    func currentAttempt() async throws -> AttemptRecord {
         guard let attempt = try await context.ledger.attempts(of: context.runID, shard: shard.index).last else {
             throw ShardFailure(code: "NO_ATTEMPT", "the ledger has no attempt for the shard", retryable: true, needsNewAssembly: true)
         }
         return attempt
     }
 
-    private func transition(_ transition: ShardTransition, event: ShardEvent.Kind, detail: String = "") async throws {
+    func transition(_ transition: ShardTransition, event: ShardEvent.Kind, detail: String = "") async throws {
         try await context.ledger.transition(context.runID, shard: shard.index, transition, at: Date())
         context.report(ShardEvent(shard: shard.index, kind: event, detail: detail))
     }
 
-    /// Refuses a file whose size or modification time changed since the plan: it would upload something else.
-    static func checkUnchanged(_ file: PlannedFile) throws {
-        var info = stat()
-        guard stat(file.path, &info) == 0 else {
-            throw ShardFailure(code: "INPUT_MISSING", "\(file.path) is gone since the plan", retryable: false)
-        }
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        guard Int64(info.st_size) == file.size, modified == file.modifiedNanoseconds else {
-            throw ShardFailure(code: "INPUT_CHANGED", "\(file.path) changed since the plan (size or modification time)", retryable: false)
+    /// Refuses a file whose size or modification time changed since the plan; the file fails alone.
+    static func checkUnchanged(_ record: FileRecord) throws {
+        do {
+            try record.file.checkUnchanged()
+        } catch {
+            var failure = ShardFailure(error)
+            failure.culprit = record.index
+            throw failure
         }
     }
 }

@@ -26,6 +26,10 @@ struct RunDriver {
             runID: runID, ledger: environment.ledger, client: client,
             downloader: ResultDownloader(client: client, digester: LibcryptoFileDigester()),
             signer: environment.signer,
+            tus: manifest.upload.mode == .tus
+                ? TusUploader(transport: environment.transport, digester: LibcryptoFileDigester(),
+                              chunkSize: manifest.upload.chunkSize, retry: RetryPolicy(manifest.retry))
+                : nil,
             params: AssemblyParams(key: environment.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL),
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency),
             retry: RetryPolicy(manifest.retry), poll: manifest.poll, output: manifest.output,

@@ -34,14 +34,19 @@ final class RunProgress: Sendable {
         console.out(bar.line)
     }
 
-    /// The events worth a line: what a shard started, finished, retried or failed with.
+    /// The events worth a line: what a shard started, finished, retried or failed with; `uploaded` only with
+    /// a detail (tus uploads say what they sent; a multipart creation uploads as it is created).
     static let shown: Set<ShardEvent.Kind> = [.created, .completed, .downloaded, .retrying, .restarted, .failed, .fileFailed]
+
+    static func isShown(_ event: ShardEvent) -> Bool {
+        shown.contains(event.kind) || (event.kind == .uploaded && !event.detail.isEmpty)
+    }
     /// The events that are failures: on stderr, and shown even with `--quiet`.
     static let failures: Set<ShardEvent.Kind> = [.failed, .fileFailed]
 
     func report(_ event: ShardEvent) {
         bar?.record(event)
-        guard Self.shown.contains(event.kind), !quiet || Self.failures.contains(event.kind) else { return }
+        guard Self.isShown(event), !quiet || Self.failures.contains(event.kind) else { return }
         switch format {
         case .text:
             let line = "shard \(event.shard): \(event.kind.rawValue)" + (event.detail.isEmpty ? "" : " (\(event.detail))")

@@ -1,0 +1,72 @@
+import Foundation
+
+extension ShardRunner {
+    /// Uploads the shard's files into its created Assembly over tus, each resumed from the ledger, then marks it `uploaded`.
+    ///
+    /// The Assembly is asked first: one still `ASSEMBLY_UPLOADING` gets the files it lacks; one that
+    /// already runs or completed got them all (a crash came after the last chunk); one that stopped
+    /// with an error, or is gone, makes the shard run again in a new Assembly.
+    func uploadByTus() async throws -> ShardState {
+        let attempt = try await currentAttempt()
+        guard let assemblyURL = attempt.assemblyURL, let tusURL = attempt.tusURL, let tus = context.tus else {
+            throw ShardFailure(code: "TUS_URL_MISSING", "the service named no tus endpoint for the Assembly", retryable: true, needsNewAssembly: true)
+        }
+        guard let status = try await status(at: assemblyURL) else {
+            throw ShardFailure(code: "ASSEMBLY_NOT_FOUND", "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
+        }
+        if status.error != nil || !status.isRunning {
+            throw ShardFailure(code: status.error ?? status.ok ?? "ASSEMBLY_STOPPED",
+                               "the Assembly stopped before its uploads finished; the shard runs again", retryable: true, needsNewAssembly: true)
+        }
+        var detail = "every file was already there"
+        if status.ok == "ASSEMBLY_UPLOADING" {
+            let done = try await context.ledger.uploads(of: context.runID, shard: shard.index)
+                .filter { $0.attempt == attempt.number }
+            let stored = Dictionary(done.map { ($0.fileIndex, $0) }, uniquingKeysWith: { _, last in last })
+            let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
+                .filter { stored[$0.index]?.isComplete != true }
+            let outcomes = try await withThrowingTaskGroup(of: TusUploadOutcome.self) { group in
+                for record in files {
+                    let job = TusUploadJob(file: record.file, endpoint: tusURL, assemblyURL: assemblyURL,
+                                           fieldname: ResultMapper.field(forFile: record.index),
+                                           filename: PathText.lastComponent(of: record.file.relativePath))
+                    let checkpoint = stored[record.index].map(TusUploadCheckpoint.init)
+                    group.addTask { try await upload(job, of: record, attempt: attempt.number, resuming: checkpoint, with: tus) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let resumed = outcomes.filter { !$0.createdNew }.count
+            detail = "\(outcomes.count) files over tus, \(outcomes.reduce(0) { $0 + $1.bytesSent }) bytes sent, \(resumed) resumed"
+        }
+        try await transition(.uploaded, event: .uploaded, detail: detail)
+        return try await advance(with: status, from: .uploaded)
+    }
+
+    /// One file's tus upload in one of the run's upload slots, each step written to the ledger before the next.
+    private func upload(_ job: TusUploadJob, of record: FileRecord, attempt: Int, resuming checkpoint: TusUploadCheckpoint?,
+                        with tus: TusUploader) async throws -> TusUploadOutcome {
+        let (ledger, run, shard) = (context.ledger, context.runID, shard.index)
+        let halfway = HalfwayTrigger(context.checkpoint, at: .midUpload)
+        let sent = context.sent
+        let length = record.file.size
+        do {
+            return try await context.governor.uploads.withSlot {
+                try await tus.upload(job, resuming: checkpoint, onEvent: { event in
+                    switch event {
+                    case let .created(url, length):
+                        try await ledger.recordUpload(run, shard: shard, attempt: attempt, file: record.index, url: url, length: length, at: Date())
+                    case let .confirmed(url, offset):
+                        try await ledger.recordUploadOffset(run, shard: shard, attempt: attempt, file: record.index, url: url, offset: offset, at: Date())
+                    }
+                }, onBytes: { bytes in
+                    sent(bytes)
+                    halfway.add(bytes, of: length)
+                })
+            }
+        } catch let error as TransloaditError {
+            var failure = ShardFailure(error)
+            if error.code == "INPUT_CHANGED" || error.code == "INPUT_MISSING" { failure.culprit = record.index }
+            throw failure
+        }
+    }
+}
