@@ -153,8 +153,8 @@ import Glibc
                                            executable: URL(fileURLWithPath: "/usr/bin/script"))
         #expect(outcome.status == 0, "\(outcome.stdout)")
         let erase = "\r\u{1B}[K"
-        #expect(outcome.stdout.contains("[........................]  0/3 shards  0/12 files" + erase + "shard "))
-        #expect(outcome.stdout.contains("[########################]  3/3 shards  12/12 files" + erase + "run "))
+        #expect(outcome.stdout.contains("[........................]  0/3 shards  0/12 files  0 B up" + erase + "shard "))
+        #expect(outcome.stdout.contains("[########################]  3/3 shards  12/12 files  1.2 MiB up" + erase + "run "))
         #expect(outcome.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
     }
 }

@@ -34,7 +34,8 @@ struct RunDriver {
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency),
             retry: RetryPolicy(manifest.retry), poll: manifest.poll, output: manifest.output,
             report: { [progress] in progress.report($0) },
-            checkpoint: checkpoint)
+            checkpoint: checkpoint,
+            sent: { [progress] in progress.sent($0) })
         progress.start(shards)
         let scheduler = RunScheduler(context: context, concurrency: manifest.concurrency.assemblies)
         let work = Task { try await scheduler.run(shards) }

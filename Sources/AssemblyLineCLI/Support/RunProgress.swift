@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,8 @@ final class RunProgress: Sendable {
     let quiet: Bool
     let console: Console
     let bar: ProgressBar?
+    /// Keeps the writes of one redraw together: events come from tasks, bytes from the transport's thread.
+    private let screen = Mutex(())
 
     init(runID: RunID, format: Format, quiet: Bool, console: Console) {
         self.runID = runID
@@ -32,6 +35,12 @@ final class RunProgress: Sendable {
         guard let bar else { return }
         bar.start(shards)
         console.out(bar.line)
+    }
+
+    /// Counts file bytes sent, and redraws the bar now and then, on a terminal.
+    func sent(_ bytes: Int64) {
+        guard let bar, bar.add(sent: bytes) else { return }
+        screen.withLock { _ in console.out(ProgressBar.erase + bar.line) }
     }
 
     /// The events worth a line: what a shard started, finished, retried or failed with; `uploaded` only with
@@ -50,9 +59,11 @@ final class RunProgress: Sendable {
         switch format {
         case .text:
             let line = "shard \(event.shard): \(event.kind.rawValue)" + (event.detail.isEmpty ? "" : " (\(event.detail))")
-            if bar != nil { console.out(ProgressBar.erase) }
-            Self.failures.contains(event.kind) ? console.error(line + "\n") : console.line(line)
-            if let bar { console.out(bar.line) }
+            screen.withLock { _ in
+                if bar != nil { console.out(ProgressBar.erase) }
+                Self.failures.contains(event.kind) ? console.error(line + "\n") : console.line(line)
+                if let bar { console.out(bar.line) }
+            }
         case .json:
             console.line(JSONValue.object([
                 "time": .string(UTCDateTime(Date()).iso8601Text), "run": .string(runID.rawValue),
@@ -70,8 +81,10 @@ final class RunProgress: Sendable {
             + "\(ConfigUnits.formatDuration(elapsed))"
         switch format {
         case .text:
-            if bar != nil { console.out(ProgressBar.erase) }
-            console.line(text)
+            screen.withLock { _ in
+                if bar != nil { console.out(ProgressBar.erase) }
+                console.line(text)
+            }
         case .json:
             console.line(JSONValue.object([
                 "time": .string(UTCDateTime(Date()).iso8601Text), "run": .string(runID.rawValue), "event": .string("summary"),
