@@ -112,6 +112,7 @@ LARGE_CONTENDERS="$CONTENDERS"
 FIRST_CHUNK="${CHUNKS%% *}"
 if [ "$TUSPY" = 1 ]; then
     [ -x "$PYTHON" ] || make -s .venv/installed
+    case $FIRST_CHUNK in *[0-9]MiB) ;; *) echo "tus.sh: tuspy needs the first of CHUNKS in MiB (8MiB), not $FIRST_CHUNK" >&2; exit 64 ;; esac
     TUSPY_CHUNK=$(( ${FIRST_CHUNK%MiB} << 20 ))
     LARGE_CONTENDERS="$LARGE_CONTENDERS tuspy tuspy-sha1"
 fi
