@@ -7,3 +7,4 @@ bench/plan.sh
 bench/ledger.sh
 bench/service.sh
 bench/pipeline.sh
+bench/tus.sh
