@@ -2,7 +2,7 @@
 # The large-file benchmark of issue 6: `assemblyline run` with `upload.mode: tus` against `upload.mode:
 # multipart`, the same file, the same `assemblyline serve` on loopback (started once here, rate limits off).
 #   throughput  one file of SIZE_MIB (1 GiB) of /dev/urandom bytes; multipart, then tus at each of CHUNKS
-#               (8MiB, the default, and 64MiB), RUNS times each, interleaved; wall time of the whole
+#               (8MiB, the default, and 64MiB), and at the first without checksums, RUNS times each, interleaved; wall time of the whole
 #               `assemblyline run` (creation, upload, polls every 100 ms, ledger), medians, MB/s, tus / multipart
 #   memory      one file of BIG_MIB (2 GiB): peak RSS (/usr/bin/time, the assemblyline process only; the
 #               service is a process of its own) of one run per contender
@@ -58,10 +58,14 @@ BENCH_URL=$(sed -n 's/^listening on //p' "$WORK/serve.out" | head -1)
 [ -n "$BENCH_URL" ] || { echo "tus.sh: the service did not start: $(cat "$WORK/serve.err")" >&2; exit 1; }
 export BENCH_URL
 
-# Writes the manifest of contender $2 (multipart, or tus-<chunk size>) for the inputs folder $1.
+# Writes the manifest of contender $2 (multipart, tus-<chunk size>, or tus-<chunk size>-nosum without
+# Upload-Checksum) for the inputs folder $1.
 write_manifest() {
     local upload="{mode: multipart}"
-    case $2 in tus-*) upload="{mode: tus, chunk_size: ${2#tus-}}" ;; esac
+    case $2 in
+        tus-*-nosum) local chunk=${2#tus-}; upload="{mode: tus, chunk_size: ${chunk%-nosum}, checksums: false}" ;;
+        tus-*) upload="{mode: tus, chunk_size: ${2#tus-}}" ;;
+    esac
     cat > "$WORK/$1-$2.yaml" <<YAML
 version: 1
 name: bench-tus
@@ -108,8 +112,9 @@ measure() {
 
 CONTENDERS="multipart"
 for chunk in $CHUNKS; do CONTENDERS="$CONTENDERS tus-$chunk"; done
-LARGE_CONTENDERS="$CONTENDERS"
 FIRST_CHUNK="${CHUNKS%% *}"
+CONTENDERS="$CONTENDERS tus-$FIRST_CHUNK-nosum"
+LARGE_CONTENDERS="$CONTENDERS"
 if [ "$TUSPY" = 1 ]; then
     [ -x "$PYTHON" ] || make -s .venv/installed
     case $FIRST_CHUNK in *[0-9]MiB) ;; *) echo "tus.sh: tuspy needs the first of CHUNKS in MiB (8MiB), not $FIRST_CHUNK" >&2; exit 64 ;; esac

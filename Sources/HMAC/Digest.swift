@@ -48,8 +48,21 @@ public final class Digest {
         self.context = context
     }
 
+    private init(algorithm: Algorithm, context: OpaquePointer) {
+        self.algorithm = algorithm
+        self.context = context
+    }
+
     deinit {
         EVP_MD_CTX_free(context)
+    }
+
+    /// A new digest that has seen the same bytes as this one; the two go on independently.
+    public func copy() -> Digest {
+        precondition(!finished, "Digest.copy after finalize")
+        guard let copy = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new failed: out of memory") }
+        guard EVP_MD_CTX_copy_ex(copy, context) == 1 else { fatalError("EVP_MD_CTX_copy_ex failed") }
+        return Digest(algorithm: algorithm, context: copy)
     }
 
     /// Feeds raw memory to the digest.

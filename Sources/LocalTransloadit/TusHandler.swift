@@ -114,15 +114,15 @@ struct TusHandler: Sendable {
             var response = Self.answer(409, "Upload-Offset is \(current)")
             response.headers.set("Upload-Offset", String(current))
             return .respond(response)
-        case .claimed(let upload):
+        case let .claimed(upload, md5):
             if let length = request.contentLength, offset + Int64(length) > upload.length {
-                service.tus.release(id, offset: offset)
+                service.tus.release(id, offset: offset, md5: nil)
                 return .respond(Self.answer(413, "the body goes past Upload-Length"))
             }
             do {
-                return .stream(try TusPatchSink(handler: self, upload: upload, offset: offset, checksum: checksum))
+                return .stream(try TusPatchSink(handler: self, upload: upload, offset: offset, checksum: checksum, md5: md5))
             } catch {
-                service.tus.release(id, offset: offset)
+                service.tus.release(id, offset: offset, md5: nil)
                 return .respond(Self.answer(500, error.description))
             }
         }
@@ -158,7 +158,7 @@ struct TusHandler: Sendable {
         let md5: String
         do {
             try FileManager.default.moveItem(atPath: data, toPath: store.absolute(storedPath))
-            md5 = Hex.encode(try Digest.hashFile(.md5, path: store.absolute(storedPath)))
+            md5 = try service.tus.takeMD5(upload.id) ?? Hex.encode(Digest.hashFile(.md5, path: store.absolute(storedPath)))
         } catch {
             service.log("error: cannot store tus upload \(upload.id): \(error)")
             return

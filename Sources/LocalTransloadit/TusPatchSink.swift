@@ -16,12 +16,15 @@ final class TusPatchSink: HTTPBodySink {
     private let offset: Int64
     private let checksum: [UInt8]?
     private let writer: FileWriter
+    /// The upload's MD5 so far (a copy), fed with this PATCH's bytes; nil when unknown (after a restart).
+    private let md5: RunningDigest?
 
-    init(handler: TusHandler, upload: TusUpload, offset: Int64, checksum: [UInt8]?) throws(FileWriter.WriteError) {
+    init(handler: TusHandler, upload: TusUpload, offset: Int64, checksum: [UInt8]?, md5: RunningDigest?) throws(FileWriter.WriteError) {
         self.handler = handler
         self.upload = upload
         self.offset = offset
         self.checksum = checksum
+        self.md5 = md5
         self.writer = try FileWriter(
             path: handler.service.tus.dataPath(upload.id), appendingAt: offset, hashing: checksum == nil ? nil : .sha1)
     }
@@ -33,6 +36,7 @@ final class TusPatchSink: HTTPBodySink {
         }
         do {
             try writer.write(chunk)
+            md5?.update(chunk)
         } catch {
             rollBack()
             throw HTTPRejection(TusHandler.answer(500, error.description))
@@ -52,7 +56,7 @@ final class TusPatchSink: HTTPBodySink {
             return TusHandler.answer(460, "Upload-Checksum does not match the body")
         }
         let reached = offset + writer.written
-        handler.service.tus.release(upload.id, offset: reached)
+        handler.service.tus.release(upload.id, offset: reached, md5: md5)
         if reached == upload.length {
             handler.complete(upload)
         }
@@ -68,7 +72,7 @@ final class TusPatchSink: HTTPBodySink {
             return
         }
         let reached = offset + writer.written
-        handler.service.tus.release(upload.id, offset: reached)
+        handler.service.tus.release(upload.id, offset: reached, md5: md5)
         if reached == upload.length {
             // every byte arrived, only the answer was lost
             handler.complete(upload)
@@ -79,6 +83,6 @@ final class TusPatchSink: HTTPBodySink {
     private func rollBack() {
         _ = try? writer.finish()
         truncate(writer.path, off_t(offset))
-        handler.service.tus.release(upload.id, offset: offset)
+        handler.service.tus.release(upload.id, offset: offset, md5: nil)
     }
 }

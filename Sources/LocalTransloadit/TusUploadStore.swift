@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// The bytes of an unfinished upload are `tus/<id>.part`; its offset is that file's length, so
 /// only creation and completion write metadata. One PATCH at a time may write an upload: a second
-/// one waits for nothing and is refused (423).
+/// one waits for nothing and is refused (423). The MD5 of the bytes so far is kept in memory beside
+/// the offset, so that a completed upload is not read again; after a restart it is computed from the file.
 final class TusUploadStore: Sendable {
     let directory: String
 
@@ -13,11 +14,14 @@ final class TusUploadStore: Sendable {
         var upload: TusUpload
         var offset: Int64
         var busy = false
+        /// The MD5 of the first `offset` bytes, when this process saw them all arrive.
+        var md5: RunningDigest?
     }
 
     /// The result of claiming an upload for a PATCH.
     enum Claim {
-        case claimed(TusUpload)
+        /// The PATCH may write; `md5` (a copy, when known) is the MD5 so far for it to go on with.
+        case claimed(TusUpload, md5: RunningDigest?)
         case notFound
         case conflict(offset: Int64)
         case locked
@@ -37,7 +41,8 @@ final class TusUploadStore: Sendable {
             do {
                 let upload = try decoder.decode(TusUpload.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
                 let size = (try? manager.attributesOfItem(atPath: "\(directory)/\(upload.id).part")[.size] as? NSNumber)?.int64Value ?? 0
-                loaded[upload.id] = Entry(upload: upload, offset: upload.finished ? upload.length : min(size, upload.length))
+                let offset = upload.finished ? upload.length : min(size, upload.length)
+                loaded[upload.id] = Entry(upload: upload, offset: offset, md5: offset == 0 ? RunningDigest() : nil)
             } catch {
                 throw .unreadableState(path: path, reason: "\(error)")
             }
@@ -53,7 +58,7 @@ final class TusUploadStore: Sendable {
             throw .internalError("cannot create the tus upload's data file")
         }
         try persist(upload)
-        entries.withLock { $0[upload.id] = Entry(upload: upload, offset: 0) }
+        entries.withLock { $0[upload.id] = Entry(upload: upload, offset: 0, md5: RunningDigest()) }
     }
 
     /// The upload and its offset.
@@ -69,15 +74,28 @@ final class TusUploadStore: Sendable {
             guard entry.offset == offset else { return .conflict(offset: entry.offset) }
             entry.busy = true
             entries[id] = entry
-            return .claimed(entry.upload)
+            return .claimed(entry.upload, md5: entry.md5?.copy())
         }
     }
 
-    /// Ends a PATCH: the upload's offset is now `offset`.
-    func release(_ id: String, offset: Int64) {
+    /// Ends a PATCH: the upload's offset is now `offset`, and `md5` the MD5 up to it (nil when unknown).
+    /// A PATCH that kept nothing (same offset) leaves the MD5 as it was.
+    func release(_ id: String, offset: Int64, md5: RunningDigest?) {
         entries.withLock { entries in
-            entries[id]?.offset = offset
-            entries[id]?.busy = false
+            guard var entry = entries[id] else { return }
+            if offset != entry.offset { entry.md5 = md5 }
+            entry.offset = offset
+            entry.busy = false
+            entries[id] = entry
+        }
+    }
+
+    /// The MD5 of a whole upload when this process saw every byte arrive, for its completion; nil otherwise.
+    func takeMD5(_ id: String) -> String? {
+        entries.withLock { entries in
+            guard let entry = entries[id], entry.offset == entry.upload.length, let md5 = entry.md5 else { return nil }
+            entries[id]?.md5 = nil
+            return md5.finalizeHex()
         }
     }
 

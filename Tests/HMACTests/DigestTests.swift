@@ -22,6 +22,17 @@ import Testing
     ]
 
     @Test(arguments: known)
+    func aCopyGoesOnFromWhatItsOriginalHadSeen(_ known: Known) {
+        let original = Digest(known.algorithm)
+        original.update(Array("ab".utf8))
+        let copy = original.copy()
+        copy.update(Array("c".utf8))
+        original.update(Array("x".utf8))
+        #expect(Hex.encode(copy.finalize()) == known.abc)
+        #expect(original.finalize() == Digest.hash(known.algorithm, Array("abx".utf8)))
+    }
+
+    @Test(arguments: known)
     func knownDigests(_ known: Known) {
         #expect(Hex.encode(Digest.hash(known.algorithm, [])) == known.empty)
         #expect(Hex.encode(Digest.hash(known.algorithm, Array("abc".utf8))) == known.abc)

@@ -189,6 +189,8 @@ import Testing
         #expect(try await client.patch(moved, path: file, offset: 1000, length: length - 1000).status == 204)
         let done = try await second.waitForEnd(id)
         #expect(done["ok"]?.stringValue == "ASSEMBLY_COMPLETED")
+        #expect(done["uploads"]?[0]?["md5hash"]?.stringValue == Hex.encode(try Digest.hashFile(.md5, path: file)),
+                "the MD5 of an upload begun before the restart comes from the file")
         let result = try #require(done["results"]?["resized"]?[0])
         let (_, path) = try await second.download(try #require(result["url"]?.stringValue))
         #expect(try ImageInspector.inspect(path).size == PixelSize(width: 40, height: 27))

@@ -47,7 +47,7 @@ import Testing
             notify_url: https://hooks.example.com/done
             shards: {files: 50, max_bytes: 2GiB}
             concurrency: {assemblies: 8, uploads: 16, downloads: 32}
-            upload: {mode: tus, chunk_size: 512KiB}
+            upload: {mode: tus, chunk_size: 512KiB, checksums: false}
             retry: {attempts: 7, base_delay: 500ms, max_delay: 45m}
             poll: {interval: 2s, max_interval: 1m, timeout: 2h}
             limits: {creations_per_minute: 120, status_per_second: 3}
@@ -67,7 +67,7 @@ import Testing
         #expect(manifest.notifyURL == "https://hooks.example.com/done")
         #expect(manifest.shards == ShardLimits(maxFiles: 50, maxBytes: 2 << 30))
         #expect(manifest.concurrency == ConcurrencyLimits(assemblies: 8, uploads: 16, downloads: 32))
-        #expect(manifest.upload == UploadSettings(mode: .tus, chunkSize: 512 << 10))
+        #expect(manifest.upload == UploadSettings(mode: .tus, chunkSize: 512 << 10, checksums: false))
         #expect(manifest.retry == RetrySettings(attempts: 7, baseDelay: .milliseconds(500), maxDelay: .seconds(2_700)))
         #expect(manifest.poll == PollSettings(interval: .seconds(2), maxInterval: .seconds(60), timeout: .seconds(7_200)))
         #expect(manifest.limits == RateLimits(creationsPerMinute: 120, statusRequestsPerSecond: 3))

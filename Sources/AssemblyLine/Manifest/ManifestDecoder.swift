@@ -154,10 +154,11 @@ struct ManifestSections {
     }
 
     private func upload(_ table: ConfigTable) -> UploadSettings {
-        let section = table.table("upload", keys: ["mode", "chunk_size"])
+        let section = table.table("upload", keys: ["mode", "chunk_size", "checksums"])
         return UploadSettings(
             mode: section?.choice("mode", as: UploadSettings.Mode.self) ?? ManifestDefaults.uploadMode,
-            chunkSize: section?.size("chunk_size", in: ManifestDefaults.chunkSizeRange) ?? ManifestDefaults.chunkSize)
+            chunkSize: section?.size("chunk_size", in: ManifestDefaults.chunkSizeRange) ?? ManifestDefaults.chunkSize,
+            checksums: section?.bool("checksums") ?? true)
     }
 
     private func retry(_ table: ConfigTable) -> RetrySettings {

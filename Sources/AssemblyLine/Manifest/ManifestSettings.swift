@@ -52,6 +52,8 @@ public struct UploadSettings: Sendable, Hashable {
 
     public var mode: Mode
     public var chunkSize: Int64
+    /// tus: send `Upload-Checksum: sha1` with each chunk when the server takes it (costs a second read and a hash).
+    public var checksums: Bool = true
 }
 
 /// Capped exponential backoff with jitter.

@@ -82,6 +82,7 @@ public struct TusUploader: Sendable {
             }
         }
         var resumedAt = position?.offset ?? 0
+        var prefetched = PrefetchedChecksum?.none
         while true {
             let current: TusUploadCheckpoint
             if let position {
@@ -100,7 +101,15 @@ public struct TusUploader: Sendable {
             try Task.checkCancellation()
             try file.checkUnchanged()
             let length = min(chunkSize, file.size - current.offset)
-            let checksum = checksums ? try checksumHeader(file, offset: current.offset, length: length) : nil
+            var checksum: String?
+            if checksums {
+                checksum = try await prefetched?.value(offset: current.offset, length: length)
+                    ?? checksumHeader(file, offset: current.offset, length: length)
+                let next = current.offset + length
+                if prefetched?.offset != next {
+                    prefetched = next < file.size ? prefetch(file, offset: next, length: min(chunkSize, file.size - next)) : nil
+                }
+            }
             switch try await sendChunk(at: current, length: length, checksum: checksum, job: job, session: &session,
                                        onBytes: onBytes) {
             case .advanced(let offset):
@@ -119,6 +128,23 @@ public struct TusUploader: Sendable {
                 position = nil
             }
         }
+    }
+
+    /// The checksum of the chunk after the one being sent, computed while that one is on the wire.
+    struct PrefetchedChecksum {
+        let offset: Int64
+        let length: Int64
+        let task: Task<String, any Error>
+
+        /// The checksum when it is the one of this chunk; nil for another chunk (the upload moved elsewhere).
+        func value(offset: Int64, length: Int64) async throws -> String? {
+            guard offset == self.offset, length == self.length else { return nil }
+            return try await task.value
+        }
+    }
+
+    private func prefetch(_ file: PlannedFile, offset: Int64, length: Int64) -> PrefetchedChecksum {
+        PrefetchedChecksum(offset: offset, length: length, task: Task { try checksumHeader(file, offset: offset, length: length) })
     }
 
     /// What the server announced at the job's endpoint, asked once per endpoint.

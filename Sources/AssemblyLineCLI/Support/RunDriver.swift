@@ -28,7 +28,8 @@ struct RunDriver {
             signer: environment.signer,
             tus: manifest.upload.mode == .tus
                 ? TusUploader(transport: environment.transport, digester: LibcryptoFileDigester(),
-                              chunkSize: manifest.upload.chunkSize, retry: RetryPolicy(manifest.retry))
+                              chunkSize: manifest.upload.chunkSize, retry: RetryPolicy(manifest.retry),
+                              useChecksums: manifest.upload.checksums)
                 : nil,
             params: AssemblyParams(key: environment.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL),
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency),
