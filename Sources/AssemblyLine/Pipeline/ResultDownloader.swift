@@ -30,8 +30,15 @@ public struct ResultDownloader: Sendable {
         let temporary = result.outputPath + ".part"
         defer { unlink(temporary) }
         let bytes = try await client.download(url: result.url, to: temporary, progress: progress)
-        try verify(result, at: temporary)
-        try Self.durablyRename(temporary, to: result.outputPath, directory: directory)
+        try await BlockingFileWork.run { () -> Result<Void, TransloaditError> in
+            do throws(TransloaditError) {
+                try verify(result, at: temporary)
+                try Self.durablyRename(temporary, to: result.outputPath, directory: directory)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }.get()
         return bytes
     }
 
