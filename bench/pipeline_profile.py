@@ -17,6 +17,8 @@ Swift async frames end at the task boundary, so a category only sees what ran be
 """
 import sys
 
+import perf_samples
+
 CATEGORIES = [
     ("ledger", lambda sym, dso: "libsqlite3" in dso or "SQLiteLedger" in sym),
     ("signing", lambda sym, dso: "HMACSigner" in sym or "AssemblyParams" in sym),
@@ -28,39 +30,9 @@ CATEGORIES = [
 ]
 
 
-def samples(lines):
-    """Yields (period, [(symbol, dso), ...]) for each sample of `perf script` output."""
-    period, frames = None, []
-    for line in lines:
-        text = line.strip()
-        if not text:
-            if period is not None:
-                yield period, frames
-            period, frames = None, []
-        elif period is None:
-            period = int(text.split()[0])
-        else:
-            parts = text.split(None, 1)
-            rest = parts[1] if len(parts) > 1 else ""
-            symbol, _, dso = rest.rpartition(" (")
-            frames.append((symbol, dso.rstrip(")")))
-    if period is not None:
-        yield period, frames
-
-
-def category(frames):
-    for name, matches in CATEGORIES:
-        if any(matches(sym, dso) for sym, dso in frames):
-            return name
-    return "other"
-
-
 def main():
     files = int(sys.argv[1])
-    totals = {name: 0 for name, _ in CATEGORIES}
-    totals["other"] = 0
-    for period, frames in samples(sys.stdin):
-        totals[category(frames)] += period
+    totals = perf_samples.split(sys.stdin, CATEGORIES)
     cpu = sum(totals.values())
     print(f"profiled assemblyline run: {cpu / 1e9:.2f} s CPU, {cpu / files / 1e6:.3f} ms a file")
     for name, nanoseconds in sorted(totals.items(), key=lambda item: -item[1]):

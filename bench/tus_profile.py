@@ -17,6 +17,8 @@ Each sample's period goes to the first category that any frame of its call chain
 """
 import sys
 
+import perf_samples
+
 CATEGORIES = {
     "client": [
         ("checksum", lambda sym, dso: "FileDigester" in sym),
@@ -33,34 +35,9 @@ CATEGORIES = {
 }
 
 
-def samples(lines):
-    """Yields (period, [(symbol, dso), ...]) for each sample of `perf script` output."""
-    period, frames = None, []
-    for line in lines:
-        text = line.strip()
-        if not text:
-            if period is not None:
-                yield period, frames
-            period, frames = None, []
-        elif period is None:
-            period = int(text.split()[0])
-        else:
-            parts = text.split(None, 1)
-            rest = parts[1] if len(parts) > 1 else ""
-            symbol, _, dso = rest.rpartition(" (")
-            frames.append((symbol, dso.rstrip(")")))
-    if period is not None:
-        yield period, frames
-
-
 def main():
     side, mib = sys.argv[1], int(sys.argv[2])
-    categories = CATEGORIES[side]
-    totals = {name: 0 for name, _ in categories}
-    totals["other"] = 0
-    for period, frames in samples(sys.stdin):
-        name = next((name for name, matches in categories if any(matches(sym, dso) for sym, dso in frames)), "other")
-        totals[name] += period
+    totals = perf_samples.split(sys.stdin, CATEGORIES[side])
     cpu = sum(totals.values()) or 1
     print(f"profiled tus upload, {side}: {cpu / 1e9:.2f} s CPU, {cpu / 1e6 / (mib / 1024):.0f} ms a GiB")
     for name, nanoseconds in sorted(totals.items(), key=lambda item: -item[1]):

@@ -92,8 +92,10 @@ extension SQLiteLedger {
     }
 
     public func statistics(of id: RunID) throws -> RunStatistics {
-        _ = try run(id)
         let key: [SQLiteValue] = [.text(id.rawValue)]
+        guard try !rows("SELECT 1 FROM runs WHERE id = ?", key, table: "runs", { _ in () }).isEmpty else {
+            throw LedgerError.runNotFound(id)
+        }
         let attempts = try rows("""
             SELECT count(created_at), count(*) - count(DISTINCT shard_index),
                    coalesce(sum(bytes_sent), 0) + (SELECT coalesce(sum(upload_offset), 0) FROM uploads WHERE run_id = ?1)

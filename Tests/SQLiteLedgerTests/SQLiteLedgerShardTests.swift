@@ -4,58 +4,7 @@ import SQLiteLedger
 import Testing
 
 @Suite struct SQLiteLedgerShardTests {
-    /// A ledger with one run of two shards of three files.
-    private struct Setup {
-        let directory: TemporaryDirectory
-        let ledger: SQLiteLedger
-        let run: RunID
-
-        init() async throws {
-            directory = try TemporaryDirectory()
-            ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
-            run = try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 2, filesPerShard: 3))).id
-        }
-
-        func state(_ shard: Int = 0) async throws -> ShardState {
-            try await ledger.shards(of: run)[shard].state
-        }
-
-        /// One result per file of the shard.
-        func results(_ shard: Int = 0) async throws -> [NewResult] {
-            try await ledger.files(of: run, shard: shard, state: nil).map { file in
-                NewResult(fileIndex: file.index, step: "resized", remoteID: "r\(file.index)", name: "p.jpg",
-                          url: "http://127.0.0.1:9442/results/\(file.index)", size: 1234, md5: "0cc175b9c0f1b6a8",
-                          mime: "image/jpeg", width: 100, height: 75, outputPath: "/out/\(file.index).jpg")
-            }
-        }
-
-        /// Drives shard `shard` from `planned` along the happy path (or to `failed`) until it reaches `target`.
-        func drive(_ shard: Int = 0, to target: ShardState) async throws {
-            if target == .failed {
-                try await ledger.transition(run, shard: shard, .failed(Fixture.resizeError), at: Fixture.time(1))
-                return
-            }
-            let steps: [ShardTransition] = [
-                .signed, .created(assemblyURL: "http://127.0.0.1:9442/assemblies/x", tusURL: nil), .uploaded, .executing,
-                .completed(results: try await results(shard)), .downloaded,
-            ]
-            var current = ShardState.planned
-            for step in steps where current != target {
-                if step == .signed {
-                    try await ledger.recordAttempt(run, shard: shard, assemblyID: .generate(), at: Fixture.time(1))
-                }
-                if step == .downloaded {
-                    let results = try await ledger.results(of: run, shard: shard)
-                    let latest = results.map(\.attempt).max()
-                    for result in results where result.attempt == latest {
-                        try await ledger.recordDownload(run, result: result.id, at: Fixture.time(9))
-                    }
-                }
-                try await ledger.transition(run, shard: shard, step, at: Fixture.time(2))
-                current = step.target
-            }
-        }
-    }
+    private typealias Setup = LedgerWithRun
 
     @Test func theHappyPathRecordsEveryStep() async throws {
         let setup = try await Setup()
@@ -368,5 +317,48 @@ import Testing
         #expect(summary.shardsByState[.failed] == 40)
         #expect(summary.filesByState[.failed] == 80)
         #expect(try await ledger.integrityCheck() == ["ok"])
+    }
+}
+
+/// Steps through a shard's states, for the shard tests.
+extension LedgerWithRun {
+    func state(_ shard: Int = 0) async throws -> ShardState {
+        try await ledger.shards(of: run)[shard].state
+    }
+
+    /// One result per file of the shard.
+    func results(_ shard: Int = 0) async throws -> [NewResult] {
+        try await ledger.files(of: run, shard: shard, state: nil).map { file in
+            NewResult(fileIndex: file.index, step: "resized", remoteID: "r\(file.index)", name: "p.jpg",
+                      url: "http://127.0.0.1:9442/results/\(file.index)", size: 1234, md5: "0cc175b9c0f1b6a8",
+                      mime: "image/jpeg", width: 100, height: 75, outputPath: "/out/\(file.index).jpg")
+        }
+    }
+
+    /// Drives shard `shard` from `planned` along the happy path (or to `failed`) until it reaches `target`.
+    func drive(_ shard: Int = 0, to target: ShardState) async throws {
+        if target == .failed {
+            try await ledger.transition(run, shard: shard, .failed(Fixture.resizeError), at: Fixture.time(1))
+            return
+        }
+        let steps: [ShardTransition] = [
+            .signed, .created(assemblyURL: "http://127.0.0.1:9442/assemblies/x", tusURL: nil), .uploaded, .executing,
+            .completed(results: try await results(shard)), .downloaded,
+        ]
+        var current = ShardState.planned
+        for step in steps where current != target {
+            if step == .signed {
+                try await ledger.recordAttempt(run, shard: shard, assemblyID: .generate(), at: Fixture.time(1))
+            }
+            if step == .downloaded {
+                let results = try await ledger.results(of: run, shard: shard)
+                let latest = results.map(\.attempt).max()
+                for result in results where result.attempt == latest {
+                    try await ledger.recordDownload(run, result: result.id, at: Fixture.time(9))
+                }
+            }
+            try await ledger.transition(run, shard: shard, step, at: Fixture.time(2))
+            current = step.target
+        }
     }
 }

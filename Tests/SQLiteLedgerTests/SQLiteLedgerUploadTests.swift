@@ -8,21 +8,14 @@ import Testing
     static let second = "http://127.0.0.1:9442/resumable/files/b2"
 
     /// A ledger with one run of two shards of three files, shard 0 with one open attempt.
-    private struct Setup {
-        let directory: TemporaryDirectory
-        let ledger: SQLiteLedger
-        let run: RunID
-
-        init() async throws {
-            directory = try TemporaryDirectory()
-            ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
-            run = try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 2, filesPerShard: 3))).id
-            try await ledger.recordAttempt(run, shard: 0, assemblyID: .generate(), at: Fixture.time(1))
-        }
+    private static func setUp() async throws -> LedgerWithRun {
+        let setup = try await LedgerWithRun()
+        try await setup.ledger.recordAttempt(setup.run, shard: 0, assemblyID: .generate(), at: Fixture.time(1))
+        return setup
     }
 
     @Test func offsetsMoveForwardAndAreReadBack() async throws {
-        let setup = try await Setup()
+        let setup = try await Self.setUp()
         let (ledger, run) = (setup.ledger, setup.run)
         try await ledger.recordUpload(run, shard: 0, attempt: 1, file: 1, url: Self.first, length: 1_000, at: Fixture.time(2))
         try await ledger.recordUploadOffset(run, shard: 0, attempt: 1, file: 1, url: Self.first, offset: 400, at: Fixture.time(3))
@@ -43,7 +36,7 @@ import Testing
     }
 
     @Test func aNewURLReplacesTheUploadAndTheSameOneChangesNothing() async throws {
-        let setup = try await Setup()
+        let setup = try await Self.setUp()
         let (ledger, run) = (setup.ledger, setup.run)
         try await ledger.recordUpload(run, shard: 0, attempt: 1, file: 2, url: Self.first, length: 500, at: Fixture.time(2))
         try await ledger.recordUploadOffset(run, shard: 0, attempt: 1, file: 2, url: Self.first, offset: 300, at: Fixture.time(3))
@@ -62,7 +55,7 @@ import Testing
     }
 
     @Test func offsetsNeverGoBackwardsNorPastTheLength() async throws {
-        let setup = try await Setup()
+        let setup = try await Self.setUp()
         let (ledger, run) = (setup.ledger, setup.run)
         try await ledger.recordUpload(run, shard: 0, attempt: 1, file: 0, url: Self.first, length: 100, at: Fixture.time(2))
         try await ledger.recordUploadOffset(run, shard: 0, attempt: 1, file: 0, url: Self.first, offset: 60, at: Fixture.time(3))
@@ -81,7 +74,7 @@ import Testing
     }
 
     @Test func uploadsBelongToAnAttemptAndAFileOfTheShard() async throws {
-        let setup = try await Setup()
+        let setup = try await Self.setUp()
         let (ledger, run) = (setup.ledger, setup.run)
         await #expect(throws: LedgerError.attemptNotFound(run, shard: 0, attempt: 2)) {
             try await ledger.recordUpload(run, shard: 0, attempt: 2, file: 0, url: Self.first, length: 1, at: Fixture.time(2))
@@ -104,7 +97,7 @@ import Testing
     }
 
     @Test func eachAttemptKeepsItsOwnUploadsAcrossReopening() async throws {
-        let setup = try await Setup()
+        let setup = try await Self.setUp()
         let (ledger, run) = (setup.ledger, setup.run)
         try await ledger.recordUpload(run, shard: 0, attempt: 1, file: 0, url: Self.first, length: 100, at: Fixture.time(2))
         try await ledger.recordUploadOffset(run, shard: 0, attempt: 1, file: 0, url: Self.first, offset: 50, at: Fixture.time(3))
@@ -122,7 +115,7 @@ import Testing
     }
 
     @Test func deletingARunDeletesItsUploads() async throws {
-        let setup = try await Setup()
+        let setup = try await Self.setUp()
         try await setup.ledger.recordUpload(setup.run, shard: 0, attempt: 1, file: 0, url: Self.first, length: 100, at: Fixture.time(2))
         await setup.ledger.close()
         let connection = try SQLiteConnection(path: setup.directory.ledgerPath)

@@ -55,3 +55,16 @@ enum Fixture {
                                            isRetryable: false)
     static let unavailable = FailureReason(code: "HTTP_503", message: "service unavailable", isRetryable: true)
 }
+
+/// A ledger on a fresh file holding one run of two shards of three files.
+struct LedgerWithRun {
+    let directory: TemporaryDirectory
+    let ledger: SQLiteLedger
+    let run: RunID
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        run = try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 2, filesPerShard: 3))).id
+    }
+}

@@ -18,6 +18,12 @@ struct ShardFailure: Error, Sendable {
         self.init(error.failureReason, needsNewAssembly: needsNewAssembly, retryIn: error.retryIn)
     }
 
+    /// A failure uploading one input: a file changed or gone since the plan fails alone (`culprit`).
+    init(_ error: TransloaditError, uploading file: Int) {
+        self.init(error)
+        if error.code == "INPUT_CHANGED" || error.code == "INPUT_MISSING" { culprit = file }
+    }
+
     init(_ error: SigningError) {
         self.init(FailureReason(code: "SIGNING_REFUSED", message: error.description, isRetryable: error.isRetryable))
     }

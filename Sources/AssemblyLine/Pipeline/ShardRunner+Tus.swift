@@ -14,7 +14,7 @@ extension ShardRunner {
         guard let status = try await status(at: assemblyURL) else {
             throw ShardFailure(code: "ASSEMBLY_NOT_FOUND", "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
         }
-        if status.error != nil || !status.isRunning {
+        if !status.isRunning {
             throw ShardFailure(code: status.error ?? status.ok ?? "ASSEMBLY_STOPPED",
                                "the Assembly stopped before its uploads finished; the shard runs again", retryable: true, needsNewAssembly: true)
         }
@@ -64,9 +64,7 @@ extension ShardRunner {
                 })
             }
         } catch let error as TransloaditError {
-            var failure = ShardFailure(error)
-            if error.code == "INPUT_CHANGED" || error.code == "INPUT_MISSING" { failure.culprit = record.index }
-            throw failure
+            throw ShardFailure(error, uploading: record.index)
         }
     }
 }

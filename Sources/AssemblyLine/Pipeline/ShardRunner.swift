@@ -317,9 +317,7 @@ public struct ShardRunner: Sendable {
         do {
             try record.file.checkUnchanged()
         } catch {
-            var failure = ShardFailure(error)
-            failure.culprit = record.index
-            throw failure
+            throw ShardFailure(error, uploading: record.index)
         }
     }
 }
