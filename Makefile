@@ -6,7 +6,7 @@ VENV := .venv
 # Real clients nobody here wrote, pinned: the compatibility suite drives `assemblyline serve` with them.
 PYTHON_CLIENTS := pytransloadit==1.0.4 tuspy==1.1.0 pytest==8.3.4
 
-.PHONY: deps build release test demo bench samples clean
+.PHONY: deps build release test demo bench fuzz samples clean
 
 ## deps: install the missing Debian packages (apt-get; sudo when not root); does nothing when all are there
 deps:
@@ -20,14 +20,16 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary, official clients)
+## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary, hostile input, official clients)
 ## The binary's end-to-end suites wait on child processes and hold threads meanwhile: they run in a
 ## test process of their own, so that they cannot slow down the timed suites (rate limits) of the rest.
+## The hostile-input suite times each server's answers: it runs last, alone.
 test: build $(VENV)/installed
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip AssemblyLineCLITests
+	$(SWIFT) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests'
 	$(SWIFT) test --skip-build --filter AssemblyLineCLITests
 	$(VENV)/bin/python -m pytest -q Tests/Compatibility
+	$(SWIFT) test --skip-build --filter HostileInputTests
 
 ## the Python clients of the compatibility suite, in a venv of their own
 $(VENV)/installed: Makefile
@@ -47,6 +49,10 @@ demo: release samples
 ## bench: the benchmarks of bench/, printed; results are recorded by hand in bench/RESULTS.md
 bench: release
 	bench/run.sh
+
+## fuzz: a bounded, seeded fuzz of both servers (generated requests; zero crashes or it fails)
+fuzz: release
+	bench/fuzz.py --bin $(RELEASE_BIN)
 
 clean:
 	rm -rf .build bench/work

@@ -32,6 +32,7 @@ let package = Package(
             "AssemblyLine", "YAMLReader", "SQLiteLedger", "SignServer", "LocalTransloadit", "HMAC", "CurlTransport",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
+        .target(name: "TestSupport"),
         .executableTarget(name: "ledger-bench", dependencies: ["AssemblyLine", "SQLiteLedger"], path: "bench/LedgerBench"),
 
         .testTarget(name: "AssemblyLineTests", dependencies: ["AssemblyLine"]),
@@ -41,7 +42,7 @@ let package = Package(
         .testTarget(name: "HMACTests", dependencies: ["HMAC"]),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HMAC"],
                     exclude: ["Support/test_server.py"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "AssemblyLine"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "AssemblyLine", "TestSupport"]),
         .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "AssemblyLine"]),
         .testTarget(name: "SignServerTests", dependencies: [
             "SignServer", "AssemblyLine", "CurlTransport", "HMAC", "HTTPServer", "assemblyline",
@@ -52,7 +53,10 @@ let package = Package(
         .testTarget(name: "PipelineTests", dependencies: [
             "AssemblyLine", "LocalTransloadit", "CurlTransport", "HMAC", "ImageRobot", "SQLiteLedger",
         ]),
-        .testTarget(name: "AssemblyLineCLITests", dependencies: ["AssemblyLineCLI", "assemblyline", "SQLiteLedger", "ImageRobot", "HMAC"]),
+        .testTarget(name: "AssemblyLineCLITests", dependencies: [
+            "AssemblyLineCLI", "assemblyline", "SQLiteLedger", "ImageRobot", "HMAC", "TestSupport",
+        ]),
+        .testTarget(name: "HostileInputTests", dependencies: ["assemblyline", "TestSupport", "HMAC", "AssemblyLine"]),
     ],
     swiftLanguageModes: [.v6]
 )

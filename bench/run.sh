@@ -8,3 +8,4 @@ bench/ledger.sh
 bench/service.sh
 bench/pipeline.sh
 bench/tus.sh
+bench/fuzz.py

@@ -11,14 +11,16 @@ typedef void *(*cmhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Co
 
 /*
  * MHD_start_daemon is variadic, which Swift cannot call. This wrapper passes the fixed set of
- * options the HTTPServer module uses: the listen address, connection limit, idle timeout,
- * per-connection memory, the request-completed, connection and URI callbacks, and the error
- * logger. Every callback receives `context` as its closure argument. Returns NULL on failure.
+ * options the HTTPServer module uses: the listen address, the connection limits (in all and per
+ * client address), idle timeout, per-connection memory, the request-completed, connection and URI
+ * callbacks, and the error logger. Every callback receives `context` as its closure argument.
+ * Returns NULL on failure.
  */
 static inline struct MHD_Daemon *cmhd_start_daemon(
     unsigned int flags, uint16_t port, const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *context,
-    unsigned int connection_limit, unsigned int connection_timeout, size_t connection_memory_limit,
+    unsigned int connection_limit, unsigned int per_ip_connection_limit,
+    unsigned int connection_timeout, size_t connection_memory_limit,
     MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback connection_notify,
     cmhd_uri_log_callback uri_logger, MHD_LogCallback error_logger)
 {
@@ -27,6 +29,7 @@ static inline struct MHD_Daemon *cmhd_start_daemon(
                             MHD_OPTION_EXTERNAL_LOGGER, error_logger, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, connection_memory_limit,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,

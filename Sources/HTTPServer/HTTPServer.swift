@@ -8,7 +8,8 @@ import Glibc
 ///
 /// The server runs libmicrohttpd's internal polling thread with one thread per connection, and
 /// calls the handler synchronously on the connection's thread (see ``HTTPHandler`` for what that
-/// allows). Bodies are never held in memory unless a handler asks for it with a bound
+/// allows). It bounds connections in all and per client address, gives each request head a
+/// deadline, and refuses malformed heads itself (``HTTPServerConfiguration``). Bodies are never held in memory unless a handler asks for it with a bound
 /// (``HTTPRequestPlan/buffer(limit:tooLarge:then:)``); files are sent from disk.
 ///
 /// ```swift
@@ -37,7 +38,7 @@ public final class HTTPServer: Sendable {
     public init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) throws(HTTPServerError) {
         Self.ignoreBrokenPipes
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
-        let core = ServerCore(handler: handler, log: configuration.log)
+        let core = ServerCore(handler: handler, configuration: configuration)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
             | MHD_USE_POLL.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 {
@@ -54,16 +55,19 @@ public final class HTTPServer: Sendable {
                 },
                 context,
                 UInt32(clamping: configuration.maxConnections),
+                UInt32(clamping: configuration.maxConnectionsPerAddress),
                 UInt32(clamping: max(1, configuration.idleTimeout.components.seconds)),
                 max(8 * 1024, configuration.readBufferSize),
-                { context, _, requestSlot, termination in
-                    ServerCore.from(context).requestEnded(requestSlot: requestSlot!, termination: termination)
+                { context, connection, requestSlot, termination in
+                    ServerCore.from(context).requestEnded(
+                        connection: connection, requestSlot: requestSlot!, termination: termination)
                 },
-                { context, _, socketContext, event in
-                    ServerCore.from(context).connectionEvent(socketContext: socketContext!, event: event)
+                { context, connection, socketContext, event in
+                    ServerCore.from(context).connectionEvent(
+                        connection: connection, socketContext: socketContext!, event: event)
                 },
                 { context, uri, _ in
-                    ServerCore.from(context).requestArrived(target: uri.map { String(cString: $0) } ?? "/")
+                    ServerCore.from(context).requestArrived(uri: uri)
                 },
                 { context, format, arguments in
                     ServerCore.from(context).record(message: HTTPServer.format(format, arguments!))
@@ -71,6 +75,7 @@ public final class HTTPServer: Sendable {
         }
         guard let daemon else {
             let reason = core.lastMessage.withLock { $0 } ?? "libmicrohttpd refused to start"
+            core.watchdog.stop()
             Unmanaged<ServerCore>.fromOpaque(context).release()
             let shown = address.isIPv6 ? "[\(configuration.host)]" : configuration.host
             throw .startFailed(address: "\(shown):\(configuration.port)", reason: reason)
@@ -111,6 +116,7 @@ public final class HTTPServer: Sendable {
         let bits = daemonBits.exchange(0, ordering: .acquiringAndReleasing)
         guard bits != 0, let daemon = OpaquePointer(bitPattern: bits) else { return }
         core.stopping.store(true, ordering: .relaxed)
+        core.watchdog.stop()
         MHD_stop_daemon(daemon)
         Unmanaged.passUnretained(core).release()
     }

@@ -11,14 +11,17 @@ public struct HTTPServerStatistics: Sendable, Hashable {
     public var requestsCompleted: Int
     /// Requests that ended otherwise: client gone, timeout, a dropped or truncated response, shutdown.
     public var requestsFailed: Int
+    /// Connections closed because their request head did not arrive in time.
+    public var requestHeadsTimedOut: Int
 
     public init(connectionsOpened: Int = 0, connectionsClosed: Int = 0, requestsStarted: Int = 0,
-                requestsCompleted: Int = 0, requestsFailed: Int = 0) {
+                requestsCompleted: Int = 0, requestsFailed: Int = 0, requestHeadsTimedOut: Int = 0) {
         self.connectionsOpened = connectionsOpened
         self.connectionsClosed = connectionsClosed
         self.requestsStarted = requestsStarted
         self.requestsCompleted = requestsCompleted
         self.requestsFailed = requestsFailed
+        self.requestHeadsTimedOut = requestHeadsTimedOut
     }
 
     /// Connections open now.

@@ -1,5 +1,8 @@
 import AssemblyLine
 import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One request's state between libmicrohttpd's calls: the handler's plan, the body so far, the outcome.
 ///
@@ -17,6 +20,8 @@ final class RequestContext {
     }
 
     private let target: String
+    /// The address of the NUL that ends `target` in libmicrohttpd's read buffer, when known.
+    private let targetEnd: Int?
     private var mode = Mode.awaitingHeaders
     private var body: [UInt8] = []
     /// The answer decided while the body still arrives (too large, or refused by the sink).
@@ -24,13 +29,14 @@ final class RequestContext {
     /// True once a sink got `finish` or refused the body; it is then never told to abort.
     private var sinkSettled = false
 
-    init(target: String) {
+    init(target: String, targetEnd: UnsafePointer<CChar>?) {
         self.target = target
+        self.targetEnd = targetEnd.map { Int(bitPattern: $0) }
     }
 
     /// One access-handler call: the headers (first call), a piece of body, or the end of the body.
     func handle(
-        core: ServerCore, connection: OpaquePointer, method: String, version: String,
+        core: ServerCore, connection: OpaquePointer, method: String, version: UnsafePointer<CChar>,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         let chunk = UnsafeRawBufferPointer(start: upload, count: upload == nil ? 0 : uploadSize.pointee)
@@ -39,7 +45,15 @@ final class RequestContext {
         }
         switch mode {
         case .awaitingHeaders:
-            let request = Self.makeRequest(connection: connection, method: method, target: target, version: version)
+            let (request, folded) = Self.makeRequest(
+                connection: connection, method: method, target: target, version: String(cString: version))
+            core.watchdog.headArrived(request.connectionID)
+            // libmicrohttpd puts the version right after the target's end; a NUL inside the target ends the C string earlier.
+            let targetCut = targetEnd.map { $0 + 1 != Int(bitPattern: version) && version.pointee != 0 } ?? false
+            if let malformed = MalformedHead.check(
+                request, targetCut: targetCut, folded: folded, singletons: core.singletonHeaders) {
+                return answer(malformed.response, core: core, connection: connection)
+            }
             switch core.handler.plan(for: request) {
             case let .respond(response):
                 // An answer queued before the body is read makes libmicrohttpd close the connection
@@ -129,14 +143,25 @@ final class RequestContext {
         }
     }
 
-    /// Reads the request's headers, peer address and connection number from libmicrohttpd.
-    private static func makeRequest(connection: OpaquePointer, method: String, target: String, version: String) -> HTTPRequest {
-        var fields: [HTTPHeaders.Field] = []
-        withUnsafeMutablePointer(to: &fields) { pointer in
+    /// Reads the request's headers, peer address and connection number from libmicrohttpd, and
+    /// whether a header field was glued from an obs-fold line.
+    ///
+    /// libmicrohttpd 0.9.75 keeps each field in its read buffer as `name NUL [spaces] value`,
+    /// so a value starts one byte after its name's end plus the spaces it skipped. An obs-fold
+    /// line is appended to a copy of the name made elsewhere (`process_broken_line` in
+    /// `connection.c`), so the value no longer follows its name: that is how a fold shows.
+    private static func makeRequest(
+        connection: OpaquePointer, method: String, target: String, version: String
+    ) -> (HTTPRequest, folded: Bool) {
+        var scan = (fields: [HTTPHeaders.Field](), folded: false)
+        withUnsafeMutablePointer(to: &scan) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
-                let fields = context!.assumingMemoryBound(to: [HTTPHeaders.Field].self)
-                fields.pointee.append(HTTPHeaders.Field(
+                let scan = context!.assumingMemoryBound(to: (fields: [HTTPHeaders.Field], folded: Bool).self)
+                scan.pointee.fields.append(HTTPHeaders.Field(
                     name: key.map { String(cString: $0) } ?? "", value: value.map { String(cString: $0) } ?? ""))
+                if let key, let value, !RequestContext.follows(value, key) {
+                    scan.pointee.folded = true
+                }
                 return .YES
             }, pointer)
         }
@@ -144,10 +169,18 @@ final class RequestContext {
         if let address = cmhd_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS)?.pointee.client_addr {
             peer = SocketAddress.describe(address)
         }
-        let socketContext = cmhd_connection_info(connection, .CONNECTION_INFO_SOCKET_CONTEXT)?.pointee.socket_context
-        return HTTPRequest(
-            method: HTTPMethod(rawValue: method), target: target, headers: HTTPHeaders(fields), version: version,
-            remoteAddress: peer.host, remotePort: peer.port, connectionID: Int(bitPattern: socketContext))
+        let request = HTTPRequest(
+            method: HTTPMethod(rawValue: method), target: target, headers: HTTPHeaders(scan.fields), version: version,
+            remoteAddress: peer.host, remotePort: peer.port, connectionID: ServerCore.number(of: connection))
+        return (request, scan.folded)
+    }
+
+    /// True when `value` starts right after `key`'s terminating NUL and the spaces or tabs that follow it.
+    private static func follows(_ value: UnsafePointer<CChar>, _ key: UnsafePointer<CChar>) -> Bool {
+        let keyEnd = key + strlen(key)
+        let gap = keyEnd.distance(to: value)
+        guard (1...256).contains(gap) else { return false }
+        return (1..<gap).allSatisfy { keyEnd[$0] == 0x20 || keyEnd[$0] == 0x09 }
     }
 }
 

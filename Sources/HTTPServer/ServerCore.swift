@@ -3,13 +3,15 @@ import Synchronization
 import Glibc
 #endif
 
-/// The state libmicrohttpd's callbacks reach through their closure pointer: the handler and the counters.
+/// The state libmicrohttpd's callbacks reach through their closure pointer: the handler, the head rules, the counters.
 ///
 /// One per server. It is retained for as long as the daemon runs and released after
 /// `MHD_stop_daemon` has joined every connection thread, so no callback outlives it.
 final class ServerCore: Sendable {
     let handler: any HTTPHandler
-    let log: (@Sendable (String) -> Void)?
+    let singletonHeaders: Set<String>
+    let watchdog: RequestHeadWatchdog
+    private let log: LogThrottle?
     let connectionsOpened = Atomic<Int>(0)
     let connectionsClosed = Atomic<Int>(0)
     let requestsStarted = Atomic<Int>(0)
@@ -20,9 +22,15 @@ final class ServerCore: Sendable {
     /// libmicrohttpd's latest message, kept to explain a failed start.
     let lastMessage = Mutex<String?>(nil)
 
-    init(handler: any HTTPHandler, log: (@Sendable (String) -> Void)?) {
+    init(handler: any HTTPHandler, configuration: HTTPServerConfiguration) {
         self.handler = handler
+        singletonHeaders = configuration.singletonHeaders
+        let log = configuration.log.map { LogThrottle(output: $0) }
         self.log = log
+        let deadline = configuration.requestHeadTimeout
+        watchdog = RequestHeadWatchdog(deadline: deadline) { count in
+            log?.log("Closed \(count) connection(s) whose request head took longer than \(deadline).")
+        }
     }
 
     var statistics: HTTPServerStatistics {
@@ -31,14 +39,15 @@ final class ServerCore: Sendable {
             connectionsClosed: connectionsClosed.load(ordering: .relaxed),
             requestsStarted: requestsStarted.load(ordering: .relaxed),
             requestsCompleted: requestsCompleted.load(ordering: .relaxed),
-            requestsFailed: requestsFailed.load(ordering: .relaxed))
+            requestsFailed: requestsFailed.load(ordering: .relaxed),
+            requestHeadsTimedOut: watchdog.timedOut.load(ordering: .relaxed))
     }
 
-    /// Records one of libmicrohttpd's messages and passes it to the configured log.
+    /// Records one of libmicrohttpd's messages and passes it to the configured log, at a bounded rate.
     func record(message: String) {
         let line = message.hasSuffix("\n") ? String(message.dropLast()) : message
         lastMessage.withLock { $0 = line }
-        log?(line)
+        log?.log(line)
     }
 
     /// Blocks the calling connection thread for `duration`, or until the server stops.

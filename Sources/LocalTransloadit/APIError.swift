@@ -61,12 +61,21 @@ struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static let notFound = APIError("SERVER_404", status: 404, "unknown method / url")
 
+    /// No Assembly by that name; an ID that is not one is quoted as an excerpt and not echoed as `assembly_id`.
     static func assemblyNotFound(_ id: String) -> APIError {
-        APIError("ASSEMBLY_NOT_FOUND", status: 404, "The Assembly \(id) could not be found.").about(id)
+        let error = APIError("ASSEMBLY_NOT_FOUND", status: 404, "The Assembly \(EchoedText.excerpt(id)) could not be found.")
+        return AssemblyID(id) == nil ? error : error.about(id)
     }
 
     static func invalidForm(_ reason: String) -> APIError {
         APIError("INVALID_FORM_DATA", status: 400, "The request body could not be read as a form.", reason: reason)
+    }
+
+    /// The form fields of one creation (params included) are more than the service keeps for an Assembly.
+    static func fieldsTooLarge(limit: Int) -> APIError {
+        APIError(
+            "ASSEMBLY_FIELDS_TOO_LARGE", status: 413,
+            "The form fields of this request (params included) exceed \(limit) bytes in all.")
     }
 
     static func internalError(_ reason: String) -> APIError {

@@ -1,4 +1,5 @@
 import AssemblyLine
+import HTTPServer
 import Foundation
 import HMAC
 import ImageRobot
@@ -124,13 +125,13 @@ struct AssemblyExecutor: Sendable {
             try? FileManager.default.removeItem(atPath: output)
             let code = if case .invalidOptions = error { "IMAGE_RESIZE_VALIDATION" } else { "IMAGE_RESIZE_ERROR" }
             throw AssemblyFailure(
-                code: code, message: "Step '\(step)' could not resize \(input.name).",
+                code: code, message: "Step '\(EchoedText.excerpt(step))' could not resize \(input.name).",
                 reason: error.description.replacingOccurrences(of: store.root + "/", with: ""),
                 step: step, file: input.name, originalID: input.originalID)
         } catch {
             try? FileManager.default.removeItem(atPath: output)
             throw AssemblyFailure(
-                code: "INTERNAL_COMMAND_ERROR", message: "Step '\(step)' could not hash its result of \(input.name).",
+                code: "INTERNAL_COMMAND_ERROR", message: "Step '\(EchoedText.excerpt(step))' could not hash its result of \(input.name).",
                 reason: "\(error)", step: step, file: input.name, originalID: input.originalID)
         }
     }

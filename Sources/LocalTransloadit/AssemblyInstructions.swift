@@ -1,4 +1,5 @@
 import AssemblyLine
+import HTTPServer
 
 /// What an Assembly's steps do, checked before any file is stored: robots known, `use` resolvable, options valid.
 ///
@@ -52,7 +53,7 @@ struct AssemblyInstructions: Sendable {
         }
         for (name, entry) in parsed {
             for input in entry.step.inputs where input != Self.original && parsed[input] == nil {
-                throw .validation("ASSEMBLY_STEP_UNKNOWN_USE", "Step '\(name)' uses '\(input)', which is not a step.")
+                throw .validation("ASSEMBLY_STEP_UNKNOWN_USE", "Step '\(EchoedText.excerpt(name))' uses '\(EchoedText.excerpt(input))', which is not a step.")
             }
         }
         let used = Set(parsed.values.flatMap(\.step.inputs))
@@ -67,10 +68,10 @@ struct AssemblyInstructions: Sendable {
 
     private static func step(name: String, value: JSONValue) throws(APIError) -> (step: Step, explicitResult: Bool?) {
         guard let object = value.objectValue else {
-            throw .validation("ASSEMBLY_INVALID_STEPS", "Step '\(name)' must be an object.")
+            throw .validation("ASSEMBLY_INVALID_STEPS", "Step '\(EchoedText.excerpt(name))' must be an object.")
         }
         guard let robot = object["robot"]?.stringValue else {
-            throw .validation("ASSEMBLY_INVALID_STEPS", "Step '\(name)' has no robot.")
+            throw .validation("ASSEMBLY_INVALID_STEPS", "Step '\(EchoedText.excerpt(name))' has no robot.")
         }
         var explicitResult: Bool?
         if case .bool(let flag)? = object["result"] { explicitResult = flag }
@@ -85,13 +86,13 @@ struct AssemblyInstructions: Sendable {
             let inputs = try uses(object["use"], step: name)
             return (Step(name: name, robot: .imageResize(options), inputs: inputs, isResult: false), explicitResult)
         default:
-            throw .validation("ASSEMBLY_STEP_UNKNOWN_ROBOT", "Step '\(name)' uses the unknown robot '\(robot)'.")
+            throw .validation("ASSEMBLY_STEP_UNKNOWN_ROBOT", "Step '\(EchoedText.excerpt(name))' uses the unknown robot '\(EchoedText.excerpt(robot))'.")
         }
     }
 
     /// The step names of a `use`: a name, a list of names or `{name, as}` objects, or `{steps: [...]}`; none means `:original`.
     static func uses(_ value: JSONValue?, step: String) throws(APIError) -> [String] {
-        let invalid = APIError.validation("ASSEMBLY_STEP_INVALID_USE", "Step '\(step)' has an invalid use.")
+        let invalid = APIError.validation("ASSEMBLY_STEP_INVALID_USE", "Step '\(EchoedText.excerpt(step))' has an invalid use.")
         switch value {
         case nil, .null?:
             return [original]
@@ -126,7 +127,7 @@ struct AssemblyInstructions: Sendable {
                 steps[name]!.inputs.allSatisfy { $0 == original || done.contains($0) }
             }
             guard !ready.isEmpty else {
-                throw .validation("ASSEMBLY_STEP_INVALID_USE", "Steps \(remaining.joined(separator: ", ")) use each other in a cycle.")
+                throw .validation("ASSEMBLY_STEP_INVALID_USE", "Steps \(EchoedText.excerpt(remaining.joined(separator: ", "))) use each other in a cycle.")
             }
             for name in ready {
                 order.append(steps[name]!)

@@ -11,6 +11,8 @@ struct AssemblyQueryHandler: Sendable {
 
     /// The most Assemblies one list page holds.
     static let maxPageSize = 5_000
+    /// The highest page number asked for.
+    static let maxPage = 1_000_000
     static let defaultPageSize = 50
 
     /// The status JSON, or 429 past the per-Assembly status limit.
@@ -50,7 +52,8 @@ struct AssemblyQueryHandler: Sendable {
 
     /// One page of Assemblies, newest first: `{"items": [...], "count": total}`.
     ///
-    /// `page` (from 1) and `pagesize` come from the params, or from the query.
+    /// `page` (from 1) and `pagesize` come from the params alone, which the signature covers: the
+    /// same names in the query are ignored, so nobody can change a signed request's answer.
     func list(_ request: HTTPRequest) -> HTTPResponse {
         let urls = service.urls
         let object: [String: JSONValue]
@@ -60,13 +63,16 @@ struct AssemblyQueryHandler: Sendable {
         } catch {
             return error.response(urls: urls)
         }
-        guard let page = Self.number(object["page"], request.queryValue("page"), default: 1), page >= 1,
-              let size = Self.number(object["pagesize"], request.queryValue("pagesize"), default: Self.defaultPageSize),
-              (1...Self.maxPageSize).contains(size) else {
-            return APIError.validation(
-                "INVALID_PARAMS_FIELD", "page must be at least 1 and pagesize from 1 to \(Self.maxPageSize).").response(urls: urls)
+        guard let page = Self.number(object["page"], default: 1), (1...Self.maxPage).contains(page) else {
+            return APIError.validation("INVALID_PARAMS_FIELD", "page must be a whole number from 1 to \(Self.maxPage).")
+                .response(urls: urls)
+        }
+        guard let size = Self.number(object["pagesize"], default: Self.defaultPageSize), (1...Self.maxPageSize).contains(size) else {
+            return APIError.validation("INVALID_PARAMS_FIELD", "pagesize must be a whole number from 1 to \(Self.maxPageSize).")
+                .response(urls: urls)
         }
         let all = service.store.newestFirst()
+        // page ≤ maxPage and size ≤ maxPageSize keep the product far from overflow
         let start = min(all.count, (page - 1) * size)
         let items = all[start..<min(all.count, start + size)].map { record in
             JSONValue.object(AssemblyStatus(record: record, urls: urls).summary)
@@ -74,12 +80,12 @@ struct AssemblyQueryHandler: Sendable {
         return .json(JSONValue.object(["items": .array(Array(items)), "count": .integer(Int64(all.count))]).serialized)
     }
 
-    /// A whole number from the params (number or numeric string), else from the query, else the default.
-    private static func number(_ value: JSONValue?, _ query: String?, default fallback: Int) -> Int? {
+    /// A whole number from the params (a number or a numeric string), the default when absent; nil when it is neither.
+    private static func number(_ value: JSONValue?, default fallback: Int) -> Int? {
         switch value {
         case .integer(let number)?: return Int(exactly: number)
         case .string(let text)?: return Int(text)
-        case nil, .null?: return query.map { Int($0) } ?? fallback
+        case nil, .null?: return fallback
         default: return nil
         }
     }

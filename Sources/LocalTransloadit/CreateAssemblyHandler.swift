@@ -26,8 +26,21 @@ struct CreateAssemblyHandler: Sendable {
         var expectedTusUploads: Int
     }
 
-    /// The largest urlencoded creation body.
-    static let formLimit = 4 << 20
+    /// The most bytes of form fields (names and values, params included) one Assembly keeps:
+    /// every field is stored with the Assembly and echoed in each status answer.
+    static let fieldsLimit = 256 << 10
+    /// The largest urlencoded creation body (percent-encoding may triple the fields' bytes).
+    static let formLimit = 3 * fieldsLimit
+    /// The multipart bounds of a creation: one field may use the whole fields budget, no more.
+    static let multipartLimits = MultipartParser.Limits(maxFieldBytes: fieldsLimit)
+
+    /// The most tus uploads one Assembly may expect (as many as a multipart body may carry parts).
+    static let maxExpectedUploads = MultipartParser.Limits().maxParts
+
+    /// The bytes `fields` count against ``fieldsLimit``.
+    static func fieldBytes(_ fields: [FormField]) -> Int {
+        fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+    }
 
     func plan(for request: HTTPRequest, chosenID: String?) -> HTTPRequestPlan {
         let urls = service.urls
@@ -47,8 +60,11 @@ struct CreateAssemblyHandler: Sendable {
         var multipart: (parser: MultipartParser, collector: UploadCollector)?
         if request.contentType?.essence == "multipart/form-data" {
             do {
-                let parser = try MultipartParser(contentType: request.headers["Content-Type"] ?? "")
-                multipart = (parser, UploadCollector(directory: service.store.temporaryDirectory, prefix: id))
+                let parser = try MultipartParser(contentType: request.headers["Content-Type"] ?? "", limits: Self.multipartLimits)
+                let collector = UploadCollector(
+                    directory: service.store.temporaryDirectory, prefix: id,
+                    fieldBudget: Self.fieldsLimit - Self.fieldBytes(request.query))
+                multipart = (parser, collector)
             } catch {
                 service.store.release(id)
                 return .respond(APIError.invalidForm(error.description).about(id).response(urls: urls))
@@ -64,10 +80,10 @@ struct CreateAssemblyHandler: Sendable {
         let instructions = try AssemblyInstructions(params: object, templates: service.templates)
         var expected = 0
         if let text = fields.firstValue(named: "tus_num_expected_upload_files") ?? fields.firstValue(named: "num_expected_upload_files") {
-            guard let count = Int(text.trimmingCharacters(in: .whitespaces)), count >= 0 else {
+            guard let count = Int(text.trimmingCharacters(in: .whitespaces)), (0...Self.maxExpectedUploads).contains(count) else {
                 throw .validation(
                     "ASSEMBLY_INVALID_NUM_EXPECTED_UPLOAD_FILES_PARAM",
-                    "tus_num_expected_upload_files must be a whole number of at least 0, found '\(text)'.")
+                    "tus_num_expected_upload_files must be a whole number from 0 to \(Self.maxExpectedUploads), found '\(EchoedText.excerpt(text))'.")
             }
             expected = count
         }

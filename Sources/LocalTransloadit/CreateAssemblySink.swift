@@ -63,6 +63,9 @@ final class CreateAssemblySink: HTTPBodySink {
         } else {
             fields += FormURLDecoder.decode(formBytes)
         }
+        guard CreateAssemblyHandler.fieldBytes(fields) <= CreateAssemblyHandler.fieldsLimit else {
+            return refuse(APIError.fieldsTooLarge(limit: CreateAssemblyHandler.fieldsLimit)).response
+        }
         if var early = authorization {
             // fields that came after the first file still count
             early.fields = CreateAssemblyHandler.fields(early.instructions, form: fields)

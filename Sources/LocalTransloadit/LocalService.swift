@@ -27,7 +27,11 @@ public enum LocalService {
         do {
             server = try HTTPServer(
                 configuration: HTTPServerConfiguration(
-                    host: configuration.host, port: configuration.port, maxConnections: 512,
+                    host: configuration.host, port: configuration.port,
+                    maxConnections: configuration.maxConnections,
+                    maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+                    idleTimeout: .seconds(60), requestHeadTimeout: .seconds(20),
+                    singletonHeaders: HTTPServerConfiguration.standardSingletonHeaders.union(TusHandler.singletonHeaders),
                     log: { configuration.log("http: \($0)") }),
                 handler: ServiceRoutes(service: context))
         } catch {

@@ -28,6 +28,10 @@ public struct LocalServiceConfiguration: Sendable {
     public var statusRequestsPerSecond: Int
     /// The largest tus upload accepted (`Tus-Max-Size`).
     public var maxUploadSize: Int64
+    /// The most connections open at once (one thread each).
+    public var maxConnections: Int
+    /// The most connections open at once from one client address, so that one address cannot take every slot.
+    public var maxConnectionsPerAddress: Int
     /// Where fault and error notices go.
     public var log: ServiceLog
 
@@ -36,7 +40,8 @@ public struct LocalServiceConfiguration: Sendable {
         requireSignature: Bool = true, detectSignatureReuse: Bool = true, templates: TemplateLibrary = .empty,
         faults: FaultPlan? = nil, workers: Int = 2, resultTTL: Duration = .seconds(86_400),
         creationsPerMinute: Int = 250, statusRequestsPerSecond: Int = 3,
-        maxUploadSize: Int64 = 200 * 1_000_000_000, log: ServiceLog = .silent
+        maxUploadSize: Int64 = 200 * 1_000_000_000, maxConnections: Int = 1024, maxConnectionsPerAddress: Int = 256,
+        log: ServiceLog = .silent
     ) {
         self.host = host
         self.port = port
@@ -51,6 +56,8 @@ public struct LocalServiceConfiguration: Sendable {
         self.creationsPerMinute = creationsPerMinute
         self.statusRequestsPerSecond = statusRequestsPerSecond
         self.maxUploadSize = maxUploadSize
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.log = log
     }
 }

@@ -23,6 +23,9 @@ struct ReplayHandler: Sendable {
     }
 
     private func replay(_ originalID: String, fields: [FormField]) throws(APIError) -> HTTPResponse {
+        guard CreateAssemblyHandler.fieldBytes(fields) <= CreateAssemblyHandler.fieldsLimit else {
+            throw .fieldsTooLarge(limit: CreateAssemblyHandler.fieldsLimit)
+        }
         guard let original = service.store.record(originalID) else { throw .assemblyNotFound(originalID) }
         if let wait = service.creations.admit() {
             var error = APIError("RATE_LIMIT_REACHED", status: 429, "Request limit reached: too many Assemblies created per minute.")
@@ -36,7 +39,7 @@ struct ReplayHandler: Sendable {
         guard !original.state.isRunning, !filesGone else {
             throw APIError(
                 "ASSEMBLY_CANNOT_BE_REPLAYED", status: 400,
-                "The Assembly \(originalID) is still running or its files have expired.").about(originalID)
+                "The Assembly \(EchoedText.excerpt(originalID)) is still running or its files have expired.").about(originalID)
         }
         let instructions: AssemblyInstructions
         if object["steps"] != nil || object["template_id"] != nil {
@@ -95,7 +98,8 @@ struct ReplayHandler: Sendable {
     private static func fields(of request: HTTPRequest, body: [UInt8]) throws(APIError) -> [FormField] {
         guard request.contentType?.essence == "multipart/form-data" else { return FormURLDecoder.decode(body) }
         do {
-            var parser = try MultipartParser(contentType: request.headers["Content-Type"] ?? "")
+            var parser = try MultipartParser(
+                contentType: request.headers["Content-Type"] ?? "", limits: CreateAssemblyHandler.multipartLimits)
             var collector = FieldCollector()
             try body.withUnsafeBytes { try parser.feed($0, into: &collector) }
             try parser.finish()

@@ -1,4 +1,5 @@
 import AssemblyLine
+import HTTPServer
 
 extension ResizeOptions {
     /// The options of an `/image/resize` step's JSON (transloadit-api.md §6.1); other keys are ignored.
@@ -9,7 +10,7 @@ extension ResizeOptions {
     init(step name: String, json options: [String: JSONValue]) throws(APIError) {
         self.init()
         func invalid(_ detail: String) -> APIError {
-            .validation("IMAGE_RESIZE_VALIDATION", "Step '\(name)': \(detail)")
+            .validation("IMAGE_RESIZE_VALIDATION", "Step '\(EchoedText.excerpt(name))': \(detail)")
         }
         do {
             width = try Self.integer(options["width"], option: "width")
@@ -50,14 +51,14 @@ extension ResizeOptions {
             if let number = Int(text) { return number }
         default: break
         }
-        throw OptionError(message: "resize option '\(option)' must be a whole number")
+        throw OptionError(message: "resize option '\(EchoedText.excerpt(option))' must be a whole number")
     }
 
     private static func text(_ value: JSONValue?, option: String) throws -> String? {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        default: throw OptionError(message: "resize option '\(option)' must be a string")
+        default: throw OptionError(message: "resize option '\(EchoedText.excerpt(option))' must be a string")
         }
     }
 
@@ -67,7 +68,7 @@ extension ResizeOptions {
         case .bool(let flag)?: return flag
         case .string("true")?: return true
         case .string("false")?: return false
-        default: throw OptionError(message: "resize option '\(option)' must be true or false")
+        default: throw OptionError(message: "resize option '\(EchoedText.excerpt(option))' must be true or false")
         }
     }
 
@@ -83,7 +84,7 @@ extension ResizeOptions {
             switch object[key] {
             case .integer(let number)?: return try CropRectangle.Coordinate(parsing: String(number))
             case .string(let text)?: return try CropRectangle.Coordinate(parsing: text)
-            default: throw OptionError(message: "resize option 'crop' needs '\(key)' as pixels or a percentage")
+            default: throw OptionError(message: "resize option 'crop' needs '\(EchoedText.excerpt(key))' as pixels or a percentage")
             }
         }
         return CropRectangle(x1: try coordinate("x1"), y1: try coordinate("y1"), x2: try coordinate("x2"), y2: try coordinate("y2"))

@@ -1,4 +1,5 @@
 import AssemblyLine
+import HTTPServer
 
 /// The Templates the service knows, by Template ID, and the rule that merges one under a request's params.
 ///
@@ -39,7 +40,7 @@ public struct TemplateLibrary: Sendable, Hashable {
             throw .validation("NO_TEMPLATE_ID", "template_id must be a non-empty string.")
         }
         guard let template = templates[id] else {
-            throw APIError("TEMPLATE_NOT_FOUND", status: 404, "The Template \(id) could not be found.")
+            throw APIError("TEMPLATE_NOT_FOUND", status: 404, "The Template \(EchoedText.excerpt(id)) could not be found.")
         }
         if !template.allowStepsOverride, let steps = params["steps"], steps != .null {
             throw .validation(

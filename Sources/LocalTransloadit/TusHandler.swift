@@ -16,6 +16,10 @@ struct TusHandler: Sendable {
     static let version = "1.0.0"
     static let extensions = "creation,termination,checksum"
     static let patchContentType = "application/offset+octet-stream"
+    /// The tus header fields that carry one value each; a request repeating one is refused.
+    static let singletonHeaders: Set<String> = [
+        "Tus-Resumable", "Upload-Offset", "Upload-Length", "Upload-Metadata", "Upload-Checksum", "X-HTTP-Method-Override",
+    ]
 
     /// OPTIONS: what the server supports.
     func options() -> HTTPResponse {
@@ -115,7 +119,8 @@ struct TusHandler: Sendable {
             response.headers.set("Upload-Offset", String(current))
             return .respond(response)
         case let .claimed(upload, md5):
-            if let length = request.contentLength, offset + Int64(length) > upload.length {
+            // 0 ≤ offset ≤ length once claimed, so the room left cannot overflow, whatever Content-Length says.
+            if let length = request.contentLength, length > UInt64(upload.length - offset) {
                 service.tus.release(id, offset: offset, md5: nil)
                 return .respond(Self.answer(413, "the body goes past Upload-Length"))
             }
@@ -200,7 +205,7 @@ struct TusHandler: Sendable {
     /// 412 with `Tus-Version` for a request that speaks another tus version.
     private static func versionRefusal(_ request: HTTPRequest) -> HTTPResponse? {
         guard let version = request.headers["Tus-Resumable"], version != Self.version else { return nil }
-        var response = answer(412, "Tus-Resumable \(version) is not supported")
+        var response = answer(412, "Tus-Resumable \(EchoedText.excerpt(version)) is not supported")
         response.headers.set("Tus-Version", Self.version)
         return response
     }

@@ -30,7 +30,7 @@ final class TusPatchSink: HTTPBodySink {
     }
 
     func receive(_ chunk: UnsafeRawBufferPointer) throws(HTTPRejection) {
-        guard offset + writer.written + Int64(chunk.count) <= upload.length else {
+        guard Int64(chunk.count) <= upload.length - offset - writer.written else {
             rollBack()
             throw HTTPRejection(TusHandler.answer(413, "the body goes past Upload-Length \(upload.length)"))
         }

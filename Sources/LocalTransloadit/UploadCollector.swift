@@ -12,7 +12,7 @@ struct StagedFile: Sendable {
     var md5hash: String
 }
 
-/// Receives a multipart body's parts: fields in memory, each file streamed to a temporary file with its MD5.
+/// Receives a multipart body's parts: fields in memory (within a budget), each file streamed to a temporary file with its MD5.
 ///
 /// `beforeFirstFile` runs when the first file part starts, with the fields seen so far, so that a
 /// request that cannot be accepted is refused before its files are written.
@@ -22,14 +22,20 @@ final class UploadCollector: MultipartSink {
     private var current: (writer: FileWriter, part: MultipartPart)?
     private let directory: String
     private let prefix: String
+    /// The field bytes (names and values) still allowed.
+    private var fieldBudget: Int
     var beforeFirstFile: (([FormField]) throws -> Void)?
 
-    init(directory: String, prefix: String) {
+    /// - Parameter fieldBudget: how many bytes of field names and values the body may still bring.
+    init(directory: String, prefix: String, fieldBudget: Int) {
         self.directory = directory
         self.prefix = prefix
+        self.fieldBudget = fieldBudget
     }
 
     func receiveField(_ field: FormField, part: MultipartPart) throws {
+        fieldBudget -= field.name.utf8.count + field.value.utf8.count
+        guard fieldBudget >= 0 else { throw APIError.fieldsTooLarge(limit: CreateAssemblyHandler.fieldsLimit) }
         fields.append(field)
     }
 

@@ -11,6 +11,11 @@ import HTTPServer
 /// ```
 /// See docs/signing.md for the contract, the policy file and the answers.
 public final class SignServer: Sendable {
+    /// The most connections open at once (one thread each).
+    public static let maxConnections = 512
+    /// The most connections from one client address.
+    public static let maxConnectionsPerAddress = 128
+
     private let server: HTTPServer
 
     /// Starts listening.
@@ -20,15 +25,19 @@ public final class SignServer: Sendable {
     ///   - host: a numeric address or `localhost`; loopback by default.
     ///   - port: 0 lets the system choose (read it back from ``port``).
     ///   - log: receives one line per decision; standard error by default.
+    ///   - connectionLog: receives libmicrohttpd's own messages (refused connections, broken ones), at most one a second.
     ///   - now: the clock for expiries, nonces and rates.
     /// - Throws: ``HTTPServerError`` when the address is invalid or cannot be bound.
     public init(
         policy: SigningPolicy, secret: String, host: String = "127.0.0.1", port: UInt16 = 0,
         log: @escaping @Sendable (String) -> Void = SignServer.standardErrorLog,
+        connectionLog: @escaping @Sendable (String) -> Void = SignServer.standardErrorLog,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(HTTPServerError) {
         let service = SignService(policy: policy, secret: secret, log: log, now: now)
-        let configuration = HTTPServerConfiguration(host: host, port: port, idleTimeout: .seconds(30))
+        let configuration = HTTPServerConfiguration(
+            host: host, port: port, maxConnections: Self.maxConnections, maxConnectionsPerAddress: Self.maxConnectionsPerAddress,
+            idleTimeout: .seconds(30), requestHeadTimeout: .seconds(10), log: { connectionLog("sign-server: http: \($0)") })
         server = try HTTPServer(configuration: configuration, handler: service)
     }
 

@@ -34,7 +34,8 @@ final class SignService: HTTPHandler {
     }
 
     func plan(for request: HTTPRequest) -> HTTPRequestPlan {
-        guard request.pathSegments == ["sign"] else { return .respond(.json(#"{"error":"NOT_FOUND","reason":"expected POST /sign"}"#, status: 404)) }
+        // One exact route: `/sign/`, `//sign` or `/sign?x=1` are other resources, not aliases.
+        guard request.target == "/sign" else { return .respond(.json(#"{"error":"NOT_FOUND","reason":"expected POST /sign"}"#, status: 404)) }
         guard request.method == .post else {
             var response = HTTPResponse.json(#"{"error":"METHOD_NOT_ALLOWED","reason":"expected POST /sign"}"#, status: 405)
             response.headers.set("Allow", "POST")

@@ -2,6 +2,7 @@ import AssemblyLine
 import Foundation
 import ImageRobot
 import SQLiteLedger
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

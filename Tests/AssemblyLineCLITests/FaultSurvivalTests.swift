@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import TestSupport
 import Testing
 
 /// `run` and `resume` against `assemblyline serve` with seeded faults and tight rate limits: every file ends done,

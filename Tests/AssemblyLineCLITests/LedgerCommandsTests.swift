@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 import SQLiteLedger
+import TestSupport
 import Testing
 
 /// `runs` and `report` read a real ledger file written through the ledger's own API.

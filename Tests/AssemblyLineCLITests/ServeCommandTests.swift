@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// `assemblyline serve` as a built binary: what it prints, where the secret goes, how it stops.

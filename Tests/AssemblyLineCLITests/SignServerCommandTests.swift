@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `assemblyline sign-server` refusals that happen before it listens.

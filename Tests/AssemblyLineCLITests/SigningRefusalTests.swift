@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import TestSupport
 import Testing
 
 /// `run` and `resume` against `assemblyline serve` and `assemblyline sign-server` as child processes: a signing

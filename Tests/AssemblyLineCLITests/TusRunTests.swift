@@ -2,6 +2,7 @@ import AssemblyLine
 import Foundation
 import HMAC
 import SQLiteLedger
+import TestSupport
 import Testing
 
 /// `upload.mode: tus` end to end with the built binary: resumable across a SIGKILL, a changed input caught, faults survived.

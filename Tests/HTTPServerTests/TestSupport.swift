@@ -145,3 +145,4 @@ final class Observed<Value: Sendable>: Sendable {
 
     var current: Value { value.withLock { $0 } }
 }
+

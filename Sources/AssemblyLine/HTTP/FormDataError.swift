@@ -28,9 +28,9 @@ public enum FormDataError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notMultipart(contentType):
-            return "Content-Type '\(contentType)': expected multipart/form-data"
+            return "Content-Type '\(contentType.prefix(80))': expected multipart/form-data"
         case let .invalidBoundary(contentType):
-            return "Content-Type '\(contentType)': expected a boundary parameter of 1 to 70 characters"
+            return "Content-Type '\(contentType.prefix(80))': expected a boundary parameter of 1 to 70 characters"
         case let .malformedDelimiter(offset):
             return "multipart body, byte \(offset): expected a line end or '--' after the boundary"
         case let .headerTooLarge(part, limit):
@@ -40,9 +40,9 @@ public enum FormDataError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .missingDisposition(part):
             return "multipart part \(part): expected a header 'Content-Disposition: form-data; name=\"...\"'"
         case let .fieldTooLarge(name, limit):
-            return "multipart field '\(name)': value exceeds \(limit) bytes"
+            return "multipart field '\(name.prefix(80))': value exceeds \(limit) bytes"
         case let .fieldNotUTF8(name):
-            return "multipart field '\(name)': value is not valid UTF-8"
+            return "multipart field '\(name.prefix(80))': value is not valid UTF-8"
         case let .tooManyParts(limit):
             return "multipart body: more than \(limit) parts"
         case let .truncated(offset):

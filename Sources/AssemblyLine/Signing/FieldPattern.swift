@@ -1,22 +1,30 @@
 /// A regular expression an Assembly variable's value must match as a whole, kept as its source text.
 ///
-/// The text is compiled when the pattern is made (so a policy with a bad pattern does not load)
-/// and again for each match: Swift's `Regex` is not `Sendable`, and a policy is shared by the
-/// service's connection threads.
+/// The pattern is compiled once, when the policy loads (a bad or unsupported one keeps the
+/// policy from loading), to a ``LinearRegex``: whatever a caller puts in a field, matching it
+/// takes time linear in its length, so no request can hold a core.
 public struct FieldPattern: Sendable, Hashable, CustomStringConvertible {
     public let pattern: String
+    private let regex: LinearRegex
 
-    /// - Throws: the regex parser's error, whose description says what was expected.
-    public init(_ pattern: String) throws {
-        _ = try Regex(pattern)
+    /// - Throws: ``LinearRegexError``, whose description says where and what was expected.
+    public init(_ pattern: String) throws(LinearRegexError) {
+        regex = try LinearRegex(pattern)
         self.pattern = pattern
     }
 
     /// True when the whole of `text` matches.
     public func matches(_ text: String) -> Bool {
-        guard let regex = try? Regex(pattern) else { return false }
-        return (try? regex.wholeMatch(in: text)) != nil
+        regex.wholeMatch(text)
     }
 
     public var description: String { pattern }
+
+    public static func == (lhs: FieldPattern, rhs: FieldPattern) -> Bool {
+        lhs.pattern == rhs.pattern
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(pattern)
+    }
 }

@@ -128,7 +128,7 @@ public struct SigningPolicyDecoder {
             do {
                 patterns[name] = try FieldPattern(text)
             } catch {
-                reader.report(entry.value, field: field, "expected a regular expression: \(error)")
+                reader.report(entry.value, field: field, "expected a regular expression that matches in linear time; '\(text.prefix(80))' \(error)")
                 valid = false
             }
         }

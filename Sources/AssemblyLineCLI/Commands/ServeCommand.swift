@@ -26,6 +26,8 @@ struct ServeCommand: CLICommand {
             OptionSpec(name: "result-ttl", valueName: "duration", help: "Serve result files this long (default 24h)."),
             OptionSpec(name: "creations-per-minute", valueName: "n", help: "Assembly creations allowed per minute (default 250; 0 = no limit)."),
             OptionSpec(name: "status-per-second", valueName: "n", help: "Status requests per Assembly per second (default 3; 0 = no limit)."),
+            OptionSpec(name: "max-connections", valueName: "n", help: "Connections open at once (default 1024)."),
+            OptionSpec(name: "max-connections-per-address", valueName: "n", help: "Connections open at once from one client address (default 256)."),
         ])
 
     static let defaultDataDirectory = "serve-data"
@@ -43,6 +45,8 @@ struct ServeCommand: CLICommand {
     var resultTTL: Duration
     var creationsPerMinute: Int
     var statusPerSecond: Int
+    var maxConnections: Int
+    var maxConnectionsPerAddress: Int
 
     init(_ values: ParsedValues) throws {
         (host, port) = try ListenAddress.parse(values.option("listen") ?? "127.0.0.1:9442")
@@ -56,6 +60,8 @@ struct ServeCommand: CLICommand {
         requireSignature = !values.flag("no-signature")
         creationsPerMinute = try values.integer("creations-per-minute", in: 0...1_000_000) ?? 250
         statusPerSecond = try values.integer("status-per-second", in: 0...1_000_000) ?? 3
+        maxConnections = try values.integer("max-connections", in: 1...65_536) ?? 1024
+        maxConnectionsPerAddress = try values.integer("max-connections-per-address", in: 1...65_536) ?? 256
         resultTTL = .seconds(86_400)
         if let text = values.option("result-ttl") {
             guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
@@ -75,6 +81,9 @@ struct ServeCommand: CLICommand {
         if key != nil && secretEnv == nil && secretFile == nil && requireSignature {
             throw UsageError("--key needs --secret-env NAME or --secret-file PATH (or --no-signature)")
         }
+        if maxConnectionsPerAddress > maxConnections {
+            throw UsageError("--max-connections-per-address cannot be more than --max-connections (\(maxConnections))")
+        }
     }
 
     func run(_ console: Console) async throws -> ExitStatus {
@@ -85,6 +94,7 @@ struct ServeCommand: CLICommand {
             host: host, port: port, dataDirectory: dataDirectory, credentials: credentials,
             requireSignature: requireSignature, workers: workers, resultTTL: resultTTL,
             creationsPerMinute: creationsPerMinute, statusRequestsPerSecond: statusPerSecond,
+            maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
             log: ServiceLog { console.error($0 + "\n") })
         if let templatesPath {
             configuration.templates = try ConfigFileLoader.load(templatesPath) { (node: ConfigNode, _: String) throws(ConfigError) in
@@ -111,7 +121,9 @@ struct ServeCommand: CLICommand {
         console.line("data directory: \(dataDirectory)")
         let received = await signals.wait()
         console.error("serve: received signal \(received), stopping\n")
-        service.stop()
+        if await !ServerShutdown.stop({ service.stop() }) {
+            console.error("serve: requests still running after \(ServerShutdown.grace); exiting without them\n")
+        }
         return .success
     }
 }

@@ -47,7 +47,9 @@ struct SignServerCommand: CLICommand {
         }
         console.line("listening on \(server.baseURL)")
         let signal = await signals.wait()
-        server.stop()
+        if await !ServerShutdown.stop({ server.stop() }) {
+            console.error("sign-server: requests still running after \(ServerShutdown.grace); exiting without them\n")
+        }
         console.error("sign-server: stopped on signal \(signal)\n")
         return .success
     }

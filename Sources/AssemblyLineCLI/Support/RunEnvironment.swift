@@ -72,12 +72,15 @@ final class RunEnvironment: Sendable {
     private static func startEmbedded(in directory: String, credentials: ServiceCredentials?) throws -> RunningService {
         let portFile = directory + "/port"
         let previous = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        let configuration = LocalServiceConfiguration(port: previous ?? 0, dataDirectory: directory, credentials: credentials)
+        // The run is the embedded service's only client: it may use every connection slot.
+        var configuration = LocalServiceConfiguration(port: previous ?? 0, dataDirectory: directory, credentials: credentials)
+        configuration.maxConnectionsPerAddress = configuration.maxConnections
         let service: RunningService
         if let reused = try? LocalService.start(configuration) {
             service = reused
         } else {
-            service = try LocalService.start(LocalServiceConfiguration(port: 0, dataDirectory: directory, credentials: credentials))
+            configuration.port = 0
+            service = try LocalService.start(configuration)
         }
         try String(service.port).write(toFile: portFile, atomically: true, encoding: .utf8)
         return service

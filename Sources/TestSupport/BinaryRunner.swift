@@ -1,24 +1,24 @@
 import Foundation
 
 /// Runs the built `assemblyline` binary as a user would, and captures what it prints and how it exits.
-struct BinaryRunner {
+public struct BinaryRunner {
     /// What one invocation printed and returned.
-    struct Outcome {
+    public struct Outcome {
         /// The exit status, or the signal's number when `reason` is `.uncaughtSignal`.
-        var status: Int32
-        var stdout: String
-        var stderr: String
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
         /// Whether the process exited or a signal ended it.
-        var reason: Process.TerminationReason = .exit
+        public var reason: Process.TerminationReason = .exit
 
         /// True when the signal `number` ended the process.
-        func wasKilled(by number: Int32) -> Bool {
+        public func wasKilled(by number: Int32) -> Bool {
             reason == .uncaughtSignal && status == number
         }
     }
 
     /// The binary beside the test bundle, which `swift build --build-tests` builds with it.
-    static let binary: URL = {
+    public static let binary: URL = {
         if let path = ProcessInfo.processInfo.environment["ASSEMBLYLINE_BIN"] { return URL(fileURLWithPath: path) }
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         return bundle.appendingPathComponent("assemblyline")
@@ -26,7 +26,7 @@ struct BinaryRunner {
 
     /// Runs the binary (or another program, such as `script` around it) with arguments in a directory,
     /// with the environment given plus PATH and HOME.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+    public static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
                     executable: URL = binary) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
@@ -54,28 +54,5 @@ struct BinaryRunner {
                        stdout: String(decoding: outData, as: UTF8.self),
                        stderr: String(decoding: errData, as: UTF8.self),
                        reason: process.terminationReason)
-    }
-}
-
-/// A fresh directory for one test, removed when the test is done with it.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("assemblyline-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// Writes a file below the directory, creating folders, and returns its URL.
-    @discardableResult
-    func write(_ relativePath: String, _ text: String) throws -> URL {
-        let file = url.appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-        return file
     }
 }
