@@ -60,3 +60,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Compiler settings for every Swift target, in one place (the way swift-log does it).
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    // SE-0335: existential types are spelled `any P`.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // SE-0444: a file sees the members of a module's types only when it imports that module itself.
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -4,14 +4,14 @@ import Glibc
 #endif
 
 /// The `assemblyline` command: picks the subcommand, parses its arguments, runs it, and exits with its code.
-public enum AssemblyLineTool {
+package enum AssemblyLineTool {
     static let commands: [any CLICommand.Type] = [
         ValidateCommand.self, PlanCommand.self, RunCommand.self, ResumeCommand.self, RunsCommand.self, ReportCommand.self,
         ServeCommand.self, SignServerCommand.self,
     ]
 
     /// Runs the tool with the process's arguments and never returns.
-    public static func main() async -> Never {
+    package static func main() async -> Never {
         let status = await run(Array(CommandLine.arguments.dropFirst()), console: Console())
         exit(status.rawValue)
     }

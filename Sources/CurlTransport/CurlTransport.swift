@@ -12,15 +12,15 @@ import Foundation
 /// with connection reuse (and HTTP/2 multiplexing over TLS where the server offers it). Cancelling
 /// the calling task aborts its transfer at once; `cancelAll()` aborts every transfer in flight.
 /// Releasing the transport cancels what is left and stops the thread.
-public final class CurlTransport: HTTPTransport {
+package final class CurlTransport: HTTPTransport {
     /// Connection limits of the shared engine.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// Concurrent connections per host; 0 for no limit. Transfers beyond it wait for a free connection.
-        public var maxHostConnections: Int
+        package var maxHostConnections: Int
         /// Concurrent connections in total; 0 for no limit.
-        public var maxTotalConnections: Int
+        package var maxTotalConnections: Int
 
-        public init(maxHostConnections: Int = 0, maxTotalConnections: Int = 0) {
+        package init(maxHostConnections: Int = 0, maxTotalConnections: Int = 0) {
             self.maxHostConnections = maxHostConnections
             self.maxTotalConnections = maxTotalConnections
         }
@@ -29,7 +29,7 @@ public final class CurlTransport: HTTPTransport {
     private let inbox = EngineInbox()
 
     /// Starts the engine thread.
-    public init(configuration: Configuration = Configuration()) {
+    package init(configuration: Configuration = Configuration()) {
         let inbox = inbox
         let limits = CurlMultiEngine.Limits(
             maxHostConnections: configuration.maxHostConnections,
@@ -51,7 +51,7 @@ public final class CurlTransport: HTTPTransport {
         inbox.shutdown()
     }
 
-    public func send(
+    package func send(
         _ request: HTTPRequestSpec,
         to destination: HTTPDestination,
         options: HTTPTransferOptions,
@@ -77,7 +77,7 @@ public final class CurlTransport: HTTPTransport {
         return try result.get()
     }
 
-    public func cancelAll() {
+    package func cancelAll() {
         inbox.cancelAll()
     }
 }

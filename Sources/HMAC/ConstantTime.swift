@@ -1,11 +1,11 @@
 import CCrypto
 
 /// Comparison of secrets (signatures, token hashes) whose time does not depend on where they differ.
-public enum ConstantTime {
+package enum ConstantTime {
     /// True when both byte strings are equal; the time taken depends only on their lengths.
     ///
     /// Different lengths return false at once: lengths of signatures and digests are public.
-    public static func equals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    package static func equals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         guard !lhs.isEmpty else { return true }
         return lhs.withUnsafeBytes { left in
@@ -16,7 +16,7 @@ public enum ConstantTime {
     }
 
     /// True when both strings have the same UTF-8 bytes, compared in constant time.
-    public static func equals(_ lhs: String, _ rhs: String) -> Bool {
+    package static func equals(_ lhs: String, _ rhs: String) -> Bool {
         equals(Array(lhs.utf8), Array(rhs.utf8))
     }
 }

@@ -4,26 +4,26 @@ import Glibc
 
 extension Digest {
     /// The digest of `bytes` in one call.
-    public static func hash(_ algorithm: Algorithm, _ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ algorithm: Algorithm, _ bytes: some Collection<UInt8>) -> [UInt8] {
         let digest = Digest(algorithm)
         digest.update(bytes)
         return digest.finalize()
     }
 
     /// The SHA-256 of `bytes` (token hashes in the sign-server policy).
-    public static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] { hash(.sha256, bytes) }
+    package static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] { hash(.sha256, bytes) }
 
     /// The SHA-1 of `bytes` (tus `Upload-Checksum`).
-    public static func sha1(_ bytes: some Collection<UInt8>) -> [UInt8] { hash(.sha1, bytes) }
+    package static func sha1(_ bytes: some Collection<UInt8>) -> [UInt8] { hash(.sha1, bytes) }
 
     /// The MD5 of `bytes` (Transloadit's `md5hash` of a result).
-    public static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] { hash(.md5, bytes) }
+    package static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] { hash(.md5, bytes) }
 
     /// The digest of a file's contents, or of `length` bytes from `offset`, read in `bufferSize` pieces.
     ///
     /// Never holds more than one buffer of the file in memory.
     /// - Throws: `HMACError.fileIO` when the file cannot be opened or read, or ends before `offset + length`.
-    public static func hashFile(
+    package static func hashFile(
         _ algorithm: Algorithm,
         path: String,
         offset: Int64 = 0,

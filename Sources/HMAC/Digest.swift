@@ -9,13 +9,13 @@ import CCrypto
 /// ```
 /// Wraps `EVP_DigestInit_ex`/`EVP_DigestUpdate`/`EVP_DigestFinal_ex`
 /// (https://www.openssl.org/docs/man3.0/man3/EVP_DigestInit.html). One `Digest` belongs to one task at a time.
-public final class Digest {
+package final class Digest {
     /// The hash functions the project needs.
-    public enum Algorithm: String, Sendable, Hashable, CaseIterable {
+    package enum Algorithm: String, Sendable, Hashable, CaseIterable {
         case md5, sha1, sha256, sha384
 
         /// The digest length in bytes.
-        public var byteCount: Int {
+        package var byteCount: Int {
             switch self {
             case .md5: 16
             case .sha1: 20
@@ -37,11 +37,11 @@ public final class Digest {
         }
     }
 
-    public let algorithm: Algorithm
+    package let algorithm: Algorithm
     private let context: OpaquePointer
     private var finished = false
 
-    public init(_ algorithm: Algorithm) {
+    package init(_ algorithm: Algorithm) {
         guard let context = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new failed: out of memory") }
         guard EVP_DigestInit_ex(context, algorithm.evp, nil) == 1 else { fatalError("EVP_DigestInit_ex(\(algorithm)) failed") }
         self.algorithm = algorithm
@@ -58,7 +58,7 @@ public final class Digest {
     }
 
     /// A new digest that has seen the same bytes as this one; the two go on independently.
-    public func copy() -> Digest {
+    package func copy() -> Digest {
         precondition(!finished, "Digest.copy after finalize")
         guard let copy = EVP_MD_CTX_new() else { fatalError("EVP_MD_CTX_new failed: out of memory") }
         guard EVP_MD_CTX_copy_ex(copy, context) == 1 else { fatalError("EVP_MD_CTX_copy_ex failed") }
@@ -66,14 +66,14 @@ public final class Digest {
     }
 
     /// Feeds raw memory to the digest.
-    public func update(_ buffer: UnsafeRawBufferPointer) {
+    package func update(_ buffer: UnsafeRawBufferPointer) {
         precondition(!finished, "Digest.update after finalize")
         guard buffer.count > 0 else { return }
         guard EVP_DigestUpdate(context, buffer.baseAddress, buffer.count) == 1 else { fatalError("EVP_DigestUpdate failed") }
     }
 
     /// Feeds bytes to the digest (copied first only when the collection is not contiguous).
-    public func update(_ bytes: some Collection<UInt8>) {
+    package func update(_ bytes: some Collection<UInt8>) {
         let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         if done == nil {
             Array(bytes).withUnsafeBytes { update($0) }
@@ -81,7 +81,7 @@ public final class Digest {
     }
 
     /// Ends the computation and returns the digest; the object cannot be used afterwards.
-    public func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         precondition(!finished, "Digest.finalize called twice")
         finished = true
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))

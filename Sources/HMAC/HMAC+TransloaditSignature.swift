@@ -3,7 +3,7 @@ extension HMAC {
     ///
     /// Both strings are taken as their exact UTF-8 bytes: the params are signed as they will be sent,
     /// never re-serialized (shared/reference/transloadit-api.md §2.4).
-    public static func transloaditSignature(params: String, secret: String, algorithm: Algorithm = .sha384) -> String {
+    package static func transloaditSignature(params: String, secret: String, algorithm: Algorithm = .sha384) -> String {
         let code = authenticationCode(algorithm, key: Array(secret.utf8), message: Array(params.utf8))
         return "\(algorithm.rawValue):\(Hex.encode(code))"
     }
@@ -12,7 +12,7 @@ extension HMAC {
     ///
     /// A `sha1:`, `sha256:` or `sha384:` prefix names the algorithm; no prefix is the legacy
     /// HMAC-SHA1. Hex digits of either case are accepted; anything else is a mismatch.
-    public static func verifyTransloaditSignature(_ signature: String, params: String, secret: String) -> Bool {
+    package static func verifyTransloaditSignature(_ signature: String, params: String, secret: String) -> Bool {
         let algorithm: Algorithm
         let hex: Substring
         if let colon = signature.firstIndex(of: ":") {

@@ -3,13 +3,13 @@ import CCrypto
 /// Keyed message authentication (RFC 2104) over libcrypto, as Transloadit signs its params.
 ///
 /// Wraps the one-shot `HMAC()` of libcrypto (https://www.openssl.org/docs/man3.0/man3/HMAC.html).
-public enum HMAC {
+package enum HMAC {
     /// The hash functions Transloadit accepts in a signature prefix.
-    public enum Algorithm: String, Sendable, Hashable, CaseIterable {
+    package enum Algorithm: String, Sendable, Hashable, CaseIterable {
         case sha1, sha256, sha384
 
         /// The authentication code's length in bytes.
-        public var byteCount: Int { digest.byteCount }
+        package var byteCount: Int { digest.byteCount }
 
         var digest: Digest.Algorithm {
             switch self {
@@ -21,7 +21,7 @@ public enum HMAC {
     }
 
     /// The authentication code of `message` under `key`.
-    public static func authenticationCode(
+    package static func authenticationCode(
         _ algorithm: Algorithm,
         key: some Collection<UInt8>,
         message: some Collection<UInt8>
@@ -44,17 +44,17 @@ public enum HMAC {
     }
 
     /// HMAC-SHA384: the algorithm of current Transloadit signatures.
-    public static func sha384(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
+    package static func sha384(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
         authenticationCode(.sha384, key: key, message: message)
     }
 
     /// HMAC-SHA256.
-    public static func sha256(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
+    package static func sha256(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
         authenticationCode(.sha256, key: key, message: message)
     }
 
     /// HMAC-SHA1: Transloadit's legacy, unprefixed signatures.
-    public static func sha1(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
+    package static func sha1(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
         authenticationCode(.sha1, key: key, message: message)
     }
 }

@@ -1,9 +1,9 @@
 /// Lowercase hexadecimal text for digests, signatures, nonces and IDs.
-public enum Hex {
+package enum Hex {
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The bytes as lowercase hex, two characters a byte.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
@@ -14,7 +14,7 @@ public enum Hex {
     }
 
     /// The bytes that `text` spells in hex (either case), or nil when it has an odd length or a non-hex character.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
@@ -29,7 +29,7 @@ public enum Hex {
     }
 
     /// True when `text` is made only of the characters `0-9a-f` and has exactly `length` of them.
-    public static func isLowercase(_ text: some StringProtocol, length: Int) -> Bool {
+    package static func isLowercase(_ text: some StringProtocol, length: Int) -> Bool {
         text.utf8.count == length && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 

@@ -1,14 +1,14 @@
 import AssemblyLine
 
 /// The domain's ``FileDigester`` over libcrypto: MD5 of a file, SHA-1 of a byte range, read in 1 MiB pieces.
-public struct LibcryptoFileDigester: FileDigester {
-    public init() {}
+package struct LibcryptoFileDigester: FileDigester {
+    package init() {}
 
-    public func md5Hex(ofFile path: String) throws -> String {
+    package func md5Hex(ofFile path: String) throws -> String {
         Hex.encode(try Digest.hashFile(.md5, path: path))
     }
 
-    public func sha1(ofFile path: String, offset: Int64, length: Int64) throws -> [UInt8] {
+    package func sha1(ofFile path: String, offset: Int64, length: Int64) throws -> [UInt8] {
         try Digest.hashFile(.sha1, path: path, offset: offset, length: length)
     }
 }

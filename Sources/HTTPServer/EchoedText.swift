@@ -2,12 +2,12 @@
 ///
 /// A request can carry a path segment or a header value of hundreds of kilobytes; an error that
 /// quotes it whole would send it straight back (and fill logs). Quoting goes through here.
-public enum EchoedText {
+package enum EchoedText {
     /// The characters an excerpt keeps.
-    public static let limit = 64
+    package static let limit = 64
 
     /// `text`, or its first ``limit`` characters followed by `…`.
-    public static func excerpt(_ text: some StringProtocol) -> String {
+    package static func excerpt(_ text: some StringProtocol) -> String {
         text.count > limit ? String(text.prefix(limit)) + "…" : String(text)
     }
 }

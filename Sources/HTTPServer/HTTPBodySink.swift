@@ -8,7 +8,7 @@
 /// A sink that cannot take more throws an ``HTTPRejection`` from `receive`: the server then
 /// reads and discards the rest of the body (libmicrohttpd can only answer once a body is
 /// complete) and sends the rejection's response; `finish` is not called.
-public protocol HTTPBodySink: AnyObject {
+package protocol HTTPBodySink: AnyObject {
     /// The next bytes of the body.
     func receive(_ chunk: UnsafeRawBufferPointer) throws(HTTPRejection)
     /// The body is complete; returns the answer.
@@ -19,16 +19,16 @@ public protocol HTTPBodySink: AnyObject {
 }
 
 /// A sink's refusal of a body, carrying the answer to send (for example a 400 for a malformed form).
-public struct HTTPRejection: Error, Sendable {
-    public var response: HTTPResponse
+package struct HTTPRejection: Error, Sendable {
+    package var response: HTTPResponse
 
-    public init(_ response: HTTPResponse) {
+    package init(_ response: HTTPResponse) {
         self.response = response
     }
 }
 
 /// Why a request ended before its body was complete.
-public enum HTTPAbortReason: Sendable, Hashable, CustomStringConvertible {
+package enum HTTPAbortReason: Sendable, Hashable, CustomStringConvertible {
     /// The client closed the connection or it broke (a cancelled upload).
     case clientDisconnected
     /// The connection was idle longer than the configured timeout.
@@ -36,7 +36,7 @@ public enum HTTPAbortReason: Sendable, Hashable, CustomStringConvertible {
     /// The server stopped.
     case serverStopped
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .clientDisconnected: return "the client disconnected"
         case .timedOut: return "the connection timed out"

@@ -8,19 +8,19 @@ import Glibc
 /// answer 404 instead. The server sends from its own duplicate of the descriptor (libmicrohttpd
 /// uses `sendfile` where it can), so one `HTTPFile` may back several responses; the descriptor
 /// is closed when the last reference goes.
-public final class HTTPFile: Sendable {
-    public let path: String
+package final class HTTPFile: Sendable {
+    package let path: String
     /// The first byte sent.
-    public let offset: UInt64
+    package let offset: UInt64
     /// How many bytes are sent.
-    public let length: UInt64
+    package let length: UInt64
     let descriptor: Int32
 
     /// Opens `path` for reading; `length` nil sends from `offset` to the end of the file.
     ///
     /// - Throws: ``HTTPServerError/fileUnreadable(path:errno:)`` when it cannot be opened or is not a
     ///   regular file, ``HTTPServerError/rangeOutsideFile(path:offset:length:fileSize:)`` for a bad range.
-    public init(path: String, offset: UInt64 = 0, length: UInt64? = nil) throws(HTTPServerError) {
+    package init(path: String, offset: UInt64 = 0, length: UInt64? = nil) throws(HTTPServerError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .fileUnreadable(path: path, errno: errno) }
         var status = stat()

@@ -7,20 +7,20 @@
 /// other connection: these threads are libmicrohttpd's own, not Swift's cooperative pool.
 /// Because several connections call the same handler at once, it must be `Sendable` and keep
 /// shared state behind a lock or in an actor.
-public protocol HTTPHandler: Sendable {
+package protocol HTTPHandler: Sendable {
     /// The plan for `request`, called once its headers have arrived.
     func plan(for request: HTTPRequest) -> HTTPRequestPlan
 }
 
 /// A handler made of a closure.
-public struct HTTPClosureHandler: HTTPHandler {
+package struct HTTPClosureHandler: HTTPHandler {
     private let body: @Sendable (HTTPRequest) -> HTTPRequestPlan
 
-    public init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPRequestPlan) {
+    package init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPRequestPlan) {
         self.body = body
     }
 
-    public func plan(for request: HTTPRequest) -> HTTPRequestPlan {
+    package func plan(for request: HTTPRequest) -> HTTPRequestPlan {
         body(request)
     }
 }

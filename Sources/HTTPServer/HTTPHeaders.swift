@@ -5,60 +5,60 @@
 /// headers["content-type"]            // "application/json"
 /// headers.add("Set-Cookie", "a=1")   // repeated fields are kept in order
 /// ```
-public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header line.
-    public struct Field: Sendable, Hashable {
-        public var name: String
-        public var value: String
+    package struct Field: Sendable, Hashable {
+        package var name: String
+        package var value: String
 
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    public private(set) var fields: [Field]
+    package private(set) var fields: [Field]
 
-    public init(_ fields: [Field] = []) {
+    package init(_ fields: [Field] = []) {
         self.fields = fields
     }
 
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
     /// The value of the first field called `name` (any case), or nil.
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         fields.first { Self.sameName($0.name, name) }?.value
     }
 
     /// The values of every field called `name`, in order.
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
     /// Appends a field, keeping any others of the same name.
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
     }
 
     /// Replaces every field called `name` with one field.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         remove(name)
         add(name, value)
     }
 
     /// Removes every field called `name`.
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         fields.removeAll { Self.sameName($0.name, name) }
     }
 
-    public func makeIterator() -> IndexingIterator<[Field]> {
+    package func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
 
     /// `Name: value` lines joined by `, `.
-    public var description: String {
+    package var description: String {
         fields.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
     }
 

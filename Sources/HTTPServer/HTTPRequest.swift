@@ -4,27 +4,27 @@ import AssemblyLine
 ///
 /// The body is not part of the value: the handler decides how to take it when it answers with
 /// an ``HTTPRequestPlan`` (buffered up to a bound, or streamed to a sink).
-public struct HTTPRequest: Sendable {
-    public let method: HTTPMethod
+package struct HTTPRequest: Sendable {
+    package let method: HTTPMethod
     /// The request target exactly as sent, for example `/assemblies/abc?page=2`.
-    public let target: String
+    package let target: String
     /// The path of the target, percent-decoded (`+` stays a plus), without the query.
-    public let path: String
+    package let path: String
     /// The path's segments, each percent-decoded on its own (so `%2F` stays inside one), empty ones dropped.
-    public let pathSegments: [String]
+    package let pathSegments: [String]
     /// The query items in order, decoded as a urlencoded form.
-    public let query: [FormField]
-    public let headers: HTTPHeaders
+    package let query: [FormField]
+    package let headers: HTTPHeaders
     /// `HTTP/1.1` or `HTTP/1.0`.
-    public let version: String
+    package let version: String
     /// The client's IP address (`127.0.0.1`, `::1`).
-    public let remoteAddress: String
-    public let remotePort: Int
+    package let remoteAddress: String
+    package let remotePort: Int
     /// The server's number for the TCP connection, from 1; two requests with the same number shared a connection.
-    public let connectionID: Int
+    package let connectionID: Int
 
-    /// A request as the server would build it; public so that handlers can be exercised without a socket.
-    public init(
+    /// A request as the server would build it; visible to the package so that handlers can be exercised without a socket.
+    package init(
         method: HTTPMethod, target: String, headers: HTTPHeaders = [:], version: String = "HTTP/1.1",
         remoteAddress: String = "127.0.0.1", remotePort: Int = 0, connectionID: Int = 0
     ) {
@@ -50,17 +50,17 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The declared body length, when the client sent a valid `Content-Length`.
-    public var contentLength: UInt64? {
+    package var contentLength: UInt64? {
         headers["Content-Length"].flatMap { UInt64($0) }
     }
 
     /// The parsed `Content-Type`, when there is a valid one.
-    public var contentType: MediaType? {
+    package var contentType: MediaType? {
         headers["Content-Type"].flatMap(MediaType.init(parsing:))
     }
 
     /// The first query item called `name`.
-    public func queryValue(_ name: String) -> String? {
+    package func queryValue(_ name: String) -> String? {
         query.firstValue(named: name)
     }
 }

@@ -4,7 +4,7 @@
 /// answer at once (any body is discarded), collect a small body in memory, or stream it to a
 /// sink. The plan is used on the request's connection thread only, so its closures and sinks
 /// need not be `Sendable`.
-public enum HTTPRequestPlan {
+package enum HTTPRequestPlan {
     /// Answer now, without reading a body (the connection is closed after it if one was sent).
     case respond(HTTPResponse)
     /// Collect the body in memory, up to `limit` bytes, then answer with `then`.

@@ -16,9 +16,9 @@ import AssemblyLine
 /// }
 /// let server = try HTTPServer(configuration: .init(), handler: router)
 /// ```
-public struct HTTPRouter: HTTPHandler {
+package struct HTTPRouter: HTTPHandler {
     /// What a route does with a matching request; `parameters` holds the captured segments.
-    public typealias Route = @Sendable (HTTPRequest, HTTPRouteParameters) -> HTTPRequestPlan
+    package typealias Route = @Sendable (HTTPRequest, HTTPRouteParameters) -> HTTPRequestPlan
 
     private struct Entry: Sendable {
         var method: HTTPMethod
@@ -30,16 +30,16 @@ public struct HTTPRouter: HTTPHandler {
     private let fallback: @Sendable (HTTPRequest) -> HTTPResponse
 
     /// A router that answers unmatched requests with `fallback` (404 text by default).
-    public init(fallback: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in .notFound }) {
+    package init(fallback: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in .notFound }) {
         self.fallback = fallback
     }
 
     /// Adds a route for `method` and `pattern` (for example `/assemblies/:id/replay`).
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ route: @escaping Route) {
+    package mutating func add(_ method: HTTPMethod, _ pattern: String, _ route: @escaping Route) {
         entries.append(Entry(method: method, pattern: pattern.split(separator: "/"), route: route))
     }
 
-    public func plan(for request: HTTPRequest) -> HTTPRequestPlan {
+    package func plan(for request: HTTPRequest) -> HTTPRequestPlan {
         let methods: [HTTPMethod] = request.method == .head ? [.head, .get] : [request.method]
         for method in methods {
             for entry in entries where entry.method == method {
@@ -70,14 +70,14 @@ public struct HTTPRouter: HTTPHandler {
 }
 
 /// The path segments a route pattern captured, by name (`:id` → `parameters["id"]`).
-public struct HTTPRouteParameters: Sendable, Hashable {
+package struct HTTPRouteParameters: Sendable, Hashable {
     private let values: [String: String]
 
     init(_ values: [String: String]) {
         self.values = values
     }
 
-    public subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         values[name]
     }
 }

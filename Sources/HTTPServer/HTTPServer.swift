@@ -22,11 +22,11 @@ import Glibc
 ///
 /// Starting the first server makes the process ignore `SIGPIPE`, so that a client that goes
 /// away mid-response cannot kill it.
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     /// The host it listens on, as configured.
-    public let host: String
+    package let host: String
     /// The bound port (the system's choice when the configuration asked for 0).
-    public let port: UInt16
+    package let port: UInt16
     private let core: ServerCore
     /// The `MHD_Daemon` pointer's bits, 0 once stopped; swapped atomically so `stop` runs once.
     private let daemonBits: Atomic<Int>
@@ -35,7 +35,7 @@ public final class HTTPServer: Sendable {
     ///
     /// - Throws: ``HTTPServerError/invalidHost(_:)`` or ``HTTPServerError/startFailed(address:reason:)``
     ///   (for example when the port is taken).
-    public init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) throws(HTTPServerError) {
+    package init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) throws(HTTPServerError) {
         Self.ignoreBrokenPipes
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         let core = ServerCore(handler: handler, configuration: configuration)
@@ -87,7 +87,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Starts listening with a closure as the handler.
-    public convenience init(
+    package convenience init(
         configuration: HTTPServerConfiguration, handler: @escaping @Sendable (HTTPRequest) -> HTTPRequestPlan
     ) throws(HTTPServerError) {
         try self.init(configuration: configuration, handler: HTTPClosureHandler(handler))
@@ -98,12 +98,12 @@ public final class HTTPServer: Sendable {
     }
 
     /// `http://HOST:PORT`, with an IPv6 host in brackets.
-    public var baseURL: String {
+    package var baseURL: String {
         host.contains(":") && !host.hasPrefix("[") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
     }
 
     /// What the server has counted so far.
-    public var statistics: HTTPServerStatistics {
+    package var statistics: HTTPServerStatistics {
         core.statistics
     }
 
@@ -112,7 +112,7 @@ public final class HTTPServer: Sendable {
     /// Delayed answers stop waiting; sinks of unfinished uploads get ``HTTPAbortReason/serverStopped``.
     /// Calling it again does nothing. Never call it (or drop the last reference to the server)
     /// from a handler: it waits for every connection thread, the handler's own included.
-    public func stop() {
+    package func stop() {
         let bits = daemonBits.exchange(0, ordering: .acquiringAndReleasing)
         guard bits != 0, let daemon = OpaquePointer(bitPattern: bits) else { return }
         core.stopping.store(true, ordering: .relaxed)

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Why the server could not start, or a response file could not be opened.
-public enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The listen host is not a numeric IPv4 or IPv6 address (or `localhost`).
     case invalidHost(String)
     /// libmicrohttpd could not start listening; `reason` is its last message.
@@ -13,7 +13,7 @@ public enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A byte range for a response body reaches past the end of its file.
     case rangeOutsideFile(path: String, offset: UInt64, length: UInt64, fileSize: UInt64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidHost(host):
             return "listen host '\(host)': expected a numeric IPv4 or IPv6 address, or localhost"

@@ -2,19 +2,19 @@
 ///
 /// `connectionsOpened` counts accepted TCP connections, so a client that reuses its connection
 /// for several requests raises it once.
-public struct HTTPServerStatistics: Sendable, Hashable {
-    public var connectionsOpened: Int
-    public var connectionsClosed: Int
+package struct HTTPServerStatistics: Sendable, Hashable {
+    package var connectionsOpened: Int
+    package var connectionsClosed: Int
     /// Requests whose request line arrived.
-    public var requestsStarted: Int
+    package var requestsStarted: Int
     /// Requests whose response was sent completely.
-    public var requestsCompleted: Int
+    package var requestsCompleted: Int
     /// Requests that ended otherwise: client gone, timeout, a dropped or truncated response, shutdown.
-    public var requestsFailed: Int
+    package var requestsFailed: Int
     /// Connections closed because their request head did not arrive in time.
-    public var requestHeadsTimedOut: Int
+    package var requestHeadsTimedOut: Int
 
-    public init(connectionsOpened: Int = 0, connectionsClosed: Int = 0, requestsStarted: Int = 0,
+    package init(connectionsOpened: Int = 0, connectionsClosed: Int = 0, requestsStarted: Int = 0,
                 requestsCompleted: Int = 0, requestsFailed: Int = 0, requestHeadsTimedOut: Int = 0) {
         self.connectionsOpened = connectionsOpened
         self.connectionsClosed = connectionsClosed
@@ -25,8 +25,8 @@ public struct HTTPServerStatistics: Sendable, Hashable {
     }
 
     /// Connections open now.
-    public var openConnections: Int { connectionsOpened - connectionsClosed }
+    package var openConnections: Int { connectionsOpened - connectionsClosed }
 
     /// Requests started and not yet ended.
-    public var requestsInFlight: Int { requestsStarted - requestsCompleted - requestsFailed }
+    package var requestsInFlight: Int { requestsStarted - requestsCompleted - requestsFailed }
 }

@@ -2,6 +2,7 @@ import AssemblyLine
 import CMicroHTTPD
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// One request's state between libmicrohttpd's calls: the handler's plan, the body so far, the outcome.

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// The bodies of libmicrohttpd's callbacks, reached through the closure pointer each one receives.

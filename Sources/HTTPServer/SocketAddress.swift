@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CMicroHTTPD
 import Glibc
 #endif
 

@@ -4,12 +4,12 @@ import CVips
 /// Reads image files back: their size, format and pixels, decoding every pixel to prove the file is whole.
 ///
 /// Used by tests and by the local service to fill a result's `meta.width` and `meta.height`.
-public enum ImageInspector {
+package enum ImageInspector {
     /// Decodes the whole image at `path` and describes it.
     ///
     /// - Throws: ``ImageRobotError/undecodable(path:reason:)`` when it is not an image or a pixel
     ///   cannot be decoded (a truncated file, for example).
-    public static func inspect(_ path: String) throws(ImageRobotError) -> ImageInfo {
+    package static func inspect(_ path: String) throws(ImageRobotError) -> ImageInfo {
         try VipsRuntime.ready()
         let image = try VipsImageHandle.open(path, access: .sequential)
         var average = 0.0
@@ -23,7 +23,7 @@ public enum ImageInspector {
     }
 
     /// The band values (0 to 255 for 8-bit images) of the pixel at `x`, `y` of the image at `path`.
-    public static func pixel(in path: String, x: Int, y: Int) throws(ImageRobotError) -> [Double] {
+    package static func pixel(in path: String, x: Int, y: Int) throws(ImageRobotError) -> [Double] {
         try VipsRuntime.ready()
         let image = try VipsImageHandle.open(path, access: .random)
         var values: UnsafeMutablePointer<Double>?

@@ -15,16 +15,16 @@ import AssemblyLine
 ///     options: ResizeOptions(width: 100, height: 100, strategy: .fillcrop, format: .webp))
 /// // result.width == 100, result.mimeType == "image/webp"
 /// ```
-public struct ImageResizer: Sendable {
+package struct ImageResizer: Sendable {
     /// Prepares libvips (once per process).
     ///
     /// - Throws: ``ImageRobotError/libraryUnavailable(reason:)`` when libvips cannot start.
-    public init() throws(ImageRobotError) {
+    package init() throws(ImageRobotError) {
         try VipsRuntime.ready()
     }
 
     /// The output formats this libvips build can write; GIF needs libvips built with cgif or ImageMagick.
-    public static var writableFormats: Set<ImageFormat> { VipsRuntime.writableFormats }
+    package static var writableFormats: Set<ImageFormat> { VipsRuntime.writableFormats }
 
     /// Resizes the image at `input` into a new file at `output`.
     ///
@@ -37,7 +37,7 @@ public struct ImageResizer: Sendable {
     ///   the image; ``ImageRobotError/undecodable(path:reason:)`` for an input that is not an
     ///   image; ``ImageRobotError/formatUnavailable(_:)``; ``ImageRobotError/processingFailed(path:step:reason:)``
     ///   when decoding pixels or writing fails (the partial output is removed).
-    public func resize(input: String, output: String, options: ResizeOptions) throws(ImageRobotError) -> ResizedImage {
+    package func resize(input: String, output: String, options: ResizeOptions) throws(ImageRobotError) -> ResizedImage {
         do {
             try options.validate()
         } catch {

@@ -5,7 +5,7 @@ import AssemblyLine
 /// The local service maps ``invalidOptions(_:)`` to `IMAGE_RESIZE_VALIDATION` and the others to
 /// `IMAGE_RESIZE_ERROR`. Each message names the file and, for libvips failures, the step and
 /// libvips' own explanation.
-public enum ImageRobotError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ImageRobotError: Error, Sendable, Hashable, CustomStringConvertible {
     /// libvips could not be initialised.
     case libraryUnavailable(reason: String)
     /// The resize options are invalid (for this image).
@@ -17,7 +17,7 @@ public enum ImageRobotError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A libvips step failed on this input, for example on pixels of a truncated file, or while writing the output.
     case processingFailed(path: String, step: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .libraryUnavailable(reason):
             return "libvips could not start: \(reason)"

@@ -2,7 +2,7 @@ import AssemblyLine
 import CVips
 
 /// Draws synthetic images with libvips, for tests and demos that must not ship third-party media.
-public enum SampleImage {
+package enum SampleImage {
     /// Writes a `width`×`height` gradient to `path` in `format`.
     ///
     /// Red grows from 0 at the left edge to 255 at the right, green from 0 at the top to 255 at
@@ -10,7 +10,7 @@ public enum SampleImage {
     /// (which is how tests check crops and gravity). With `alpha`, a fourth band holds that
     /// value everywhere. An `orientation` other than 1 is stored as the EXIF orientation tag (JPEG
     /// and WebP keep it), so the pixels are stored turned and a viewer shows them upright.
-    public static func writeGradient(
+    package static func writeGradient(
         to path: String, width: Int, height: Int, format: ImageFormat, alpha: UInt8? = nil, quality: Int = 92,
         orientation: Int = 1
     ) throws(ImageRobotError) {

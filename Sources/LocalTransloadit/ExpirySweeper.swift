@@ -1,3 +1,4 @@
+import AssemblyLine
 import Dispatch
 import Foundation
 import Synchronization

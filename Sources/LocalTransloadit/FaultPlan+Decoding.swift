@@ -16,7 +16,7 @@ extension FaultPlan {
     /// Shares are numbers from 0 to 1 whose sum per route is at most 1; `statuses` are 500 to
     /// 599; `truncate` and `corrupt` apply to `download` only, `cut` to `create` and `tus_patch` only. Route names: the raw values of ``Route``.
     /// - Throws: ``ConfigError`` with every issue, each naming `file:line:column` and the field.
-    public static func decode(_ node: ConfigNode, file: String, environment: [String: String] = [:]) throws(ConfigError) -> FaultPlan {
+    package static func decode(_ node: ConfigNode, file: String, environment: [String: String] = [:]) throws(ConfigError) -> FaultPlan {
         let reader = ConfigReader(file: file, environment: environment)
         var plan = FaultPlan(seed: 0)
         if let root = reader.table(node, field: "", keys: ["seed", "routes", "assemblies"]) {

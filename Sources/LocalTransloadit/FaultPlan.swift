@@ -7,9 +7,9 @@
 /// connection without an answer), `cut` (creations and tus PATCHes: take half the body, then
 /// close the connection as if the client had gone), `slow` (do the work, answer after `delay`),
 /// and for downloads `truncate` (cut the body in half) and `corrupt` (same length, altered bytes).
-public struct FaultPlan: Sendable, Hashable {
+package struct FaultPlan: Sendable, Hashable {
     /// The routes faults can be set for; raw values are the keys of the faults file.
-    public enum Route: String, Sendable, Hashable, CaseIterable {
+    package enum Route: String, Sendable, Hashable, CaseIterable {
         case create, replay, status, cancel, list
         case tusOptions = "tus_options"
         case tusCreate = "tus_create"
@@ -20,19 +20,19 @@ public struct FaultPlan: Sendable, Hashable {
     }
 
     /// The shares (0 to 1) of one route's requests that get each fault.
-    public struct RouteFaults: Sendable, Hashable {
-        public var fail: Double
+    package struct RouteFaults: Sendable, Hashable {
+        package var fail: Double
         /// The statuses a failed request is answered with, picked evenly.
-        public var statuses: [Int]
-        public var drop: Double
+        package var statuses: [Int]
+        package var drop: Double
         /// Only for ``Route/create`` and ``Route/tusPatch``.
-        public var cut: Double
-        public var slow: Double
-        public var delay: Duration
-        public var truncate: Double
-        public var corrupt: Double
+        package var cut: Double
+        package var slow: Double
+        package var delay: Duration
+        package var truncate: Double
+        package var corrupt: Double
 
-        public init(fail: Double = 0, statuses: [Int] = [500, 502, 503], drop: Double = 0, cut: Double = 0, slow: Double = 0,
+        package init(fail: Double = 0, statuses: [Int] = [500, 502, 503], drop: Double = 0, cut: Double = 0, slow: Double = 0,
                     delay: Duration = .seconds(1), truncate: Double = 0, corrupt: Double = 0) {
             self.fail = fail
             self.statuses = statuses
@@ -46,21 +46,21 @@ public struct FaultPlan: Sendable, Hashable {
     }
 
     /// The share of Assemblies that fail while executing, and the error code they fail with.
-    public struct ExecutionFaults: Sendable, Hashable {
-        public var fail: Double
-        public var error: String
+    package struct ExecutionFaults: Sendable, Hashable {
+        package var fail: Double
+        package var error: String
 
-        public init(fail: Double, error: String = "INTERNAL_COMMAND_ERROR") {
+        package init(fail: Double, error: String = "INTERNAL_COMMAND_ERROR") {
             self.fail = fail
             self.error = error
         }
     }
 
-    public var seed: UInt64
-    public var routes: [Route: RouteFaults]
-    public var execution: ExecutionFaults?
+    package var seed: UInt64
+    package var routes: [Route: RouteFaults]
+    package var execution: ExecutionFaults?
 
-    public init(seed: UInt64, routes: [Route: RouteFaults] = [:], execution: ExecutionFaults? = nil) {
+    package init(seed: UInt64, routes: [Route: RouteFaults] = [:], execution: ExecutionFaults? = nil) {
         self.seed = seed
         self.routes = routes
         self.execution = execution

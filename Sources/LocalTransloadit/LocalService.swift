@@ -10,12 +10,12 @@ import HTTPServer
 /// // sign params with service.credentials.secret, POST to service.baseURL + "/assemblies"
 /// service.stop()
 /// ```
-public enum LocalService {
+package enum LocalService {
     /// Opens the data directory (reloading its Assemblies), starts the workers, and listens.
     ///
     /// - Throws: ``LocalServiceError`` when the directory is unusable, stored state is unreadable,
     ///   libvips cannot start, or the address cannot be bound.
-    public static func start(_ configuration: LocalServiceConfiguration) throws(LocalServiceError) -> RunningService {
+    package static func start(_ configuration: LocalServiceConfiguration) throws(LocalServiceError) -> RunningService {
         let credentials: ServiceCredentials
         if let given = configuration.credentials {
             credentials = given
@@ -56,12 +56,12 @@ public enum LocalService {
 }
 
 /// A started local service: where it listens, the credentials it accepts, and how to stop it.
-public final class RunningService: Sendable {
+package final class RunningService: Sendable {
     /// `http://HOST:PORT`, which every URL the service hands out starts with.
-    public let baseURL: String
-    public let port: UInt16
-    public let credentials: ServiceCredentials
-    public let dataDirectory: String
+    package let baseURL: String
+    package let port: UInt16
+    package let credentials: ServiceCredentials
+    package let dataDirectory: String
     private let server: HTTPServer
     private let context: ServiceContext
     private let sweeper: ExpirySweeper
@@ -81,18 +81,18 @@ public final class RunningService: Sendable {
     }
 
     /// The Auth Key requests must carry.
-    public var key: String { credentials.key }
+    package var key: String { credentials.key }
     /// The Auth Secret that signs params; never log it.
-    public var secret: String { credentials.secret }
+    package var secret: String { credentials.secret }
 
     /// What the HTTP server has counted (connections, requests), for tests and benchmarks.
-    public var statistics: HTTPServerStatistics { server.statistics }
+    package var statistics: HTTPServerStatistics { server.statistics }
 
     /// Stops listening (uploads in flight end as aborted), lets each worker finish its Assembly, and returns.
     ///
     /// Queued Assemblies stay `ASSEMBLY_EXECUTING` on disk and run when the service starts again on
     /// the same data directory. Calling it again does nothing.
-    public func stop() {
+    package func stop() {
         server.stop()
         context.queue.stop()
         sweeper.stop()

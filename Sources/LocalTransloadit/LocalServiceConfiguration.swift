@@ -3,39 +3,39 @@
 /// The defaults are those of the embedded service (`endpoint: embedded`): loopback, a port the
 /// system chooses, a generated key and secret, signatures required, Transloadit's own rate
 /// limits (250 creations a minute, 3 status requests per Assembly a second) and 24 h results.
-public struct LocalServiceConfiguration: Sendable {
+package struct LocalServiceConfiguration: Sendable {
     /// The address to listen on (numeric IPv4/IPv6 or `localhost`).
-    public var host: String
+    package var host: String
     /// 0 lets the system choose a free port.
-    public var port: UInt16
+    package var port: UInt16
     /// Where Assemblies, uploads and results are kept; created when missing.
-    public var dataDirectory: String
+    package var dataDirectory: String
     /// nil generates a fresh pair for this run (read it back from ``RunningService``).
-    public var credentials: ServiceCredentials?
+    package var credentials: ServiceCredentials?
     /// False accepts requests without a signature (the key must still match).
-    public var requireSignature: Bool
+    package var requireSignature: Bool
     /// True refuses signed creation params seen before (`SIGNATURE_REUSE_DETECTED`).
-    public var detectSignatureReuse: Bool
-    public var templates: TemplateLibrary
-    public var faults: FaultPlan?
+    package var detectSignatureReuse: Bool
+    package var templates: TemplateLibrary
+    package var faults: FaultPlan?
     /// Worker threads that execute Assemblies.
-    public var workers: Int
+    package var workers: Int
     /// How long result and upload files are served after an Assembly ends.
-    public var resultTTL: Duration
+    package var resultTTL: Duration
     /// Assembly creations allowed per minute; 0 for no limit.
-    public var creationsPerMinute: Int
+    package var creationsPerMinute: Int
     /// Status requests allowed per Assembly per second; 0 for no limit.
-    public var statusRequestsPerSecond: Int
+    package var statusRequestsPerSecond: Int
     /// The largest tus upload accepted (`Tus-Max-Size`).
-    public var maxUploadSize: Int64
+    package var maxUploadSize: Int64
     /// The most connections open at once (one thread each).
-    public var maxConnections: Int
+    package var maxConnections: Int
     /// The most connections open at once from one client address, so that one address cannot take every slot.
-    public var maxConnectionsPerAddress: Int
+    package var maxConnectionsPerAddress: Int
     /// Where fault and error notices go.
-    public var log: ServiceLog
+    package var log: ServiceLog
 
-    public init(
+    package init(
         host: String = "127.0.0.1", port: UInt16 = 0, dataDirectory: String, credentials: ServiceCredentials? = nil,
         requireSignature: Bool = true, detectSignatureReuse: Bool = true, templates: TemplateLibrary = .empty,
         faults: FaultPlan? = nil, workers: Int = 2, resultTTL: Duration = .seconds(86_400),

@@ -1,5 +1,5 @@
 /// Why the local service could not start or keep its state.
-public enum LocalServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum LocalServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP server could not listen (the port is taken, the host is not an address).
     case listenFailed(address: String, reason: String)
     /// The data directory could not be created or written.
@@ -11,7 +11,7 @@ public enum LocalServiceError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The system's random source failed (no key, secret or ID could be made).
     case randomUnavailable(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .listenFailed(address, reason):
             return "local service: cannot listen on \(address): \(reason)"

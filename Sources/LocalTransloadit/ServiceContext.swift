@@ -1,3 +1,4 @@
+import AssemblyLine
 import Foundation
 import ImageRobot
 import Synchronization

@@ -1,17 +1,17 @@
 import HMAC
 
 /// The Auth Key and Auth Secret the service accepts; the secret signs params and is never shown.
-public struct ServiceCredentials: Sendable, Hashable, CustomStringConvertible {
-    public var key: String
-    public var secret: String
+package struct ServiceCredentials: Sendable, Hashable, CustomStringConvertible {
+    package var key: String
+    package var secret: String
 
-    public init(key: String, secret: String) {
+    package init(key: String, secret: String) {
         self.key = key
         self.secret = secret
     }
 
     /// A fresh random pair: a 32-hex key and a 40-hex secret, as Transloadit's look.
-    public static func generate() throws(LocalServiceError) -> ServiceCredentials {
+    package static func generate() throws(LocalServiceError) -> ServiceCredentials {
         do {
             return ServiceCredentials(key: try SecureRandom.hex(byteCount: 16), secret: try SecureRandom.hex(byteCount: 20))
         } catch {
@@ -20,5 +20,5 @@ public struct ServiceCredentials: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key only: a secret never reaches a log or a message.
-    public var description: String { "key \(key), secret hidden" }
+    package var description: String { "key \(key), secret hidden" }
 }

@@ -15,7 +15,7 @@ extension TemplateLibrary {
     /// Each Template must have a `steps` mapping; `allow_steps_override` is true or false (default
     /// true); unknown keys are errors. `${VAR}` is expanded from `environment` in every value.
     /// - Throws: ``ConfigError`` with every issue, each naming `file:line:column` and the field.
-    public static func decode(_ node: ConfigNode, file: String, environment: [String: String] = [:]) throws(ConfigError) -> TemplateLibrary {
+    package static func decode(_ node: ConfigNode, file: String, environment: [String: String] = [:]) throws(ConfigError) -> TemplateLibrary {
         let reader = ConfigReader(file: file, environment: environment)
         var templates: [String: Template] = [:]
         if case .mapping(let entries) = node.content {

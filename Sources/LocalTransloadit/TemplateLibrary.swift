@@ -7,28 +7,28 @@ import HTTPServer
 /// `auth`...) plus `allow_steps_override` (default true). A request that names `template_id`
 /// gets the Template's content deep-merged under its own params: request values win, and a
 /// request value of `null` keeps the Template's (transloadit-api.md §6.3).
-public struct TemplateLibrary: Sendable, Hashable {
+package struct TemplateLibrary: Sendable, Hashable {
     /// One stored Template.
-    public struct Template: Sendable, Hashable {
+    package struct Template: Sendable, Hashable {
         /// The instructions, without `allow_steps_override`.
-        public var content: [String: JSONValue]
+        package var content: [String: JSONValue]
         /// False refuses requests that also send `steps` (`TEMPLATE_DENIES_STEPS_OVERRIDE`).
-        public var allowStepsOverride: Bool
+        package var allowStepsOverride: Bool
 
-        public init(content: [String: JSONValue], allowStepsOverride: Bool = true) {
+        package init(content: [String: JSONValue], allowStepsOverride: Bool = true) {
             self.content = content
             self.allowStepsOverride = allowStepsOverride
         }
     }
 
-    public private(set) var templates: [String: Template]
+    package private(set) var templates: [String: Template]
 
-    public init(_ templates: [String: Template] = [:]) {
+    package init(_ templates: [String: Template] = [:]) {
         self.templates = templates
     }
 
     /// No Templates at all.
-    public static let empty = TemplateLibrary()
+    package static let empty = TemplateLibrary()
 
     /// The request's params with the named Template merged under them, or the params as they are without `template_id`.
     ///

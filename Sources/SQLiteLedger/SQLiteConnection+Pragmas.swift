@@ -5,7 +5,7 @@ extension SQLiteConnection {
     /// `NORMAL` is durable across application crashes (a power loss may lose the last commits).
     /// - throws: `SQLiteError` of kind `.walUnavailable` when the journal mode stays something else
     ///   (an in-memory database, some network file systems).
-    public func enableWAL() throws {
+    package func enableWAL() throws {
         let mode = try prepare("PRAGMA journal_mode = WAL").firstRow { $0.text(0) } ?? nil
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError.check(.walUnavailable,
@@ -16,12 +16,12 @@ extension SQLiteConnection {
     }
 
     /// The current journal mode (`wal`, `delete`, `memory`, ...), lowercased.
-    public func journalMode() throws -> String {
+    package func journalMode() throws -> String {
         try pragmaValue("journal_mode")?.lowercased() ?? ""
     }
 
     /// The result of `PRAGMA integrity_check`: `["ok"]` for a sound database, else the problems found.
-    public func integrityCheck() throws -> [String] {
+    package func integrityCheck() throws -> [String] {
         try prepare("PRAGMA integrity_check").rows { $0.text(0) ?? "" }
     }
 }

@@ -4,9 +4,9 @@ import CSQLite
 ///
 /// It owns its `sqlite3*`. Opening turns on extended result codes, a busy timeout and foreign
 /// keys. It is used from one thread or serial queue at a time and is never shared.
-public final class SQLiteConnection {
+package final class SQLiteConnection {
     /// How the database file is opened.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Read and write; the file is created when missing.
         case readWrite
         /// Read only; the file must exist.
@@ -14,8 +14,8 @@ public final class SQLiteConnection {
     }
 
     /// The database file, as given.
-    public let path: String
-    public let mode: Mode
+    package let path: String
+    package let mode: Mode
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
 
@@ -24,7 +24,7 @@ public final class SQLiteConnection {
     /// - parameter busyTimeout: how long a statement waits for another connection's lock before
     ///   it fails with `SQLITE_BUSY`.
     /// - throws: `SQLiteError` when the file cannot be opened or configured.
-    public init(path: String, mode: Mode = .readWrite, busyTimeout: Duration = .seconds(5)) throws {
+    package init(path: String, mode: Mode = .readWrite, busyTimeout: Duration = .seconds(5)) throws {
         var handle: OpaquePointer?
         let access = mode == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
         let code = sqlite3_open_v2(path, &handle, access | SQLITE_OPEN_NOMUTEX, nil)
@@ -57,12 +57,12 @@ public final class SQLiteConnection {
     // MARK: - Statements
 
     /// Compiles a statement for one-off or caller-managed use.
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         try Statement(sql: sql, connection: handle, path: path, persistent: false)
     }
 
     /// The connection's compiled statement for `sql`, compiled on first use, reset and cleared.
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
             statement.clear()
             return statement
@@ -73,12 +73,12 @@ public final class SQLiteConnection {
     }
 
     /// Runs one cached statement with `arguments` to its end.
-    public func execute(_ sql: String, _ arguments: [SQLiteValue]) throws {
+    package func execute(_ sql: String, _ arguments: [SQLiteValue]) throws {
         try cachedStatement(sql).execute(arguments)
     }
 
     /// Runs SQL text that may hold several statements, without arguments (schema scripts, pragmas).
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
@@ -90,28 +90,28 @@ public final class SQLiteConnection {
     }
 
     /// The rows of one cached query, each decoded by `decode`.
-    public func rows<T>(_ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (Statement) throws -> T) throws -> [T] {
+    package func rows<T>(_ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (Statement) throws -> T) throws -> [T] {
         try cachedStatement(sql).rows(arguments, decode)
     }
 
     /// The first row of one cached query, decoded by `decode`, or nil when there is none.
-    public func firstRow<T>(_ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (Statement) throws -> T) throws -> T? {
+    package func firstRow<T>(_ sql: String, _ arguments: [SQLiteValue] = [], _ decode: (Statement) throws -> T) throws -> T? {
         try cachedStatement(sql).firstRow(arguments, decode)
     }
 
     // MARK: - State
 
     /// The rowid of the last row inserted on this connection.
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// The rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// Whether a transaction is open.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// The text value of `PRAGMA name`, or nil when it gives no row.
-    public func pragmaValue(_ name: String) throws -> String? {
+    package func pragmaValue(_ name: String) throws -> String? {
         try prepare("PRAGMA \(name)").firstRow { $0.text(0) } ?? nil
     }
 }

@@ -4,9 +4,9 @@ import CSQLite
 ///
 /// The statement's SQL is kept for the message; bound arguments never are, so that no path,
 /// URL or other value of a row ever reaches a log through an error.
-public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, beyond the result code.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// SQLite returned an error code.
         case sqlite
         /// `PRAGMA journal_mode=WAL` did not give `wal`.
@@ -21,18 +21,18 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         case closed
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The primary result code (`.constraint` = 19, ...); `.error` for the ledger's own checks.
-    public var code: SQLiteResultCode
+    package var code: SQLiteResultCode
     /// The extended result code (`.constraintForeignKey` = 787, ...).
-    public var extendedCode: SQLiteResultCode
-    public var message: String
+    package var extendedCode: SQLiteResultCode
+    package var message: String
     /// The statement that failed, without its arguments.
-    public var sql: String?
+    package var sql: String?
     /// The database file.
-    public var path: String?
+    package var path: String?
 
-    public init(kind: Kind = .sqlite, extendedCode: SQLiteResultCode, message: String, sql: String? = nil,
+    package init(kind: Kind = .sqlite, extendedCode: SQLiteResultCode, message: String, sql: String? = nil,
                 path: String? = nil) {
         self.kind = kind
         self.code = extendedCode.primary
@@ -64,12 +64,12 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the error has `code`: `error.is(.constraint)` matches every kind of constraint,
     /// `error.is(.constraintForeignKey)` only that one.
-    public func `is`(_ code: SQLiteResultCode) -> Bool {
+    package func `is`(_ code: SQLiteResultCode) -> Bool {
         extendedCode.matches(code)
     }
 
     /// `PATH: SQLite error CODE/EXTENDED: MESSAGE, while executing `SQL``, on one line.
-    public var description: String {
+    package var description: String {
         var text = (path ?? "SQLite database") + ": "
         switch kind {
         case .sqlite, .closed:

@@ -2,13 +2,13 @@ import AssemblyLine
 import Foundation
 
 extension SQLiteLedger {
-    public func shards(of run: RunID) throws -> [ShardRecord] {
+    package func shards(of run: RunID) throws -> [ShardRecord] {
         try requireRun(run, in: database())
         return try rows("SELECT \(LedgerRowReader.shardColumns) FROM shards WHERE run_id = ? ORDER BY shard_index",
                         [.text(run.rawValue)], table: "shards") { try $0.shardRecord() }
     }
 
-    public func files(of run: RunID, shard: Int?, state: FileState?) throws -> [FileRecord] {
+    package func files(of run: RunID, shard: Int?, state: FileState?) throws -> [FileRecord] {
         try requireRun(run, in: database())
         // One query text per filter, so that each uses its index.
         var sql = "SELECT \(LedgerRowReader.fileColumns) FROM files WHERE run_id = ?"
@@ -24,7 +24,7 @@ extension SQLiteLedger {
         return try rows(sql + " ORDER BY file_index", arguments, table: "files") { try $0.fileRecord() }
     }
 
-    public func completedFiles(manifestPath: String, recipeFingerprint: String) throws -> Set<FileIdentity> {
+    package func completedFiles(manifestPath: String, recipeFingerprint: String) throws -> Set<FileIdentity> {
         let identities = try rows("""
             SELECT files.path, files.size, files.modified_ns
             FROM runs JOIN files ON files.run_id = runs.id
@@ -35,7 +35,7 @@ extension SQLiteLedger {
         return Set(identities)
     }
 
-    public func attempts(of run: RunID, shard: Int) throws -> [AttemptRecord] {
+    package func attempts(of run: RunID, shard: Int) throws -> [AttemptRecord] {
         _ = try shardRow(run, shard, in: database())
         return try rows("""
             SELECT \(LedgerRowReader.attemptColumns) FROM attempts
@@ -43,7 +43,7 @@ extension SQLiteLedger {
             """, [.text(run.rawValue), .integer(Int64(shard))], table: "attempts") { try $0.attemptRecord() }
     }
 
-    public func results(of run: RunID, shard: Int) throws -> [ResultRecord] {
+    package func results(of run: RunID, shard: Int) throws -> [ResultRecord] {
         _ = try shardRow(run, shard, in: database())
         return try rows("""
             SELECT \(LedgerRowReader.resultColumns) FROM results
@@ -51,7 +51,7 @@ extension SQLiteLedger {
             """, [.text(run.rawValue), .integer(Int64(shard))], table: "results") { try $0.resultRecord() }
     }
 
-    public func recordEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date) throws {
+    package func recordEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date) throws {
         try write { database in
             try requireRun(run, in: database)
             if let shard { _ = try shardRow(run, shard, in: database) }
@@ -59,7 +59,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func events(of run: RunID, shard: Int?) throws -> [EventRecord] {
+    package func events(of run: RunID, shard: Int?) throws -> [EventRecord] {
         try requireRun(run, in: database())
         let columns = LedgerRowReader.eventColumns
         if let shard {

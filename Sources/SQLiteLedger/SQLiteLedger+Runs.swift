@@ -3,7 +3,7 @@ import Foundation
 
 extension SQLiteLedger {
     @discardableResult
-    public func createRun(_ run: NewRun) throws -> RunRecord {
+    package func createRun(_ run: NewRun) throws -> RunRecord {
         let created = Self.text(run.createdAt)
         let record = RunRecord(id: run.id, manifestPath: run.manifestPath, manifestName: run.manifestName,
                                recipeFingerprint: run.recipeFingerprint, state: .running, createdAt: run.createdAt,
@@ -74,12 +74,12 @@ extension SQLiteLedger {
         }
     }
 
-    public func recentRuns(limit: Int) throws -> [RunRecord] {
+    package func recentRuns(limit: Int) throws -> [RunRecord] {
         try rows("SELECT \(LedgerRowReader.runColumns) FROM runs ORDER BY id DESC LIMIT ?",
                  [.integer(Int64(max(0, limit)))], table: "runs") { try $0.runRecord() }
     }
 
-    public func run(_ id: RunID) throws -> RunSummary {
+    package func run(_ id: RunID) throws -> RunSummary {
         guard let record = try rows("SELECT \(LedgerRowReader.runColumns) FROM runs WHERE id = ?",
                                     [.text(id.rawValue)], table: "runs", { try $0.runRecord() }).first
         else { throw LedgerError.runNotFound(id) }
@@ -91,7 +91,7 @@ extension SQLiteLedger {
                           filesByState: Dictionary(uniqueKeysWithValues: files))
     }
 
-    public func statistics(of id: RunID) throws -> RunStatistics {
+    package func statistics(of id: RunID) throws -> RunStatistics {
         let key: [SQLiteValue] = [.text(id.rawValue)]
         guard try !rows("SELECT 1 FROM runs WHERE id = ?", key, table: "runs", { _ in () }).isEmpty else {
             throw LedgerError.runNotFound(id)
@@ -117,7 +117,7 @@ extension SQLiteLedger {
                              shardDurations: Dictionary(durations, uniquingKeysWith: { first, _ in first }))
     }
 
-    public func updateRunState(_ id: RunID, to state: RunState, at time: Date) throws {
+    package func updateRunState(_ id: RunID, to state: RunState, at time: Date) throws {
         try write { database in
             let current = try rows("SELECT state FROM runs WHERE id = ?", [.text(id.rawValue)], table: "runs") {
                 try $0.value(RunState.self)

@@ -3,7 +3,7 @@ import Foundation
 
 extension SQLiteLedger {
     @discardableResult
-    public func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, at time: Date) throws -> AttemptRecord {
+    package func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, at time: Date) throws -> AttemptRecord {
         try write { database in
             let row = try shardRow(run, shard, in: database)
             guard row.state == .planned else {
@@ -28,7 +28,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func transition(_ run: RunID, shard: Int, _ transition: ShardTransition, at time: Date) throws {
+    package func transition(_ run: RunID, shard: Int, _ transition: ShardTransition, at time: Date) throws {
         try write { database in
             let current = try shardRow(run, shard, in: database).state
             let target = transition.target
@@ -96,7 +96,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func recordDownload(_ run: RunID, result: Int64, at time: Date) throws {
+    package func recordDownload(_ run: RunID, result: Int64, at time: Date) throws {
         try write { database in
             try database.execute("""
                 UPDATE results SET state = 'downloaded', downloaded_at = coalesce(downloaded_at, ?)
@@ -109,7 +109,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func failFiles(_ run: RunID, files: [Int], reason: FailureReason, at time: Date) throws {
+    package func failFiles(_ run: RunID, files: [Int], reason: FailureReason, at time: Date) throws {
         try write { database in
             let update = try database.cachedStatement("""
                 UPDATE files SET state = 'failed', error_code = ?, error_message = ?, retryable = ?

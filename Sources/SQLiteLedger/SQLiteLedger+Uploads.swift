@@ -2,7 +2,7 @@ import AssemblyLine
 import Foundation
 
 extension SQLiteLedger {
-    public func recordUpload(_ run: RunID, shard: Int, attempt: Int, file: Int, url: String, length: Int64,
+    package func recordUpload(_ run: RunID, shard: Int, attempt: Int, file: Int, url: String, length: Int64,
                              at time: Date) throws {
         try write { database in
             _ = try shardRow(run, shard, in: database)
@@ -31,7 +31,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func recordUploadOffset(_ run: RunID, shard: Int, attempt: Int, file: Int, url: String, offset: Int64,
+    package func recordUploadOffset(_ run: RunID, shard: Int, attempt: Int, file: Int, url: String, offset: Int64,
                                    at time: Date) throws {
         try write { database in
             let key = Self.uploadKey(run, shard, attempt, file)
@@ -57,7 +57,7 @@ extension SQLiteLedger {
         }
     }
 
-    public func uploads(of run: RunID, shard: Int) throws -> [UploadRecord] {
+    package func uploads(of run: RunID, shard: Int) throws -> [UploadRecord] {
         _ = try shardRow(run, shard, in: database())
         return try rows("""
             SELECT \(LedgerRowReader.uploadColumns) FROM uploads

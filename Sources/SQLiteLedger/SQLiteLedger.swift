@@ -8,21 +8,21 @@ import Foundation
 /// (and checks it took), then applies the schema's migrations; other processes may read the
 /// file meanwhile, with `sqlite3` or a read-only ledger. By convention the file is
 /// `<state_dir>/ledger.sqlite`.
-public actor SQLiteLedger: RunLedger {
+package actor SQLiteLedger: RunLedger {
     /// The ledger's file name inside a state directory.
-    public static let fileName = "ledger.sqlite"
+    package static let fileName = "ledger.sqlite"
 
     /// The ledger file of a state directory: `<state_dir>/ledger.sqlite`.
-    public static func path(inStateDirectory directory: String) -> String {
+    package static func path(inStateDirectory directory: String) -> String {
         URL(fileURLWithPath: directory).appendingPathComponent(fileName).path
     }
 
-    public nonisolated let path: String
-    public nonisolated let mode: SQLiteConnection.Mode
+    package nonisolated let path: String
+    package nonisolated let mode: SQLiteConnection.Mode
     private let executor: DispatchQueueExecutor
     private var connection: SQLiteConnection?
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }
 
@@ -33,7 +33,7 @@ public actor SQLiteLedger: RunLedger {
     ///   exactly what this binary knows, and never writes.
     /// - parameter busyTimeout: how long a write waits for another process's write lock.
     /// - throws: `SQLiteError`, e.g. of kind `.unknownMigrations` for a ledger of a newer AssemblyLine.
-    public static func open(path: String, mode: SQLiteConnection.Mode = .readWrite,
+    package static func open(path: String, mode: SQLiteConnection.Mode = .readWrite,
                             busyTimeout: Duration = .seconds(10)) async throws -> SQLiteLedger {
         let ledger = SQLiteLedger(path: path, mode: mode)
         try await ledger.connect(busyTimeout: busyTimeout)
@@ -41,7 +41,7 @@ public actor SQLiteLedger: RunLedger {
     }
 
     /// Opens the ledger of a state directory (see `path(inStateDirectory:)`).
-    public static func open(stateDirectory: String, mode: SQLiteConnection.Mode = .readWrite) async throws -> SQLiteLedger {
+    package static func open(stateDirectory: String, mode: SQLiteConnection.Mode = .readWrite) async throws -> SQLiteLedger {
         try await open(path: path(inStateDirectory: stateDirectory), mode: mode)
     }
 
@@ -72,17 +72,17 @@ public actor SQLiteLedger: RunLedger {
     }
 
     /// Closes the connection; later calls throw an error of kind `.closed`.
-    public func close() {
+    package func close() {
         connection = nil
     }
 
     /// The result of `PRAGMA integrity_check`: `["ok"]` for a sound file.
-    public func integrityCheck() throws -> [String] {
+    package func integrityCheck() throws -> [String] {
         try database().integrityCheck()
     }
 
     /// The IDs of the schema migrations the file has applied.
-    public func appliedMigrations() throws -> [String] {
+    package func appliedMigrations() throws -> [String] {
         try LedgerSchema.migrator.appliedMigrations(in: database())
     }
 

@@ -7,26 +7,26 @@ import Foundation
 /// IMMEDIATE transaction that also records its ID in the `migrations` table, so that a crash
 /// leaves every migration applied completely or not at all. There is no way back: a database
 /// that holds an ID this binary does not know was written by a newer version and is refused.
-public struct SQLiteMigrator: Sendable {
+package struct SQLiteMigrator: Sendable {
     /// One step of the schema.
-    public struct Migration: Sendable {
-        public let id: String
+    package struct Migration: Sendable {
+        package let id: String
         let body: @Sendable (SQLiteConnection) throws -> Void
     }
 
     /// The migrations in the order they apply.
-    public private(set) var migrations: [Migration] = []
+    package private(set) var migrations: [Migration] = []
 
-    public init() {}
+    package init() {}
 
     /// Adds a migration after those registered so far; an ID may be registered only once.
-    public mutating func registerMigration(_ id: String, _ body: @escaping @Sendable (SQLiteConnection) throws -> Void) {
+    package mutating func registerMigration(_ id: String, _ body: @escaping @Sendable (SQLiteConnection) throws -> Void) {
         precondition(!migrations.contains { $0.id == id }, "migration '\(id)' is registered twice")
         migrations.append(Migration(id: id, body: body))
     }
 
     /// The IDs of the migrations the database has applied, in the order they were applied.
-    public func appliedMigrations(in connection: SQLiteConnection) throws -> [String] {
+    package func appliedMigrations(in connection: SQLiteConnection) throws -> [String] {
         let tableExists = try connection.firstRow(
             "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'migrations'") { _ in true } ?? false
         guard tableExists else { return [] }
@@ -38,7 +38,7 @@ public struct SQLiteMigrator: Sendable {
     /// - throws: `SQLiteError` of kind `.unknownMigrations` before changing anything when the
     ///   database holds migrations this binary does not know; the error of a failed migration,
     ///   whose transaction is then rolled back (those before it stay applied).
-    public func migrate(_ connection: SQLiteConnection) throws {
+    package func migrate(_ connection: SQLiteConnection) throws {
         try refuseUnknownMigrations(try appliedMigrations(in: connection), path: connection.path)
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS migrations (
@@ -62,7 +62,7 @@ public struct SQLiteMigrator: Sendable {
     /// Checks, without writing, that the database has applied exactly the registered migrations.
     ///
     /// - throws: `SQLiteError` of kind `.unknownMigrations` or `.pendingMigrations`.
-    public func verify(_ connection: SQLiteConnection) throws {
+    package func verify(_ connection: SQLiteConnection) throws {
         let applied = try appliedMigrations(in: connection)
         try refuseUnknownMigrations(applied, path: connection.path)
         let pending = migrations.map(\.id).filter { !applied.contains($0) }

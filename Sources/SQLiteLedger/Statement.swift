@@ -5,9 +5,9 @@ import CSQLite
 /// It owns its `sqlite3_stmt`, finalized in `deinit`. It lives on the thread of its connection
 /// and is never shared between threads. Parameter and column indices are SQLite's: parameters
 /// from 1, columns from 0.
-public final class Statement {
+package final class Statement {
     /// The statement's SQL, for error messages.
-    public let sql: String
+    package let sql: String
     private let handle: OpaquePointer
     private let connection: OpaquePointer
     private let path: String
@@ -49,7 +49,7 @@ public final class Statement {
     // MARK: - Binding
 
     /// Binds `value` to the parameter at `index` (from 1). Text is copied by SQLite.
-    public func bind(_ value: SQLiteValue, at index: Int32) throws {
+    package func bind(_ value: SQLiteValue, at index: Int32) throws {
         let code: Int32 = switch value {
         case .null: sqlite3_bind_null(handle, index)
         case let .integer(number): sqlite3_bind_int64(handle, index, number)
@@ -61,19 +61,19 @@ public final class Statement {
     }
 
     /// Binds `values` to the parameters 1, 2, ...
-    public func bind(_ values: [SQLiteValue]) throws {
+    package func bind(_ values: [SQLiteValue]) throws {
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
     }
 
     /// Resets the statement to run again; the bindings stay.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
     }
 
     /// Resets the statement and sets every parameter to NULL.
-    public func clear() {
+    package func clear() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
@@ -82,7 +82,7 @@ public final class Statement {
 
     /// Runs one step: true when a row is ready to read, false when the statement is done.
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -95,7 +95,7 @@ public final class Statement {
     }
 
     /// Resets, binds `arguments` and runs the statement to its end.
-    public func execute(_ arguments: [SQLiteValue] = []) throws {
+    package func execute(_ arguments: [SQLiteValue] = []) throws {
         reset()
         try bind(arguments)
         while try step() {}
@@ -103,7 +103,7 @@ public final class Statement {
     }
 
     /// Resets, binds `arguments`, and decodes every row with `decode`.
-    public func rows<T>(_ arguments: [SQLiteValue] = [], _ decode: (Statement) throws -> T) throws -> [T] {
+    package func rows<T>(_ arguments: [SQLiteValue] = [], _ decode: (Statement) throws -> T) throws -> [T] {
         reset()
         try bind(arguments)
         defer { reset() }
@@ -115,7 +115,7 @@ public final class Statement {
     }
 
     /// Resets, binds `arguments`, and decodes the first row, if any.
-    public func firstRow<T>(_ arguments: [SQLiteValue] = [], _ decode: (Statement) throws -> T) throws -> T? {
+    package func firstRow<T>(_ arguments: [SQLiteValue] = [], _ decode: (Statement) throws -> T) throws -> T? {
         reset()
         try bind(arguments)
         defer { reset() }
@@ -124,33 +124,33 @@ public final class Statement {
 
     // MARK: - Columns
 
-    public func isNull(_ column: Int32) -> Bool {
+    package func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
     /// The column as an integer, or nil when it is NULL.
-    public func integer(_ column: Int32) -> Int64? {
+    package func integer(_ column: Int32) -> Int64? {
         isNull(column) ? nil : sqlite3_column_int64(handle, column)
     }
 
     /// The column as a real, or nil when it is NULL.
-    public func real(_ column: Int32) -> Double? {
+    package func real(_ column: Int32) -> Double? {
         isNull(column) ? nil : sqlite3_column_double(handle, column)
     }
 
     /// The column as text, or nil when it is NULL.
-    public func text(_ column: Int32) -> String? {
+    package func text(_ column: Int32) -> String? {
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// The column's name in the result.
-    public func columnName(_ column: Int32) -> String {
+    package func columnName(_ column: Int32) -> String {
         sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
     }
 
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
 
     private func error(_ code: Int32) -> SQLiteError {
         SQLiteError.from(code, handle: connection, sql: sql, path: path)

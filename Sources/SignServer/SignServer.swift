@@ -10,11 +10,11 @@ import HTTPServer
 /// server.stop()
 /// ```
 /// See docs/signing.md for the contract, the policy file and the answers.
-public final class SignServer: Sendable {
+package final class SignServer: Sendable {
     /// The most connections open at once (one thread each).
-    public static let maxConnections = 512
+    package static let maxConnections = 512
     /// The most connections from one client address.
-    public static let maxConnectionsPerAddress = 128
+    package static let maxConnectionsPerAddress = 128
 
     private let server: HTTPServer
 
@@ -28,7 +28,7 @@ public final class SignServer: Sendable {
     ///   - connectionLog: receives libmicrohttpd's own messages (refused connections, broken ones), at most one a second.
     ///   - now: the clock for expiries, nonces and rates.
     /// - Throws: ``HTTPServerError`` when the address is invalid or cannot be bound.
-    public init(
+    package init(
         policy: SigningPolicy, secret: String, host: String = "127.0.0.1", port: UInt16 = 0,
         log: @escaping @Sendable (String) -> Void = SignServer.standardErrorLog,
         connectionLog: @escaping @Sendable (String) -> Void = SignServer.standardErrorLog,
@@ -42,19 +42,19 @@ public final class SignServer: Sendable {
     }
 
     /// `http://HOST:PORT`.
-    public var baseURL: String { server.baseURL }
+    package var baseURL: String { server.baseURL }
     /// `http://HOST:PORT/sign`, where signers post.
-    public var signURL: String { server.baseURL + "/sign" }
+    package var signURL: String { server.baseURL + "/sign" }
     /// The bound port.
-    public var port: UInt16 { server.port }
+    package var port: UInt16 { server.port }
 
     /// Stops listening and waits for requests in progress to end; calling it again does nothing.
-    public func stop() {
+    package func stop() {
         server.stop()
     }
 
     /// Writes a line to standard error in one `write`, so that lines of concurrent requests never mix.
-    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+    package static let standardErrorLog: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

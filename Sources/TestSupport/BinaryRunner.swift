@@ -1,24 +1,24 @@
 import Foundation
 
 /// Runs the built `assemblyline` binary as a user would, and captures what it prints and how it exits.
-public struct BinaryRunner {
+package struct BinaryRunner {
     /// What one invocation printed and returned.
-    public struct Outcome {
+    package struct Outcome {
         /// The exit status, or the signal's number when `reason` is `.uncaughtSignal`.
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
         /// Whether the process exited or a signal ended it.
-        public var reason: Process.TerminationReason = .exit
+        package var reason: Process.TerminationReason = .exit
 
         /// True when the signal `number` ended the process.
-        public func wasKilled(by number: Int32) -> Bool {
+        package func wasKilled(by number: Int32) -> Bool {
             reason == .uncaughtSignal && status == number
         }
     }
 
     /// The binary beside the test bundle, which `swift build --build-tests` builds with it.
-    public static let binary: URL = {
+    package static let binary: URL = {
         if let path = ProcessInfo.processInfo.environment["ASSEMBLYLINE_BIN"] { return URL(fileURLWithPath: path) }
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         return bundle.appendingPathComponent("assemblyline")
@@ -26,7 +26,7 @@ public struct BinaryRunner {
 
     /// Runs the binary (or another program, such as `script` around it) with arguments in a directory,
     /// with the environment given plus PATH and HOME.
-    public static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+    package static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
                     executable: URL = binary) throws -> Outcome {
         let process = Process()
         process.executableURL = executable

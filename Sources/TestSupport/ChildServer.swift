@@ -8,15 +8,15 @@ import Glibc
 /// Its output goes to two files beside the test's data, so a chatty server never blocks on a full
 /// pipe. Waiting for its exit blocks on a semaphore signalled by the termination handler; nothing
 /// spins (`Process.waitUntilExit` polls a run loop on Linux).
-public final class ChildServer {
-    public let process: Process
-    public let stdoutFile: URL
-    public let stderrFile: URL
+package final class ChildServer {
+    package let process: Process
+    package let stdoutFile: URL
+    package let stderrFile: URL
     private let exited = DispatchSemaphore(value: 0)
     private var stopped = false
 
     /// Starts `assemblyline ARGUMENTS` in `directory`; its output goes to `<name>.out` and `<name>.err` there.
-    public init(_ arguments: [String], in directory: URL, name: String, environment: [String: String] = [:]) throws {
+    package init(_ arguments: [String], in directory: URL, name: String, environment: [String: String] = [:]) throws {
         stdoutFile = directory.appendingPathComponent("\(name).out")
         stderrFile = directory.appendingPathComponent("\(name).err")
         for file in [stdoutFile, stderrFile] {
@@ -43,13 +43,13 @@ public final class ChildServer {
     }
 
     /// What it printed on standard output so far.
-    public var output: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
+    package var output: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
 
     /// What it printed on standard error so far.
-    public var errors: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
+    package var errors: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
     /// The `http://HOST:PORT` of its first line `listening on ...`, once printed (10 s at most).
-    public func baseURL() throws -> String {
+    package func baseURL() throws -> String {
         for _ in 0..<500 {
             if let line = output.split(separator: "\n").first, line.hasPrefix("listening on ") {
                 return String(line.dropFirst("listening on ".count))
@@ -61,7 +61,7 @@ public final class ChildServer {
     }
 
     /// The port of ``baseURL()``.
-    public func port() throws -> Int {
+    package func port() throws -> Int {
         let url = try baseURL()
         guard let port = url.split(separator: ":").last.flatMap({ Int($0) }) else {
             throw Failure(message: "no port in \(url)")
@@ -71,7 +71,7 @@ public final class ChildServer {
 
     /// Sends SIGTERM and waits for the exit (SIGKILL after 10 s); returns the exit status, nil if it was already stopped.
     @discardableResult
-    public func stop() -> Int32? {
+    package func stop() -> Int32? {
         guard !stopped else { return nil }
         stopped = true
         if process.isRunning {
@@ -85,8 +85,8 @@ public final class ChildServer {
     }
 
     /// A child server that did not start as expected.
-    public struct Failure: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
+    package struct Failure: Error, CustomStringConvertible {
+        package var message: String
+        package var description: String { message }
     }
 }

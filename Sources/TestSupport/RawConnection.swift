@@ -4,11 +4,11 @@ import Glibc
 #endif
 
 /// A client socket held open by a test: connected from a chosen loopback address, written to in pieces, read with a timeout.
-public final class RawConnection {
+package final class RawConnection {
     private let socket: Int32
 
     /// Connects from `source` (any address of 127.0.0.0/8) to 127.0.0.1:`port`; nil when the connection is refused.
-    public init?(port: UInt16, source: String = "127.0.0.1") {
+    package init?(port: UInt16, source: String = "127.0.0.1") {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return nil }
         var local = sockaddr_in()
@@ -33,13 +33,13 @@ public final class RawConnection {
 
     /// Sends `text`; false when the connection is gone.
     @discardableResult
-    public func send(_ text: String) -> Bool {
+    package func send(_ text: String) -> Bool {
         send(Array(text.utf8))
     }
 
     /// Sends all of `bytes`; false when the connection broke first.
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -50,7 +50,7 @@ public final class RawConnection {
     }
 
     /// What arrives within `timeout` (until the peer closes, or a whole response head and `Content-Length` body).
-    public func receive(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], closed: Bool) {
+    package func receive(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], closed: Bool) {
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + timeout
@@ -68,7 +68,7 @@ public final class RawConnection {
     }
 
     /// True once the peer has closed the connection (checked for `timeout`).
-    public func isClosedByPeer(within timeout: Duration) -> Bool {
+    package func isClosedByPeer(within timeout: Duration) -> Bool {
         receive(timeout: timeout).closed
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh directory for one test, removed when the test is done with it.
-public final class TemporaryDirectory {
-    public let url: URL
+package final class TemporaryDirectory {
+    package let url: URL
 
-    public init() throws {
+    package init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("assemblyline-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -15,7 +15,7 @@ public final class TemporaryDirectory {
 
     /// Writes a file below the directory, creating folders, and returns its URL.
     @discardableResult
-    public func write(_ relativePath: String, _ text: String) throws -> URL {
+    package func write(_ relativePath: String, _ text: String) throws -> URL {
         let file = url.appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: file)

@@ -4,13 +4,13 @@ import Glibc
 
 extension SourceText {
     /// The largest file read as YAML; a bigger one is certainly not a configuration file.
-    public static let maxFileSize = 16 << 20
+    package static let maxFileSize = 16 << 20
 
     /// Reads the UTF-8 file at `path`; its name in messages is `path` as given.
     ///
     /// - Throws: ``YAMLError`` naming the path when the file is missing, unreadable, a directory,
     ///   larger than ``maxFileSize``, or not UTF-8 (then with the line and column of the first bad byte).
-    public init(contentsOfFile path: String) throws(YAMLError) {
+    package init(contentsOfFile path: String) throws(YAMLError) {
         let bytes = try Self.readBytes(path: path)
         if let text = String(validating: bytes, as: UTF8.self) {
             self.init(file: path, text: text)

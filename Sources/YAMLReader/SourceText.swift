@@ -15,16 +15,16 @@ import AssemblyLine
 /// Columns count Unicode scalars from 1, as libyaml does: `é` (U+00E9) is one column,
 /// a tab is one column. A leading byte order mark is not part of line 1.
 /// This type imports no C module, so it could move to the domain module unchanged.
-public struct SourceText: Sendable, Hashable {
+package struct SourceText: Sendable, Hashable {
     /// The file name shown in messages (as given, usually the path the user typed).
-    public let file: String
+    package let file: String
     /// The whole text.
-    public let text: String
+    package let text: String
 
     /// Lines longer than this many scalars are shown as a window around the column.
     static let snippetWidth = 120
 
-    public init(file: String, text: String) {
+    package init(file: String, text: String) {
         self.file = file
         self.text = text
     }
@@ -33,7 +33,7 @@ public struct SourceText: Sendable, Hashable {
     ///
     /// Text ending in a line break has an empty last line after it, where libyaml reports
     /// the end of the input.
-    public func line(at number: Int) -> Substring? {
+    package func line(at number: Int) -> Substring? {
         guard number >= 1 else { return nil }
         var found: Range<String.Index>?
         var current = 0
@@ -46,7 +46,7 @@ public struct SourceText: Sendable, Hashable {
     }
 
     /// The message in the shared format: `FILE:LINE:COL: message`, the line, and a caret under the column.
-    public func render(mark: SourceMark, message: String) -> String {
+    package func render(mark: SourceMark, message: String) -> String {
         Self.format(file: file, mark: mark, message: message, snippet: snippet(at: mark))
     }
 
@@ -54,7 +54,7 @@ public struct SourceText: Sendable, Hashable {
     ///
     /// Tabs before the column are kept in the padding, so the caret lines up in a terminal;
     /// every other character before it becomes one space.
-    public func snippet(at mark: SourceMark) -> String? {
+    package func snippet(at mark: SourceMark) -> String? {
         guard let line = line(at: mark.line) else { return nil }
         let scalars = Array(line.unicodeScalars)
         let caretIndex = max(mark.column - 1, 0)

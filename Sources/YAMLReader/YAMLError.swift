@@ -5,15 +5,15 @@ import AssemblyLine
 /// `description` is the summary line `FILE:LINE:COL: message`, then the offending line and a
 /// caret under the column (the format of ``SourceText/render(mark:message:)``). An error about
 /// the whole file (it cannot be read, it is too large) has no mark and prints `FILE: message`.
-public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file name as given to the reader.
-    public let file: String
+    package let file: String
     /// Where the problem is (1-based line and column), or nil when it concerns the whole file.
-    public let mark: SourceMark?
+    package let mark: SourceMark?
     /// What is wrong, without the location: `duplicate key 'size' (first at 3:1)`.
-    public let message: String
+    package let message: String
     /// The offending line and a caret under the column, or nil without a mark.
-    public let snippet: String?
+    package let snippet: String?
 
     /// An error located in `source`, quoting its line.
     init(source: SourceText, mark: SourceMark, message: String) {
@@ -32,11 +32,11 @@ public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The one-line form, without the snippet: `FILE:LINE:COL: message` or `FILE: message`.
-    public var summary: String {
+    package var summary: String {
         SourceText.format(file: file, mark: mark, message: message, snippet: nil)
     }
 
-    public var description: String {
+    package var description: String {
         SourceText.format(file: file, mark: mark, message: message, snippet: snippet)
     }
 }

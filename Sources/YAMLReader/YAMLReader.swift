@@ -24,16 +24,16 @@ import AssemblyLine
 ///   are the same key). Keys must be scalars.
 /// - Tags other than `!!str` and `!` (and `!!seq`, `!!map` on their own kinds) are refused.
 /// - Nesting deeper than ``maxDepth`` collections is refused.
-public enum YAMLReader {
+package enum YAMLReader {
     /// The most nodes that aliases may add to a document, all aliases together.
-    public static let maxAliasNodes = 100_000
+    package static let maxAliasNodes = 100_000
     /// The deepest nesting of sequences and mappings accepted.
-    public static let maxDepth = 256
+    package static let maxDepth = 256
 
     /// Parses `text`; `file` names it in error messages.
     ///
     /// - Throws: ``YAMLError`` with the line and column of the first problem.
-    public static func parse(_ text: String, file: String) throws(YAMLError) -> ConfigNode {
+    package static func parse(_ text: String, file: String) throws(YAMLError) -> ConfigNode {
         try parse(SourceText(file: file, text: text))
     }
 
@@ -41,7 +41,7 @@ public enum YAMLReader {
     /// with ``SourceText/render(mark:message:)``.
     ///
     /// - Throws: ``YAMLError`` with the line and column of the first problem.
-    public static func parse(_ source: SourceText) throws(YAMLError) -> ConfigNode {
+    package static func parse(_ source: SourceText) throws(YAMLError) -> ConfigNode {
         var builder = try NodeBuilder(source: source)
         return try builder.document()
     }
@@ -53,7 +53,7 @@ public enum YAMLReader {
     ///
     /// - Throws: ``YAMLError`` naming the path when the file cannot be read (missing,
     ///   unreadable, a directory, too large, not UTF-8) or does not parse.
-    public static func parseFile(path: String) throws(YAMLError) -> ConfigNode {
+    package static func parseFile(path: String) throws(YAMLError) -> ConfigNode {
         try parse(SourceText(contentsOfFile: path))
     }
 }

@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import TestSupport
 import Testing
 
 /// Hostile requests against `assemblyline sign-server`, one fresh server per case, each case followed by the health checks.

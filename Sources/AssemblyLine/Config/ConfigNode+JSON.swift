@@ -1,12 +1,12 @@
 extension ConfigNode {
     /// The text of a scalar node, or nil for a sequence or mapping.
-    public var scalarText: String? {
+    package var scalarText: String? {
         if case .scalar(let text, _) = content { return text }
         return nil
     }
 
     /// A short name of the node's kind, for messages ("a mapping", "a list", "a value").
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch content {
         case .scalar: return "a value"
         case .sequence: return "a list"

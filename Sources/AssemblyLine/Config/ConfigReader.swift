@@ -2,28 +2,28 @@
 ///
 /// Decoders of manifests, policies and template files share it, so that all of them name the file,
 /// line, column and field, and say what was expected, in the same words.
-public final class ConfigReader {
-    public let file: String
-    public let expander: EnvironmentExpander
-    public private(set) var issues: [ConfigIssue] = []
+package final class ConfigReader {
+    package let file: String
+    package let expander: EnvironmentExpander
+    package private(set) var issues: [ConfigIssue] = []
 
-    public init(file: String, environment: [String: String]) {
+    package init(file: String, environment: [String: String]) {
         self.file = file
         self.expander = EnvironmentExpander(environment: environment)
     }
 
     /// Records an issue at a node.
-    public func report(_ node: ConfigNode, field: String, _ message: String) {
+    package func report(_ node: ConfigNode, field: String, _ message: String) {
         report(at: node.mark, field: field, message)
     }
 
     /// Records an issue at a mark.
-    public func report(at mark: SourceMark, field: String, _ message: String) {
+    package func report(at mark: SourceMark, field: String, _ message: String) {
         issues.append(ConfigIssue(file: file, mark: mark, field: field, message: message))
     }
 
     /// The node as a mapping with only the allowed keys; unknown keys are reported (with a suggestion).
-    public func table(_ node: ConfigNode, field: String, keys: [String]) -> ConfigTable? {
+    package func table(_ node: ConfigNode, field: String, keys: [String]) -> ConfigTable? {
         guard case .mapping(let entries) = node.content else {
             report(node, field: field, "expected a mapping with keys \(keys.joined(separator: ", ")), found \(node.kindDescription)")
             return nil
@@ -45,7 +45,7 @@ public final class ConfigReader {
     }
 
     /// The scalar's text with `${VAR}` expanded; reports non-scalars and unset variables.
-    public func text(_ node: ConfigNode, field: String, expected: String) -> String? {
+    package func text(_ node: ConfigNode, field: String, expected: String) -> String? {
         guard case .scalar(let raw, _) = node.content else {
             report(node, field: field, "expected \(expected), found \(node.kindDescription)")
             return nil
@@ -59,7 +59,7 @@ public final class ConfigReader {
     }
 
     /// The node as JSON with `${VAR}` expanded in every scalar; plain scalars are typed, quoted ones stay strings.
-    public func json(_ node: ConfigNode, field: String) -> JSONValue? {
+    package func json(_ node: ConfigNode, field: String) -> JSONValue? {
         switch node.content {
         case .scalar(_, let quoted):
             guard let text = self.text(node, field: field, expected: "a value") else { return nil }

@@ -3,7 +3,7 @@ extension ConfigTable {
     ///
     /// Manifests and signing policies name their secrets and tokens this way; the value itself never
     /// sits in the file.
-    public func secretSource(prefix: String, relativeTo directory: String) -> SecretSource? {
+    package func secretSource(prefix: String, relativeTo directory: String) -> SecretSource? {
         let envKey = "\(prefix)_env", fileKey = "\(prefix)_file"
         switch (has(envKey), has(fileKey)) {
         case (true, true):

@@ -2,38 +2,38 @@
 ///
 /// Every getter returns nil both when the key is absent and when its value is wrong; in the second
 /// case the issue is already recorded, with the value's position and the expected form.
-public struct ConfigTable {
+package struct ConfigTable {
     /// One present key: where the key stands, its value, and its dotted field path.
-    public struct Member {
-        public var keyMark: SourceMark
-        public var value: ConfigNode
-        public var field: String
+    package struct Member {
+        package var keyMark: SourceMark
+        package var value: ConfigNode
+        package var field: String
     }
 
-    public let reader: ConfigReader
-    public let node: ConfigNode
-    public let field: String
-    public let members: [String: Member]
+    package let reader: ConfigReader
+    package let node: ConfigNode
+    package let field: String
+    package let members: [String: Member]
 
     /// True when the key is present.
-    public func has(_ key: String) -> Bool { members[key] != nil }
+    package func has(_ key: String) -> Bool { members[key] != nil }
 
     /// The dotted path of a key of this table.
-    public func path(_ key: String) -> String { field.isEmpty ? key : "\(field).\(key)" }
+    package func path(_ key: String) -> String { field.isEmpty ? key : "\(field).\(key)" }
 
     /// Records that a required key is missing, at the table's own position.
-    public func reportMissing(_ key: String, expected: String) {
+    package func reportMissing(_ key: String, expected: String) {
         reader.report(node, field: path(key), "missing; expected \(expected)")
     }
 
     /// Records an issue at a key's value.
-    public func report(_ key: String, _ message: String) {
+    package func report(_ key: String, _ message: String) {
         guard let member = members[key] else { return reportMissing(key, expected: message) }
         reader.report(member.value, field: member.field, message)
     }
 
     /// The value of a key as text, `${VAR}` expanded.
-    public func string(_ key: String, required: Bool = false, expected: String = "a string") -> String? {
+    package func string(_ key: String, required: Bool = false, expected: String = "a string") -> String? {
         guard let member = members[key] else {
             if required { reportMissing(key, expected: expected) }
             return nil
@@ -47,7 +47,7 @@ public struct ConfigTable {
     }
 
     /// A whole number within a range.
-    public func int(_ key: String, in range: ClosedRange<Int>, required: Bool = false) -> Int? {
+    package func int(_ key: String, in range: ClosedRange<Int>, required: Bool = false) -> Int? {
         let expected = "a whole number from \(range.lowerBound) to \(range.upperBound)"
         return parsed(key, required: required, expected: expected) { Int($0) }.flatMap { value in
             guard range.contains(value) else { return outOfRange(key, expected) }
@@ -56,7 +56,7 @@ public struct ConfigTable {
     }
 
     /// `true` or `false`.
-    public func bool(_ key: String) -> Bool? {
+    package func bool(_ key: String) -> Bool? {
         parsed(key, required: false, expected: "true or false") { text in
             switch text {
             case "true": return true
@@ -67,7 +67,7 @@ public struct ConfigTable {
     }
 
     /// A size with a unit, within a range of bytes.
-    public func size(_ key: String, in range: ClosedRange<Int64>) -> Int64? {
+    package func size(_ key: String, in range: ClosedRange<Int64>) -> Int64? {
         let expected = "\(ConfigUnits.sizeForm), from \(ConfigUnits.formatSize(range.lowerBound)) to \(ConfigUnits.formatSize(range.upperBound))"
         return parsed(key, required: false, expected: expected, ConfigUnits.parseSize).flatMap { value in
             guard range.contains(value) else { return outOfRange(key, expected) }
@@ -76,7 +76,7 @@ public struct ConfigTable {
     }
 
     /// A duration with a unit, within a range.
-    public func duration(_ key: String, in range: ClosedRange<Duration>) -> Duration? {
+    package func duration(_ key: String, in range: ClosedRange<Duration>) -> Duration? {
         let expected = "\(ConfigUnits.durationForm), from \(ConfigUnits.formatDuration(range.lowerBound)) to \(ConfigUnits.formatDuration(range.upperBound))"
         return parsed(key, required: false, expected: expected, ConfigUnits.parseDuration).flatMap { value in
             guard range.contains(value) else { return outOfRange(key, expected) }
@@ -85,7 +85,7 @@ public struct ConfigTable {
     }
 
     /// One of an enumeration's raw values.
-    public func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, as type: Choice.Type, required: Bool = false) -> Choice?
+    package func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, as type: Choice.Type, required: Bool = false) -> Choice?
     where Choice.RawValue == String {
         let names = Choice.allCases.map(\.rawValue)
         let expected = names.count == 2 ? "\(names[0]) or \(names[1])" : "one of \(names.joined(separator: ", "))"
@@ -93,7 +93,7 @@ public struct ConfigTable {
     }
 
     /// A string or a list of strings, never empty.
-    public func strings(_ key: String, required: Bool = false) -> [String]? {
+    package func strings(_ key: String, required: Bool = false) -> [String]? {
         let expected = "a string or a list of strings"
         guard let member = members[key] else {
             if required { reportMissing(key, expected: expected) }
@@ -111,7 +111,7 @@ public struct ConfigTable {
     }
 
     /// A nested mapping with its allowed keys.
-    public func table(_ key: String, keys: [String], required: Bool = false) -> ConfigTable? {
+    package func table(_ key: String, keys: [String], required: Bool = false) -> ConfigTable? {
         guard let member = members[key] else {
             if required { reportMissing(key, expected: "a mapping with keys \(keys.joined(separator: ", "))") }
             return nil

@@ -1,5 +1,5 @@
 /// Parses and prints the sizes (`512KiB`, `2GiB`) and durations (`500ms`, `90s`, `1h30m`) of configuration files.
-public enum ConfigUnits {
+package enum ConfigUnits {
     private static let sizeUnits: [(suffix: String, factor: Int64)] = [
         ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40),
         ("KB", 1_000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("TB", 1_000_000_000_000),
@@ -12,12 +12,12 @@ public enum ConfigUnits {
     ]
 
     /// The expected form of a size, for messages.
-    public static let sizeForm = "a size such as 512KiB, 8MiB or 2GiB (or a whole number of bytes)"
+    package static let sizeForm = "a size such as 512KiB, 8MiB or 2GiB (or a whole number of bytes)"
     /// The expected form of a duration, for messages.
-    public static let durationForm = "a duration such as 500ms, 90s, 5m, 1h or 1h30m"
+    package static let durationForm = "a duration such as 500ms, 90s, 5m, 1h or 1h30m"
 
     /// Bytes from `512KiB`, `10MB`, `2GiB` or a plain whole number; nil when the text is not a size.
-    public static func parseSize(_ text: String) -> Int64? {
+    package static func parseSize(_ text: String) -> Int64? {
         let trimmed = text.trimmingSpaces
         if let bytes = Int64(trimmed) { return bytes >= 0 ? bytes : nil }
         for unit in sizeUnits where trimmed.hasSuffix(unit.suffix) {
@@ -31,7 +31,7 @@ public enum ConfigUnits {
     }
 
     /// A duration from one or more `<number><unit>` parts (`ms`, `s`, `m`, `h`, `d`); nil otherwise.
-    public static func parseDuration(_ text: String) -> Duration? {
+    package static func parseDuration(_ text: String) -> Duration? {
         var rest = Substring(text.trimmingSpaces)
         guard !rest.isEmpty else { return nil }
         var total: Int64 = 0
@@ -49,7 +49,7 @@ public enum ConfigUnits {
     }
 
     /// A size in the largest binary unit that divides it (`8MiB`), or bytes.
-    public static func formatSize(_ bytes: Int64) -> String {
+    package static func formatSize(_ bytes: Int64) -> String {
         for (suffix, factor) in [("TiB", Int64(1) << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
         where bytes >= factor && bytes % factor == 0 {
             return "\(bytes / factor)\(suffix)"
@@ -58,7 +58,7 @@ public enum ConfigUnits {
     }
 
     /// A duration in the shortest exact form (`1h30m`, `90s` prints as `1m30s`, `500ms`).
-    public static func formatDuration(_ duration: Duration) -> String {
+    package static func formatDuration(_ duration: Duration) -> String {
         var milliseconds = duration.milliseconds
         if milliseconds == 0 { return "0s" }
         var text = ""
@@ -74,7 +74,7 @@ public enum ConfigUnits {
 
 extension Duration {
     /// The whole milliseconds of the duration.
-    public var milliseconds: Int64 {
+    package var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }

@@ -1,11 +1,11 @@
 /// Replaces `${NAME}` in configuration values with the environment's value; `$${` stands for a literal `${`.
-public struct EnvironmentExpander: Sendable {
+package struct EnvironmentExpander: Sendable {
     /// Why a value could not be expanded.
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         case unset(String)
         case malformed
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unset(let name): return "environment variable \(name) is not set"
             case .malformed: return "expected ${NAME} with NAME made of letters, digits and _ (write $${ for a literal ${)"
@@ -13,14 +13,14 @@ public struct EnvironmentExpander: Sendable {
         }
     }
 
-    public var environment: [String: String]
+    package var environment: [String: String]
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         self.environment = environment
     }
 
     /// The text with every `${NAME}` replaced.
-    public func expand(_ text: String) throws(Failure) -> String {
+    package func expand(_ text: String) throws(Failure) -> String {
         guard text.contains("$") else { return text }
         var output = ""
         var rest = Substring(text)

@@ -1,6 +1,6 @@
 extension JSONValue {
     /// The deepest nesting of arrays and objects accepted.
-    public static let maxParsingDepth = 256
+    package static let maxParsingDepth = 256
 
     /// Parses strict JSON (RFC 8259) text into a value.
     ///
@@ -12,7 +12,7 @@ extension JSONValue {
     /// must agree with this one.
     ///
     /// - Throws: ``JSONParseError`` with the byte offset of the first problem.
-    public init(parsing text: String) throws(JSONParseError) {
+    package init(parsing text: String) throws(JSONParseError) {
         var parser = JSONParser(bytes: Array(text.utf8))
         self = try parser.document()
     }
@@ -20,7 +20,7 @@ extension JSONValue {
     /// Parses strict JSON from UTF-8 bytes, which must be valid UTF-8.
     ///
     /// - Throws: ``JSONParseError`` for invalid UTF-8 or anything ``init(parsing:)-(String)`` refuses.
-    public init(parsing bytes: [UInt8]) throws(JSONParseError) {
+    package init(parsing bytes: [UInt8]) throws(JSONParseError) {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw JSONParseError(offset: 0, message: "expected UTF-8 text")
         }

@@ -2,7 +2,7 @@
 ///
 /// Assembly Instructions, Template fields and signed params are built from it, so that the same
 /// recipe always gives the same bytes.
-public indirect enum JSONValue: Sendable, Hashable {
+package indirect enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -12,7 +12,7 @@ public indirect enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 
     /// The canonical serialization: sorted keys, `\uXXXX` escapes for control characters, `/` unescaped.
-    public var serialized: String {
+    package var serialized: String {
         var output = ""
         write(to: &output)
         return output
@@ -70,25 +70,25 @@ public indirect enum JSONValue: Sendable, Hashable {
 
 extension JSONValue {
     /// The members of an object, or nil for any other value.
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil
     }
 
     /// The text of a string, or nil for any other value.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// The elements of an array, or nil for any other value.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let elements) = self { return elements }
         return nil
     }
 
     /// The value of a whole number, or nil for any other value.
-    public var integerValue: Int64? {
+    package var integerValue: Int64? {
         if case .integer(let value) = self { return value }
         return nil
     }

@@ -1,7 +1,7 @@
 /// Small checks on URL text, without a URL parser: the scheme, the host, and whether it is loopback.
-public enum URLText {
+package enum URLText {
     /// The host of `scheme://host[:port][/path]`, lowercased, or nil when the text has another scheme.
-    public static func host(of url: String, scheme: String) -> String? {
+    package static func host(of url: String, scheme: String) -> String? {
         let prefix = scheme + "://"
         guard url.lowercased().hasPrefix(prefix) else { return nil }
         let authority = url.dropFirst(prefix.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
@@ -14,7 +14,7 @@ public enum URLText {
     }
 
     /// True for `localhost`, `127.x.x.x` and `[::1]`.
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "[::1]" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }

@@ -3,7 +3,7 @@
 /// Each case names where the problem is (the byte offset in the body, the 1-based part number,
 /// the field name) so the one-line `description` is enough to find it. The local service answers
 /// these with a 400 and its own error code.
-public enum FormDataError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum FormDataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The `Content-Type` is not `multipart/form-data`.
     case notMultipart(contentType: String)
     /// The `Content-Type` has no usable `boundary` parameter (1 to 70 characters, RFC 2046 §5.1.1).
@@ -25,7 +25,7 @@ public enum FormDataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The body ended before the closing boundary.
     case truncated(offset: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .notMultipart(contentType):
             return "Content-Type '\(contentType.prefix(80))': expected multipart/form-data"

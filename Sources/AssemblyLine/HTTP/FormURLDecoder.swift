@@ -11,9 +11,9 @@
 /// FormURLDecoder.decode("params=%7B%7D&signature=sha384%3Aab")
 /// // [params={}, signature=sha384:ab]
 /// ```
-public enum FormURLDecoder {
+package enum FormURLDecoder {
     /// The fields of a urlencoded body, in order, duplicates kept.
-    public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [FormField] {
+    package static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [FormField] {
         var fields: [FormField] = []
         for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let name: Bytes.SubSequence
@@ -33,14 +33,14 @@ public enum FormURLDecoder {
     }
 
     /// The fields of a urlencoded string (a body or a URL's query, without the `?`).
-    public static func decode(_ text: String) -> [FormField] {
+    package static func decode(_ text: String) -> [FormField] {
         decode(Array(text.utf8))
     }
 
     /// Percent-decodes `bytes` into a string; with `plusAsSpace`, `+` becomes a space first.
     ///
     /// Use `plusAsSpace: false` for URL path segments, where `+` is a literal plus.
-    public static func percentDecode<Bytes: Collection<UInt8>>(_ bytes: Bytes, plusAsSpace: Bool) -> String {
+    package static func percentDecode<Bytes: Collection<UInt8>>(_ bytes: Bytes, plusAsSpace: Bool) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var index = bytes.startIndex

@@ -8,13 +8,13 @@
 /// type?.essence              // "multipart/form-data"
 /// type?.parameter("boundary") // "abc"
 /// ```
-public struct MediaType: Sendable, Hashable, CustomStringConvertible {
-    public var type: String
-    public var subtype: String
+package struct MediaType: Sendable, Hashable, CustomStringConvertible {
+    package var type: String
+    package var subtype: String
     private var header: HeaderParameters
 
     /// Parses a `Content-Type` value; nil when it has no `type/subtype` or a malformed parameter.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         guard let header = HeaderParameters(parsing: text) else { return nil }
         let parts = header.value.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
@@ -25,14 +25,14 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `type/subtype` without parameters, for comparisons such as `essence == "application/json"`.
-    public var essence: String { "\(type)/\(subtype)" }
+    package var essence: String { "\(type)/\(subtype)" }
 
     /// The value of the parameter called `name`, or nil.
-    public func parameter(_ name: String) -> String? {
+    package func parameter(_ name: String) -> String? {
         header.parameter(name)
     }
 
-    public var description: String {
+    package var description: String {
         ([essence] + header.parameters.map { "\($0.name)=\"\($0.value)\"" }).joined(separator: "; ")
     }
 }

@@ -20,17 +20,17 @@ import Darwin
 /// ```
 ///
 /// After any error the parser is spent: start a new one for a new body.
-public struct MultipartParser: Sendable {
+package struct MultipartParser: Sendable {
     /// Bounds that keep a hostile body from using unbounded memory.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// The largest header block of one part.
-        public var maxHeaderBytes: Int
+        package var maxHeaderBytes: Int
         /// The largest value of one field (a part without a filename).
-        public var maxFieldBytes: Int
+        package var maxFieldBytes: Int
         /// The most parts in one body.
-        public var maxParts: Int
+        package var maxParts: Int
 
-        public init(maxHeaderBytes: Int = 16 * 1024, maxFieldBytes: Int = 1 << 20, maxParts: Int = 10_000) {
+        package init(maxHeaderBytes: Int = 16 * 1024, maxFieldBytes: Int = 1 << 20, maxParts: Int = 10_000) {
             self.maxHeaderBytes = maxHeaderBytes
             self.maxFieldBytes = maxFieldBytes
             self.maxParts = maxParts
@@ -51,8 +51,8 @@ public struct MultipartParser: Sendable {
     private static let lineFeed = UInt8(ascii: "\n")
 
     /// The boundary, as given by the `Content-Type`.
-    public let boundary: String
-    public let limits: Limits
+    package let boundary: String
+    package let limits: Limits
     /// `CRLF--boundary`: what ends every part.
     private let delimiter: [UInt8]
     private var state = State.preamble
@@ -66,14 +66,14 @@ public struct MultipartParser: Sendable {
     private var fieldBytes: [UInt8] = []
 
     /// A parser for a body delimited by `boundary`.
-    public init(boundary: String, limits: Limits = Limits()) {
+    package init(boundary: String, limits: Limits = Limits()) {
         self.boundary = boundary
         self.limits = limits
         delimiter = Array("\r\n--\(boundary)".utf8)
     }
 
     /// A parser for a body whose `Content-Type` is `contentType`, which must be multipart/form-data with a boundary.
-    public init(contentType: String, limits: Limits = Limits()) throws(FormDataError) {
+    package init(contentType: String, limits: Limits = Limits()) throws(FormDataError) {
         guard let mediaType = MediaType(parsing: contentType), mediaType.essence == "multipart/form-data" else {
             throw .notMultipart(contentType: contentType)
         }
@@ -85,12 +85,12 @@ public struct MultipartParser: Sendable {
     }
 
     /// True once the closing boundary has been read.
-    public var isComplete: Bool { state == .epilogue }
+    package var isComplete: Bool { state == .epilogue }
 
     /// Reads the next bytes of the body, calling `sink` for every field and file piece they complete.
     ///
     /// - Throws: ``FormDataError`` for a malformed body or an exceeded limit, or what `sink` throws.
-    public mutating func feed<Sink: MultipartSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws {
+    package mutating func feed<Sink: MultipartSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws {
         if pending.isEmpty {
             let used = try process(bytes, into: &sink)
             consumed += used
@@ -111,7 +111,7 @@ public struct MultipartParser: Sendable {
     /// Checks that the body ended with its closing boundary.
     ///
     /// - Throws: ``FormDataError/truncated(offset:)`` when it did not, for example when a client stopped mid-file.
-    public func finish() throws(FormDataError) {
+    package func finish() throws(FormDataError) {
         guard state == .epilogue else {
             throw .truncated(offset: max(0, consumed + pending.count - 2))
         }

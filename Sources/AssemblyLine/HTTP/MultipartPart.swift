@@ -1,17 +1,17 @@
 /// The headers of one part of a multipart/form-data body: its field name, file name and content type.
-public struct MultipartPart: Sendable, Hashable {
+package struct MultipartPart: Sendable, Hashable {
     /// The part's position in the body, from 1.
-    public var index: Int
+    package var index: Int
     /// The form field name (`Content-Disposition: form-data; name="..."`).
-    public var name: String
+    package var name: String
     /// The file name when the part is a file (`filename="..."`, possibly empty), nil for a plain field.
-    public var filename: String?
+    package var filename: String?
     /// The part's `Content-Type`, when sent.
-    public var contentType: String?
+    package var contentType: String?
     /// Every header of the part, names lowercased, in order.
-    public var headers: [FormField]
+    package var headers: [FormField]
 
-    public init(index: Int, name: String, filename: String?, contentType: String?, headers: [FormField]) {
+    package init(index: Int, name: String, filename: String?, contentType: String?, headers: [FormField]) {
         self.index = index
         self.name = name
         self.filename = filename
@@ -20,7 +20,7 @@ public struct MultipartPart: Sendable, Hashable {
     }
 
     /// True when the part carries a file (it has a `filename` parameter, RFC 7578 §4.2).
-    public var isFile: Bool { filename != nil }
+    package var isFile: Bool { filename != nil }
 
     /// Parses a part's header block (the lines between the boundary line and the empty line).
     static func parse(headerBlock: ArraySlice<UInt8>, index: Int) throws(FormDataError) -> MultipartPart {

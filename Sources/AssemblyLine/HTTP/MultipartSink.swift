@@ -4,7 +4,7 @@
 /// (never empty, and as large as the input chunks allow), then `endFile`. The buffers passed to
 /// `receiveFileData` are only valid during the call. An error thrown here stops the parser and
 /// comes out of ``MultipartParser/feed(_:into:)`` unchanged.
-public protocol MultipartSink {
+package protocol MultipartSink {
     /// A complete field (a part without a filename).
     mutating func receiveField(_ field: FormField, part: MultipartPart) throws
     /// A file part starts.

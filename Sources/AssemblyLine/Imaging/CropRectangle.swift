@@ -1,12 +1,12 @@
 /// The `crop` option of `/image/resize`: two corners, each coordinate in pixels or a percentage of the image.
-public struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
+package struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
     /// One coordinate: whole pixels from the top or left edge, or a percentage of the width or height.
-    public enum Coordinate: Sendable, Hashable, CustomStringConvertible {
+    package enum Coordinate: Sendable, Hashable, CustomStringConvertible {
         case pixels(Int)
         case percent(Double)
 
         /// Parses `10`, `10px` or `25%` (a percentage from 0 to 100).
-        public init(parsing text: String) throws(ImagingError) {
+        package init(parsing text: String) throws(ImagingError) {
             let trimmed = text.trimmingWhitespace()
             if trimmed.hasSuffix("%"), let value = Double(trimmed.dropLast()), (0...100).contains(value) {
                 self = .percent(value)
@@ -25,7 +25,7 @@ public struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .pixels(value): return "\(value)"
             case let .percent(value): return "\(value)%"
@@ -33,12 +33,12 @@ public struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var x1: Coordinate
-    public var y1: Coordinate
-    public var x2: Coordinate
-    public var y2: Coordinate
+    package var x1: Coordinate
+    package var y1: Coordinate
+    package var x2: Coordinate
+    package var y2: Coordinate
 
-    public init(x1: Coordinate, y1: Coordinate, x2: Coordinate, y2: Coordinate) {
+    package init(x1: Coordinate, y1: Coordinate, x2: Coordinate, y2: Coordinate) {
         self.x1 = x1
         self.y1 = y1
         self.x2 = x2
@@ -46,7 +46,7 @@ public struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Checks what can be checked without the image: corners given in the same unit must be in order.
-    public func validate() throws(ImagingError) {
+    package func validate() throws(ImagingError) {
         for (first, second) in [(x1, x2), (y1, y2)] {
             switch (first, second) {
             case let (.pixels(a), .pixels(b)) where a >= b: throw .emptyCrop(self)
@@ -60,7 +60,7 @@ public struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``ImagingError/emptyCrop(_:)`` when the corners are not in order,
     ///   ``ImagingError/cropOutsideImage(_:image:)`` when nothing of it is inside the image.
-    public func resolved(in size: PixelSize) throws(ImagingError) -> PixelRect {
+    package func resolved(in size: PixelSize) throws(ImagingError) -> PixelRect {
         let left = x1.resolved(along: size.width), right = x2.resolved(along: size.width)
         let top = y1.resolved(along: size.height), bottom = y2.resolved(along: size.height)
         guard left < right, top < bottom else { throw .emptyCrop(self) }
@@ -70,5 +70,5 @@ public struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `{x1: 10, y1: 10, x2: 50%, y2: 50%}`.
-    public var description: String { "{x1: \(x1), y1: \(y1), x2: \(x2), y2: \(y2)}" }
+    package var description: String { "{x1: \(x1), y1: \(y1), x2: \(x2), y2: \(y2)}" }
 }

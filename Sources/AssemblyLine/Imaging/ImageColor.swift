@@ -1,11 +1,11 @@
 /// An RGBA colour, as `/image/resize` takes it for `background`.
-public struct ImageColor: Sendable, Hashable, CustomStringConvertible {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
-    public var alpha: UInt8
+package struct ImageColor: Sendable, Hashable, CustomStringConvertible {
+    package var red: UInt8
+    package var green: UInt8
+    package var blue: UInt8
+    package var alpha: UInt8
 
-    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+    package init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
         self.blue = blue
@@ -13,12 +13,12 @@ public struct ImageColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `#FFFFFF`, the API's default background.
-    public static let white = ImageColor(red: 255, green: 255, blue: 255)
+    package static let white = ImageColor(red: 255, green: 255, blue: 255)
     /// Fully transparent, what the API calls `none`.
-    public static let transparent = ImageColor(red: 0, green: 0, blue: 0, alpha: 0)
+    package static let transparent = ImageColor(red: 0, green: 0, blue: 0, alpha: 0)
 
     /// Parses `#rrggbb`, `#rrggbbaa` (the `#` may be left out, hex digits in either case), or `none`/`transparent`.
-    public init(parsing text: String) throws(ImagingError) {
+    package init(parsing text: String) throws(ImagingError) {
         let lowered = text.lowercased()
         if lowered == "none" || lowered == "transparent" {
             self = .transparent
@@ -36,10 +36,10 @@ public struct ImageColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when the colour is not fully opaque.
-    public var isTranslucent: Bool { alpha < 255 }
+    package var isTranslucent: Bool { alpha < 255 }
 
     /// `#rrggbbaa`.
-    public var description: String {
+    package var description: String {
         "#" + [red, green, blue, alpha].map { byte in
             let hex = String(byte, radix: 16)
             return hex.count == 1 ? "0" + hex : hex

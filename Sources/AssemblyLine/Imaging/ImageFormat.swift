@@ -1,5 +1,5 @@
 /// An output image format of `/image/resize`, with its MIME type and file extension.
-public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
+package enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     case jpg
     case png
     case webp
@@ -7,7 +7,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     case tiff
 
     /// The format called `name` in the API (`jpeg` and `tif` are accepted as aliases).
-    public init(parsing name: String) throws(ImagingError) {
+    package init(parsing name: String) throws(ImagingError) {
         switch name.lowercased() {
         case "jpeg": self = .jpg
         case "tif": self = .tiff
@@ -19,7 +19,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    public var mimeType: String {
+    package var mimeType: String {
         switch self {
         case .jpg: return "image/jpeg"
         case .png: return "image/png"
@@ -30,8 +30,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The extension of files in this format, without the dot.
-    public var fileExtension: String { rawValue }
+    package var fileExtension: String { rawValue }
 
     /// True when the format can keep an alpha channel (JPEG cannot; GIF keeps one level of transparency).
-    public var supportsAlpha: Bool { self != .jpg }
+    package var supportsAlpha: Bool { self != .jpg }
 }

@@ -2,7 +2,7 @@
 ///
 /// Each case names the option and what was expected; the local service reports them as
 /// `IMAGE_RESIZE_VALIDATION`.
-public enum ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A name that is not one of the allowed values (`resize_strategy`, `gravity`, `format`).
     case unknownValue(option: String, value: String, expected: [String])
     /// A number outside its range (`width`, `height`, `quality`).
@@ -16,7 +16,7 @@ public enum ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A crop rectangle that lies outside an image of the given size.
     case cropOutsideImage(CropRectangle, image: PixelSize)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unknownValue(option, value, expected):
             return "resize option '\(option)' is '\(value)'; expected one of \(expected.joined(separator: ", "))"

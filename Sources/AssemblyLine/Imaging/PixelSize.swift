@@ -1,13 +1,13 @@
 /// The width and height of an image in pixels.
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
+package struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+    package var width: Int
+    package var height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
 
     /// `400x300`.
-    public var description: String { "\(width)x\(height)" }
+    package var description: String { "\(width)x\(height)" }
 }

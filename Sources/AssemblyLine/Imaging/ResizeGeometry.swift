@@ -19,11 +19,11 @@
 ///   cover it (unless `zoom` is false). With a rectangle, the rectangle (clipped to the image)
 ///   is the result, unscaled, whatever the other options say.
 /// - `pad` places the scaled image on its canvas by gravity too (centred by default).
-public enum ResizeGeometry {
+package enum ResizeGeometry {
     /// The plan for resizing an upright image of `source` size with `options`.
     ///
     /// - Throws: ``ImagingError`` only for a `crop` rectangle that is empty or outside the image.
-    public static func plan(source: PixelSize, options: ResizeOptions) throws(ImagingError) -> ResizePlan {
+    package static func plan(source: PixelSize, options: ResizeOptions) throws(ImagingError) -> ResizePlan {
         if let crop = options.crop {
             let region = try crop.resolved(in: source)
             return ResizePlan(sourceRegion: region, scaledSize: region.size)

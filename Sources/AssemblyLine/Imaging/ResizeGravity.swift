@@ -1,7 +1,7 @@
 /// Where a crop is anchored (or, for `pad`, where the image sits on its canvas).
 ///
 /// Raw values are the API's `gravity` names; the default is `center`.
-public enum ResizeGravity: String, Sendable, Hashable, CaseIterable {
+package enum ResizeGravity: String, Sendable, Hashable, CaseIterable {
     case center
     case top
     case bottom
@@ -13,7 +13,7 @@ public enum ResizeGravity: String, Sendable, Hashable, CaseIterable {
     case bottomRight = "bottom-right"
 
     /// The gravity called `name` in the API.
-    public init(parsing name: String) throws(ImagingError) {
+    package init(parsing name: String) throws(ImagingError) {
         guard let gravity = ResizeGravity(rawValue: name) else {
             throw .unknownValue(option: "gravity", value: name, expected: Self.allCases.map(\.rawValue))
         }

@@ -2,30 +2,30 @@
 ///
 /// The defaults are the API's (transloadit-api.md §6.1): strategy `fit`, `zoom` true, gravity
 /// `center`, quality 92, background white, and no format (keep the input's).
-public struct ResizeOptions: Sendable, Hashable {
+package struct ResizeOptions: Sendable, Hashable {
     /// The range the API allows for `width` and `height`.
-    public static let dimensionRange = 1...25_000
+    package static let dimensionRange = 1...25_000
     /// The range the API allows for `quality`.
-    public static let qualityRange = 1...100
+    package static let qualityRange = 1...100
 
     /// The target width; nil takes the original's width.
-    public var width: Int?
+    package var width: Int?
     /// The target height; nil takes the original's height.
-    public var height: Int?
-    public var strategy: ResizeStrategy
+    package var height: Int?
+    package var strategy: ResizeStrategy
     /// False never makes an image larger than it is, with every strategy.
-    public var zoom: Bool
-    public var gravity: ResizeGravity
+    package var zoom: Bool
+    package var gravity: ResizeGravity
     /// A region to cut out; when set, `width`, `height` and `strategy` are ignored (the API's rule).
-    public var crop: CropRectangle?
+    package var crop: CropRectangle?
     /// The output format; nil keeps the input's.
-    public var format: ImageFormat?
+    package var format: ImageFormat?
     /// Lossy quality for JPEG and WebP; for PNG its tens digit is the zlib level, as ImageMagick reads it.
-    public var quality: Int
+    package var quality: Int
     /// The fill for `pad`, and what transparent pixels become in a format without alpha.
-    public var background: ImageColor
+    package var background: ImageColor
 
-    public init(
+    package init(
         width: Int? = nil, height: Int? = nil, strategy: ResizeStrategy = .fit, zoom: Bool = true,
         gravity: ResizeGravity = .center, crop: CropRectangle? = nil, format: ImageFormat? = nil,
         quality: Int = 92, background: ImageColor = .white
@@ -42,7 +42,7 @@ public struct ResizeOptions: Sendable, Hashable {
     }
 
     /// Checks the ranges of `width`, `height` and `quality` and the order of the crop corners where their units agree.
-    public func validate() throws(ImagingError) {
+    package func validate() throws(ImagingError) {
         for (option, value) in [("width", width), ("height", height)] {
             if let value, !Self.dimensionRange.contains(value) {
                 throw .outOfRange(option: option, value: value, range: Self.dimensionRange)

@@ -4,15 +4,15 @@
 /// (when set), scale the result to exactly ``scaledSize``, keep ``cropRegion`` of that (when
 /// set), then place it on a ``canvas`` of the background colour (when set). The result is
 /// ``outputSize``.
-public struct ResizePlan: Sendable, Hashable, CustomStringConvertible {
+package struct ResizePlan: Sendable, Hashable, CustomStringConvertible {
     /// A background rectangle the image is placed on, for `pad`.
-    public struct Canvas: Sendable, Hashable {
-        public var size: PixelSize
+    package struct Canvas: Sendable, Hashable {
+        package var size: PixelSize
         /// The image's top-left corner on the canvas.
-        public var x: Int
-        public var y: Int
+        package var x: Int
+        package var y: Int
 
-        public init(size: PixelSize, x: Int, y: Int) {
+        package init(size: PixelSize, x: Int, y: Int) {
             self.size = size
             self.x = x
             self.y = y
@@ -20,15 +20,15 @@ public struct ResizePlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The region of the source to start from; nil for the whole image.
-    public var sourceRegion: PixelRect?
+    package var sourceRegion: PixelRect?
     /// The size the (region of the) source is scaled to; equal to its size when no scaling is needed.
-    public var scaledSize: PixelSize
+    package var scaledSize: PixelSize
     /// The part of the scaled image kept; nil for all of it.
-    public var cropRegion: PixelRect?
+    package var cropRegion: PixelRect?
     /// The canvas the image is placed on; nil for none.
-    public var canvas: Canvas?
+    package var canvas: Canvas?
 
-    public init(sourceRegion: PixelRect? = nil, scaledSize: PixelSize, cropRegion: PixelRect? = nil, canvas: Canvas? = nil) {
+    package init(sourceRegion: PixelRect? = nil, scaledSize: PixelSize, cropRegion: PixelRect? = nil, canvas: Canvas? = nil) {
         self.sourceRegion = sourceRegion
         self.scaledSize = scaledSize
         self.cropRegion = cropRegion
@@ -36,12 +36,12 @@ public struct ResizePlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The size of the result.
-    public var outputSize: PixelSize {
+    package var outputSize: PixelSize {
         canvas?.size ?? cropRegion?.size ?? scaledSize
     }
 
     /// `region 10x10+0+0 → scale 133x100 → crop 100x100+16+0 → canvas 100x100 at +0+12`, the steps that apply.
-    public var description: String {
+    package var description: String {
         var steps: [String] = []
         if let sourceRegion { steps.append("region \(sourceRegion)") }
         steps.append("scale \(scaledSize)")

@@ -3,7 +3,7 @@
 /// Raw values are the API's `resize_strategy` names. For a 400×300 image and a 100×100 target
 /// (Transloadit's resize-strategies page): `fit` 100×75, `minFit` 133×100, `fillcrop`, `pad` and
 /// `stretch` 100×100, `crop` a 100×100 cut of the original. ``ResizeGeometry`` holds the math.
-public enum ResizeStrategy: String, Sendable, Hashable, CaseIterable {
+package enum ResizeStrategy: String, Sendable, Hashable, CaseIterable {
     /// Scale to fit inside the box, keeping the aspect ratio (the default).
     case fit
     /// Scale to cover the box, keeping the aspect ratio, then crop the excess by gravity.
@@ -18,7 +18,7 @@ public enum ResizeStrategy: String, Sendable, Hashable, CaseIterable {
     case crop
 
     /// The strategy called `name` in the API.
-    public init(parsing name: String) throws(ImagingError) {
+    package init(parsing name: String) throws(ImagingError) {
         guard let strategy = ResizeStrategy(rawValue: name) else {
             throw .unknownValue(option: "resize_strategy", value: name, expected: Self.allCases.map(\.rawValue))
         }

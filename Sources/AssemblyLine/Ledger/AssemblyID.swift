@@ -2,14 +2,14 @@
 ///
 /// Choosing the ID on the client (`POST /assemblies/<id>`) and writing it to the ledger first is
 /// what lets a resume ask the service whether an Assembly already exists instead of creating a second.
-public struct AssemblyID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+package struct AssemblyID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The text form, always 32 lowercase hex digits.
-    public let rawValue: String
+    package let rawValue: String
 
-    public static let length = 32
+    package static let length = 32
 
     /// Parses and validates an Assembly ID, or throws `LedgerError.invalidAssemblyID`.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         guard Self.isValid(text) else {
             throw LedgerError.invalidAssemblyID(text, reason: "expected \(Self.length) lowercase hex digits")
         }
@@ -17,19 +17,19 @@ public struct AssemblyID: Sendable, Hashable, Comparable, Codable, CustomStringC
     }
 
     /// Parses an Assembly ID; nil when `text` is not one.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard Self.isValid(text) else { return nil }
         rawValue = text
     }
 
     /// A fresh random Assembly ID from the system's random source.
-    public static func generate() -> AssemblyID {
+    package static func generate() -> AssemblyID {
         var generator = SystemRandomNumberGenerator()
         return generate(using: &generator)
     }
 
     /// A fresh random Assembly ID from `generator` (seedable in tests).
-    public static func generate<G: RandomNumberGenerator>(using generator: inout G) -> AssemblyID {
+    package static func generate<G: RandomNumberGenerator>(using generator: inout G) -> AssemblyID {
         let halves = [generator.next() as UInt64, generator.next() as UInt64]
         let text = halves.map { half in
             let hex = String(half, radix: 16)
@@ -38,11 +38,11 @@ public struct AssemblyID: Sendable, Hashable, Comparable, Codable, CustomStringC
         return AssemblyID(unchecked: text)
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: AssemblyID, rhs: AssemblyID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: AssemblyID, rhs: AssemblyID) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard Self.isValid(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
@@ -51,7 +51,7 @@ public struct AssemblyID: Sendable, Hashable, Comparable, Codable, CustomStringC
         rawValue = text
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

@@ -1,5 +1,5 @@
 /// How one attempt (one Assembly ID) of a shard ended; the raw values are what `attempts.outcome` holds.
-public enum AttemptOutcome: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum AttemptOutcome: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// The shard's current attempt, still going.
     case open
     /// Its Assembly completed and the results are in the ledger.
@@ -9,5 +9,5 @@ public enum AttemptOutcome: String, Sendable, Hashable, CaseIterable, Codable, C
     /// A newer attempt replaced it (a retry, or a restart of the shard).
     case superseded
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

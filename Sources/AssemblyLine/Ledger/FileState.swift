@@ -1,5 +1,5 @@
 /// How one input file of a run stands; the raw values are what the `files.state` column holds.
-public enum FileState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum FileState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// Not done yet.
     case pending
     /// Its shard is downloaded: every result of the file is on disk and verified.
@@ -9,5 +9,5 @@ public enum FileState: String, Sendable, Hashable, CaseIterable, Codable, Custom
     /// An earlier run of the same manifest and recipe already did it; it belongs to no shard.
     case skipped
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

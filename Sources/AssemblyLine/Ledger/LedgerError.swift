@@ -1,7 +1,7 @@
 import Foundation
 
 /// A request the ledger refuses because it breaks the run's rules, not because storage failed.
-public enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidRunID(String, reason: String)
     case invalidAssemblyID(String, reason: String)
     case runNotFound(RunID)
@@ -25,7 +25,7 @@ public enum LedgerError: Error, Sendable, Hashable, CustomStringConvertible {
     case uploadOffsetBackwards(RunID, file: Int, recorded: Int64, offset: Int64)
     case uploadOffsetBeyondLength(RunID, file: Int, offset: Int64, length: Int64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidRunID(text, reason):
             "run ID '\(Self.clipped(text))': \(reason)"

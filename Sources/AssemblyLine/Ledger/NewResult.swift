@@ -1,26 +1,26 @@
 /// One result file of a completed Assembly, as the pipeline hands it to the ledger.
-public struct NewResult: Sendable, Hashable, Codable {
+package struct NewResult: Sendable, Hashable, Codable {
     /// The input file it was made from (`FileRecord.index`); nil when it maps to no input.
-    public var fileIndex: Int?
+    package var fileIndex: Int?
     /// The Assembly step that produced it (`:original`, `resized`, ...).
-    public var step: String
+    package var step: String
     /// Transloadit's `id` of the result.
-    public var remoteID: String
+    package var remoteID: String
     /// The result's file name as the service names it.
-    public var name: String
+    package var name: String
     /// Where to download it from (the `ssl_url`, or `url`).
-    public var url: String
+    package var url: String
     /// The size in bytes the service reports; the download must match it.
-    public var size: Int64
+    package var size: Int64
     /// The service's `md5hash`, when given; the download must match it.
-    public var md5: String?
-    public var mime: String?
-    public var width: Int?
-    public var height: Int?
+    package var md5: String?
+    package var mime: String?
+    package var width: Int?
+    package var height: Int?
     /// Where the verified download goes, from the manifest's output layout.
-    public var outputPath: String
+    package var outputPath: String
 
-    public init(fileIndex: Int?, step: String, remoteID: String, name: String, url: String, size: Int64,
+    package init(fileIndex: Int?, step: String, remoteID: String, name: String, url: String, size: Int64,
                 md5: String?, mime: String?, width: Int?, height: Int?, outputPath: String) {
         self.fileIndex = fileIndex
         self.step = step

@@ -1,21 +1,21 @@
 import Foundation
 
 /// Everything the ledger needs to record a run and its whole plan in one transaction.
-public struct NewRun: Sendable, Hashable {
-    public var id: RunID
+package struct NewRun: Sendable, Hashable {
+    package var id: RunID
     /// The manifest's absolute path; incremental runs match earlier runs by it.
-    public var manifestPath: String
+    package var manifestPath: String
     /// The manifest's `name`.
-    public var manifestName: String
+    package var manifestName: String
     /// A digest of what is done to each file (Template or steps, fields), computed by the caller;
     /// a file counts as done in a later run only under the same fingerprint.
-    public var recipeFingerprint: String
-    public var plan: Plan
+    package var recipeFingerprint: String
+    package var plan: Plan
     /// Files left out because an earlier run already did them; recorded as `skipped`, in no shard.
-    public var skipped: [PlannedFile]
-    public var createdAt: Date
+    package var skipped: [PlannedFile]
+    package var createdAt: Date
 
-    public init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
+    package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
                 plan: Plan, skipped: [PlannedFile] = [], createdAt: Date) {
         self.id = id
         self.manifestPath = manifestPath

@@ -4,15 +4,15 @@ import Foundation
 ///
 /// Run IDs sort by time as plain strings (in the ledger, in `ls`, in reports). Two runs started in
 /// the same second differ by their 24-bit random suffix; their mutual order is then arbitrary.
-public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible, LosslessStringConvertible {
+package struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible, LosslessStringConvertible {
     /// The text form, always valid.
-    public let rawValue: String
+    package let rawValue: String
 
     /// The number of hex digits after the dash.
-    public static let suffixLength = 6
+    package static let suffixLength = 6
 
     /// Parses and validates a run ID, or throws `LedgerError.invalidRunID` saying what is wrong.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         if let problem = Self.problem(in: text) {
             throw LedgerError.invalidRunID(text, reason: problem)
         }
@@ -20,19 +20,19 @@ public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConver
     }
 
     /// Parses a run ID; nil when `text` is not one.
-    public init?(_ description: String) {
+    package init?(_ description: String) {
         guard Self.problem(in: description) == nil else { return nil }
         rawValue = description
     }
 
     /// A fresh run ID for `date`, with a suffix from the system's random source.
-    public static func generate(at date: Date = Date()) -> RunID {
+    package static func generate(at date: Date = Date()) -> RunID {
         var generator = SystemRandomNumberGenerator()
         return generate(at: date, using: &generator)
     }
 
     /// A fresh run ID for `date`, with a suffix from `generator` (seedable in tests).
-    public static func generate<G: RandomNumberGenerator>(at date: Date, using generator: inout G) -> RunID {
+    package static func generate<G: RandomNumberGenerator>(at date: Date, using generator: inout G) -> RunID {
         let suffix = UInt32.random(in: 0...0xFF_FFFF, using: &generator)
         let hex = String(suffix, radix: 16)
         let padded = String(repeating: "0", count: suffixLength - hex.count) + hex
@@ -40,18 +40,18 @@ public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConver
     }
 
     /// The second the run started, in UTC.
-    public var timestamp: Date {
+    package var timestamp: Date {
         UTCDateTime(compactText: String(rawValue.prefix(16)))?.date ?? Date(timeIntervalSince1970: 0)
     }
 
     /// The random part after the dash.
-    public var suffix: String { String(rawValue.suffix(Self.suffixLength)) }
+    package var suffix: String { String(rawValue.suffix(Self.suffixLength)) }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: RunID, rhs: RunID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: RunID, rhs: RunID) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let problem = Self.problem(in: text) else {
             rawValue = text
@@ -61,7 +61,7 @@ public struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConver
             .init(codingPath: decoder.codingPath, debugDescription: "invalid run ID: \(problem)"))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

@@ -6,7 +6,7 @@ import Foundation
 /// pipeline can write each step before it takes the next, and a crash leaves a state a resume
 /// continues from. Rule violations throw `LedgerError`; storage failures throw the adapter's error.
 /// Every time is given by the caller (`at:`), so that a clock can be injected.
-public protocol RunLedger: Sendable {
+package protocol RunLedger: Sendable {
     // MARK: Runs
 
     /// Records a run, its shards (`planned`) and its files (`pending`, or `skipped`) in one transaction.
@@ -93,12 +93,12 @@ public protocol RunLedger: Sendable {
 
 extension RunLedger {
     /// All files of a run, by index.
-    public func files(of run: RunID) async throws -> [FileRecord] {
+    package func files(of run: RunID) async throws -> [FileRecord] {
         try await files(of: run, shard: nil, state: nil)
     }
 
     /// The newest run, or nil when the ledger holds none.
-    public func latestRun() async throws -> RunRecord? {
+    package func latestRun() async throws -> RunRecord? {
         try await recentRuns(limit: 1).first
     }
 }

@@ -1,25 +1,25 @@
 import Foundation
 
 /// One run as the `runs` table holds it.
-public struct RunRecord: Sendable, Hashable, Codable {
-    public var id: RunID
-    public var manifestPath: String
-    public var manifestName: String
-    public var recipeFingerprint: String
-    public var state: RunState
-    public var createdAt: Date
+package struct RunRecord: Sendable, Hashable, Codable {
+    package var id: RunID
+    package var manifestPath: String
+    package var manifestName: String
+    package var recipeFingerprint: String
+    package var state: RunState
+    package var createdAt: Date
     /// The last time the run's state changed.
-    public var updatedAt: Date
+    package var updatedAt: Date
     /// When it last ended (finished, failed or interrupted); nil while running.
-    public var finishedAt: Date?
-    public var shardCount: Int
+    package var finishedAt: Date?
+    package var shardCount: Int
     /// Files in shards (skipped files not included).
-    public var fileCount: Int
-    public var skippedCount: Int
+    package var fileCount: Int
+    package var skippedCount: Int
     /// The planned bytes of the files in shards.
-    public var bytes: Int64
+    package var bytes: Int64
 
-    public init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
+    package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
                 state: RunState, createdAt: Date, updatedAt: Date, finishedAt: Date?,
                 shardCount: Int, fileCount: Int, skippedCount: Int, bytes: Int64) {
         self.id = id

@@ -1,5 +1,5 @@
 /// How a run as a whole stands; the raw values are what the `runs.state` column holds.
-public enum RunState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum RunState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// A process is working on it, or one was killed before it could say otherwise.
     case running
     /// Every shard is done.
@@ -13,7 +13,7 @@ public enum RunState: String, Sendable, Hashable, CaseIterable, Codable, CustomS
     ///
     /// A running run may end in any way, or be taken over by a resume after its process died
     /// (`running` to `running`); a failed or interrupted run may run again; a finished run is final.
-    public func canTransition(to next: RunState) -> Bool {
+    package func canTransition(to next: RunState) -> Bool {
         switch self {
         case .running: true
         case .failed, .interrupted: next == .running
@@ -22,7 +22,7 @@ public enum RunState: String, Sendable, Hashable, CaseIterable, Codable, CustomS
     }
 
     /// Whether the run has stopped (finished, failed or interrupted).
-    public var hasEnded: Bool { self != .running }
+    package var hasEnded: Bool { self != .running }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

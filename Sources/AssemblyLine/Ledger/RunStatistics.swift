@@ -1,17 +1,17 @@
 /// What a run moved and how long it took, from its attempts and results: the figures of `report`.
-public struct RunStatistics: Sendable, Hashable {
+package struct RunStatistics: Sendable, Hashable {
     /// Assemblies the service accepted (attempts that reached `created`).
-    public var assembliesCreated: Int
+    package var assembliesCreated: Int
     /// Attempts beyond each shard's first: new Assemblies after a failure, a restart or a corrupt input.
-    public var retries: Int
+    package var retries: Int
     /// File bytes sent to the service, over every attempt: with the creations, and confirmed by tus servers.
-    public var bytesSent: Int64
+    package var bytesSent: Int64
     /// Result bytes downloaded and verified.
-    public var bytesReceived: Int64
+    package var bytesReceived: Int64
     /// From the first attempt's intent to the last result's download, per downloaded shard, by index.
-    public var shardDurations: [Int: Duration]
+    package var shardDurations: [Int: Duration]
 
-    public init(assembliesCreated: Int, retries: Int, bytesSent: Int64, bytesReceived: Int64, shardDurations: [Int: Duration]) {
+    package init(assembliesCreated: Int, retries: Int, bytesSent: Int64, bytesReceived: Int64, shardDurations: [Int: Duration]) {
         self.assembliesCreated = assembliesCreated
         self.retries = retries
         self.bytesSent = bytesSent

@@ -7,7 +7,7 @@
 /// ```
 ///
 /// The raw values are what the `shards.state` column holds.
-public enum ShardState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum ShardState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// In the plan; no attempt has been signed yet (or a retry starts over).
     case planned
     /// An attempt has an Assembly ID in the ledger and signed params; nothing is sent yet.
@@ -33,7 +33,7 @@ public enum ShardState: String, Sendable, Hashable, CaseIterable, Codable, Custo
     /// (a retry, a resume of a failed shard, or results past their lifetime); and, only by
     /// `ShardTransition.reopened`, from `failed` back to the last attempt's Assembly (`executing`
     /// to poll it again, `completed` to download its results). `downloaded` is final.
-    public var successors: Set<ShardState> {
+    package var successors: Set<ShardState> {
         switch self {
         case .planned: [.signed, .failed]
         case .signed: [.created, .failed, .planned]
@@ -47,21 +47,21 @@ public enum ShardState: String, Sendable, Hashable, CaseIterable, Codable, Custo
     }
 
     /// Whether the ledger accepts a move from this state to `next`.
-    public func canTransition(to next: ShardState) -> Bool {
+    package func canTransition(to next: ShardState) -> Bool {
         successors.contains(next)
     }
 
     /// Whether the shard has nothing left to do.
-    public var isDone: Bool { self == .downloaded }
+    package var isDone: Bool { self == .downloaded }
 
     /// Whether an Assembly of the current attempt may exist at the service, so that a resume
     /// must ask for it before creating another.
-    public var mayHaveLiveAssembly: Bool {
+    package var mayHaveLiveAssembly: Bool {
         switch self {
         case .signed, .created, .uploaded, .executing: true
         case .planned, .completed, .downloaded, .failed: false
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -1,5 +1,5 @@
 /// One move of a shard's state machine, with the facts that must be written together with it.
-public enum ShardTransition: Sendable, Hashable {
+package enum ShardTransition: Sendable, Hashable {
     /// The current attempt's params are signed; its Assembly ID is about to be sent.
     case signed
     /// The service accepted the current attempt's Assembly, with `bytesSent` bytes of files in the creating request.
@@ -25,7 +25,7 @@ public enum ShardTransition: Sendable, Hashable {
     case reopened(at: ShardState)
 
     /// The state the shard is in after the move.
-    public var target: ShardState {
+    package var target: ShardState {
         switch self {
         case .signed: .signed
         case .created: .created

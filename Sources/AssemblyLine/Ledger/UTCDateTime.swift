@@ -4,17 +4,17 @@ import Foundation
 ///
 /// The conversion is plain arithmetic on the proleptic Gregorian calendar, so it needs no locale,
 /// time zone database or formatter, and it gives the same text on every machine.
-public struct UTCDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
-    public let hour: Int
-    public let minute: Int
-    public let second: Int
-    public let millisecond: Int
+package struct UTCDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package let year: Int
+    package let month: Int
+    package let day: Int
+    package let hour: Int
+    package let minute: Int
+    package let second: Int
+    package let millisecond: Int
 
     /// Validates the fields; nil when one is out of range (a 30 February, hour 24, year 10000, ...).
-    public init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int = 0) {
+    package init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int = 0) {
         guard (1...9999).contains(year), (1...12).contains(month),
               (1...Self.daysInMonth(month, of: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
@@ -32,7 +32,7 @@ public struct UTCDateTime: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The instant of `date`, rounded to the nearest millisecond.
     ///
     /// Dates outside the years 1 to 9999 are clamped to those bounds.
-    public init(_ date: Date) {
+    package init(_ date: Date) {
         let lowest: Int64 = -62_135_596_800_000
         let highest: Int64 = 253_402_300_799_999
         let scaled = (date.timeIntervalSince1970 * 1000).rounded()
@@ -51,27 +51,27 @@ public struct UTCDateTime: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// The instant as a `Date`.
-    public var date: Date {
+    package var date: Date {
         let days = Int64(Self.daysSinceEpoch(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         return Date(timeIntervalSince1970: Double(seconds * 1000 + Int64(millisecond)) / 1000)
     }
 
     /// `YYYYMMDDTHHMMSSZ`, to the second, as run IDs begin.
-    public var compactText: String {
+    package var compactText: String {
         pad(year, 4) + pad(month, 2) + pad(day, 2) + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) + "Z"
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`, ISO 8601 with milliseconds; the ledger stores times this way.
-    public var iso8601Text: String {
+    package var iso8601Text: String {
         pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2) + ":" + pad(minute, 2)
             + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
     }
 
-    public var description: String { iso8601Text }
+    package var description: String { iso8601Text }
 
     /// Parses exactly the form `iso8601Text` writes; nil for anything else.
-    public init?(iso8601Text text: String) {
+    package init?(iso8601Text text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
@@ -86,7 +86,7 @@ public struct UTCDateTime: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// Parses exactly the form `compactText` writes; nil for anything else.
-    public init?(compactText text: String) {
+    package init?(compactText text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z"),
               let year = Self.number(bytes, 0, 4), let month = Self.number(bytes, 4, 2),
@@ -96,7 +96,7 @@ public struct UTCDateTime: Sendable, Hashable, Comparable, CustomStringConvertib
         self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
-    public static func < (lhs: UTCDateTime, rhs: UTCDateTime) -> Bool {
+    package static func < (lhs: UTCDateTime, rhs: UTCDateTime) -> Bool {
         (lhs.year, lhs.month, lhs.day, lhs.hour, lhs.minute, lhs.second * 1000 + lhs.millisecond)
             < (rhs.year, rhs.month, rhs.day, rhs.hour, rhs.minute, rhs.second * 1000 + rhs.millisecond)
     }

@@ -4,23 +4,23 @@ import Foundation
 ///
 /// There is at most one per file and attempt; a new upload of the same file replaces it. The offset
 /// is the last one the server confirmed, so a resume asks the server (HEAD) and continues from there.
-public struct UploadRecord: Sendable, Hashable, Codable {
-    public var shardIndex: Int
+package struct UploadRecord: Sendable, Hashable, Codable {
+    package var shardIndex: Int
     /// The attempt (Assembly) the upload belongs to.
-    public var attempt: Int
-    public var fileIndex: Int
+    package var attempt: Int
+    package var fileIndex: Int
     /// The upload's URL at the tus server (the creation's `Location`).
-    public var url: String
+    package var url: String
     /// The bytes the server confirmed (`Upload-Offset`); only grows.
-    public var offset: Int64
+    package var offset: Int64
     /// The upload's announced size (`Upload-Length`).
-    public var length: Int64
+    package var length: Int64
     /// When the upload was created at the server.
-    public var createdAt: Date
+    package var createdAt: Date
     /// When the offset last moved (or the upload was created).
-    public var updatedAt: Date
+    package var updatedAt: Date
 
-    public init(shardIndex: Int, attempt: Int, fileIndex: Int, url: String, offset: Int64, length: Int64,
+    package init(shardIndex: Int, attempt: Int, fileIndex: Int, url: String, offset: Int64, length: Int64,
                 createdAt: Date, updatedAt: Date) {
         self.shardIndex = shardIndex
         self.attempt = attempt
@@ -33,5 +33,5 @@ public struct UploadRecord: Sendable, Hashable, Codable {
     }
 
     /// True once every byte reached the server.
-    public var isComplete: Bool { offset == length }
+    package var isComplete: Bool { offset == length }
 }

@@ -1,6 +1,6 @@
 extension Manifest {
     /// The planner of the manifest's inputs and shard limits: what `plan` shows is what `run` sends.
-    public var planner: Planner {
+    package var planner: Planner {
         Planner(include: inputs.include, exclude: inputs.exclude, base: inputs.base, limits: shards)
     }
 }

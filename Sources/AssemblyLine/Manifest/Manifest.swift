@@ -2,38 +2,38 @@
 ///
 /// Every path in it is absolute: relative paths were resolved against the manifest's own directory,
 /// never the working directory, so that cron and a shell agree. Defaults come from ``ManifestDefaults``.
-public struct Manifest: Sendable, Hashable {
+package struct Manifest: Sendable, Hashable {
     /// The manifest file's absolute path.
-    public var file: String
-    public var name: String
-    public var endpoint: Endpoint
-    public var auth: AuthSettings
-    public var signer: SignerSettings
-    public var inputs: InputSettings
-    public var recipe: Recipe
-    public var notifyURL: String?
-    public var shards: ShardLimits
-    public var concurrency: ConcurrencyLimits
-    public var upload: UploadSettings
-    public var retry: RetrySettings
-    public var poll: PollSettings
-    public var limits: RateLimits
-    public var output: OutputSettings
+    package var file: String
+    package var name: String
+    package var endpoint: Endpoint
+    package var auth: AuthSettings
+    package var signer: SignerSettings
+    package var inputs: InputSettings
+    package var recipe: Recipe
+    package var notifyURL: String?
+    package var shards: ShardLimits
+    package var concurrency: ConcurrencyLimits
+    package var upload: UploadSettings
+    package var retry: RetrySettings
+    package var poll: PollSettings
+    package var limits: RateLimits
+    package var output: OutputSettings
     /// Where the ledger and the lock live.
-    public var stateDir: String
+    package var stateDir: String
 
     /// The directory that holds the manifest.
-    public var directory: String { PathText.directory(of: file) }
+    package var directory: String { PathText.directory(of: file) }
 }
 
 /// Where Assemblies are created.
-public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
+package enum Endpoint: Sendable, Hashable, CustomStringConvertible {
     /// The local service, started inside the process on an ephemeral loopback port.
     case embedded
     /// A Transloadit-compatible API: `https://api2.transloadit.com` or a local service's URL.
     case url(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .embedded: return "embedded"
         case .url(let url): return url
@@ -42,11 +42,11 @@ public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Where a secret or a token is read from; the value itself never sits in a manifest.
-public enum SecretSource: Sendable, Hashable, CustomStringConvertible {
+package enum SecretSource: Sendable, Hashable, CustomStringConvertible {
     case environment(String)
     case file(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .environment(let name): return "environment variable \(name)"
         case .file(let path): return "file \(path)"
@@ -55,7 +55,7 @@ public enum SecretSource: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Which signer turns params into signatures.
-public enum SignerSettings: Sendable, Hashable {
+package enum SignerSettings: Sendable, Hashable {
     /// An HTTPS signing service holding the Auth Secret.
     case backend(url: String, token: SecretSource, timeout: Duration)
     /// HMAC on this host with a secret from the environment or a file.
@@ -64,7 +64,7 @@ public enum SignerSettings: Sendable, Hashable {
     case embedded
 
     /// The manifest's name of the kind.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .backend: return "backend"
         case .local: return "local"
@@ -74,7 +74,7 @@ public enum SignerSettings: Sendable, Hashable {
 }
 
 /// What an Assembly does with the files.
-public enum Recipe: Sendable, Hashable {
+package enum Recipe: Sendable, Hashable {
     /// A Template stored at the service, with fields.
     case template(id: String, fields: [String: JSONValue])
     /// One resize Step, turned into Assembly Instructions by ``Recipe/steps``.
@@ -83,7 +83,7 @@ public enum Recipe: Sendable, Hashable {
     case steps(JSONValue)
 
     /// The manifest's name of the kind.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .template: return "template"
         case .resize: return "resize"

@@ -1,24 +1,24 @@
 /// Turns a parsed manifest into a ``Manifest``, reporting every problem of the file in one ``ConfigError``.
-public struct ManifestDecoder {
+package struct ManifestDecoder {
     static let topLevelKeys = [
         "version", "name", "endpoint", "auth", "signer", "inputs", "template", "resize", "steps",
         "notify_url", "shards", "concurrency", "upload", "retry", "poll", "limits", "output", "state_dir",
     ]
 
     /// The file name used in messages, as the user gave it.
-    public var displayPath: String
+    package var displayPath: String
     /// The manifest's absolute path; relative paths inside resolve against its directory.
-    public var absolutePath: String
-    public var environment: [String: String]
+    package var absolutePath: String
+    package var environment: [String: String]
 
-    public init(displayPath: String, absolutePath: String, environment: [String: String]) {
+    package init(displayPath: String, absolutePath: String, environment: [String: String]) {
         self.displayPath = displayPath
         self.absolutePath = absolutePath
         self.environment = environment
     }
 
     /// The validated manifest, or every issue found in it.
-    public func decode(_ root: ConfigNode) throws(ConfigError) -> Manifest {
+    package func decode(_ root: ConfigNode) throws(ConfigError) -> Manifest {
         let reader = ConfigReader(file: displayPath, environment: environment)
         let manifest = ManifestSections(reader: reader, directory: PathText.directory(of: absolutePath))
             .decode(root, file: absolutePath)

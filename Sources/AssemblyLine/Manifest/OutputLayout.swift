@@ -4,9 +4,9 @@
 /// index, `{relpath}` the input's path relative to `inputs.base` without its extension, `{dir}` the
 /// directory part of that path (`.` at the top), `{stem}` the input's file name without its
 /// extension, `{ext}` the result's extension, `{name}` the result's file name as the service gave it.
-public struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
+package struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
     /// The placeholders a layout may use.
-    public enum Placeholder: String, Sendable, CaseIterable {
+    package enum Placeholder: String, Sendable, CaseIterable {
         case run, step, shard, relpath, dir, stem, ext, name
     }
 
@@ -16,14 +16,14 @@ public struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why a layout text is not a layout.
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         case unknownPlaceholder(String)
         case unclosedBrace
         case absolute
         case climbs
         case notUnique
 
-        public var description: String {
+        package var description: String {
             let known = Placeholder.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ")
             switch self {
             case .unknownPlaceholder(let name): return "unknown placeholder {\(name)}; expected one of \(known)"
@@ -36,10 +36,10 @@ public struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The text as written in the manifest.
-    public let description: String
+    package let description: String
     let pieces: [Piece]
 
-    public init(_ text: String) throws(Failure) {
+    package init(_ text: String) throws(Failure) {
         var pieces: [Piece] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
@@ -62,7 +62,7 @@ public struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The relative path of one result, with each placeholder's value; `..` components from values are dropped.
-    public func render(_ values: [Placeholder: String]) -> String {
+    package func render(_ values: [Placeholder: String]) -> String {
         let text = pieces.map { piece -> String in
             switch piece {
             case .literal(let literal): return literal

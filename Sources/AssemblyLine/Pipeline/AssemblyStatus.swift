@@ -1,24 +1,24 @@
 import Foundation
 
 /// The parts of an Assembly Status JSON the orchestrator acts on (transloadit-api.md §3).
-public struct AssemblyStatus: Sendable, Hashable, Decodable {
+package struct AssemblyStatus: Sendable, Hashable, Decodable {
     /// The state code: `ASSEMBLY_UPLOADING`, `ASSEMBLY_EXECUTING`, `ASSEMBLY_COMPLETED`, ...; nil on errors.
-    public var ok: String?
+    package var ok: String?
     /// The error code when the Assembly, or the request, ended in error.
-    public var error: String?
-    public var message: String?
-    public var reason: String?
+    package var error: String?
+    package var message: String?
+    package var reason: String?
     /// On an execution error, the upload (its `id`) whose processing failed, when the service says.
-    public var failedOriginalID: String?
-    public var assemblyID: String?
-    public var assemblyURL: String?
-    public var assemblySSLURL: String?
-    public var tusURL: String?
-    public var uploads: [AssemblyFile]
+    package var failedOriginalID: String?
+    package var assemblyID: String?
+    package var assemblyURL: String?
+    package var assemblySSLURL: String?
+    package var tusURL: String?
+    package var uploads: [AssemblyFile]
     /// Result files by step name.
-    public var results: [String: [AssemblyFile]]
+    package var results: [String: [AssemblyFile]]
     /// Seconds to wait, on rate-limit answers.
-    public var retryIn: Double?
+    package var retryIn: Double?
 
     enum CodingKeys: String, CodingKey {
         case ok, error, message, reason, uploads, results, info
@@ -33,7 +33,7 @@ public struct AssemblyStatus: Sendable, Hashable, Decodable {
         case retryIn
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         ok = try? container.decodeIfPresent(String.self, forKey: .ok)
         error = try? container.decodeIfPresent(String.self, forKey: .error)
@@ -51,36 +51,36 @@ public struct AssemblyStatus: Sendable, Hashable, Decodable {
     }
 
     /// Decodes a status body; nil when it is not a JSON object.
-    public static func decode(_ body: [UInt8]) -> AssemblyStatus? {
+    package static func decode(_ body: [UInt8]) -> AssemblyStatus? {
         try? JSONDecoder().decode(AssemblyStatus.self, from: Data(body))
     }
 
     /// True while the Assembly still runs: uploading, executing or replaying.
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         error == nil && ["ASSEMBLY_UPLOADING", "ASSEMBLY_EXECUTING", "ASSEMBLY_REPLAYING"].contains(ok ?? "")
     }
 
     /// True when it completed without error.
-    public var isCompleted: Bool { error == nil && ok == "ASSEMBLY_COMPLETED" }
+    package var isCompleted: Bool { error == nil && ok == "ASSEMBLY_COMPLETED" }
 
     /// The URL to poll and to name in tus metadata: the ssl URL, else the plain one.
-    public var statusURL: String? { assemblySSLURL ?? assemblyURL }
+    package var statusURL: String? { assemblySSLURL ?? assemblyURL }
 }
 
 /// One file of an Assembly: an upload or a result (transloadit-api.md §3.2).
-public struct AssemblyFile: Sendable, Hashable, Decodable {
-    public var id: String
-    public var name: String?
-    public var ext: String?
-    public var size: Int64?
-    public var mime: String?
-    public var field: String?
-    public var md5hash: String?
-    public var originalID: String?
-    public var url: String?
-    public var sslURL: String?
-    public var width: Int?
-    public var height: Int?
+package struct AssemblyFile: Sendable, Hashable, Decodable {
+    package var id: String
+    package var name: String?
+    package var ext: String?
+    package var size: Int64?
+    package var mime: String?
+    package var field: String?
+    package var md5hash: String?
+    package var originalID: String?
+    package var url: String?
+    package var sslURL: String?
+    package var width: Int?
+    package var height: Int?
 
     enum CodingKeys: String, CodingKey {
         case id, name, ext, size, mime, field, md5hash, url, meta
@@ -92,7 +92,7 @@ public struct AssemblyFile: Sendable, Hashable, Decodable {
         case width, height
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         name = try? container.decodeIfPresent(String.self, forKey: .name)
@@ -110,5 +110,5 @@ public struct AssemblyFile: Sendable, Hashable, Decodable {
     }
 
     /// Where to download it: the ssl URL, else the plain one.
-    public var downloadURL: String? { sslURL ?? url }
+    package var downloadURL: String? { sslURL ?? url }
 }

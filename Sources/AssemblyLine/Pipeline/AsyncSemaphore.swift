@@ -1,22 +1,22 @@
 /// Bounds how many tasks run a section at once; waiters are served in order and may be cancelled.
-public actor AsyncSemaphore {
+package actor AsyncSemaphore {
     private var available: Int
     private var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     private var nextWaiter = 0
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         available = limit
     }
 
     /// Runs `body` once a slot is free, and frees it after, whatever happens.
-    public func withSlot<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
+    package func withSlot<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
         try await acquire()
         defer { release() }
         return try await body()
     }
 
     /// Takes a slot, waiting for one; throws `CancellationError` when the task is cancelled while waiting.
-    public func acquire() async throws {
+    package func acquire() async throws {
         try Task.checkCancellation()
         if available > 0 {
             available -= 1
@@ -34,7 +34,7 @@ public actor AsyncSemaphore {
     }
 
     /// Gives a slot back, to the first waiter if there is one.
-    public func release() {
+    package func release() {
         if waiters.isEmpty {
             available += 1
         } else {

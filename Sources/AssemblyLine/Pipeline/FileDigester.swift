@@ -1,7 +1,7 @@
 /// Computes digests of files, streaming them: the port through which the domain verifies downloads and checksums tus chunks.
 ///
 /// The `HMAC` module implements it over libcrypto.
-public protocol FileDigester: Sendable {
+package protocol FileDigester: Sendable {
     /// The lowercase hex MD5 of the file's bytes.
     func md5Hex(ofFile path: String) throws -> String
 

@@ -2,16 +2,16 @@
 ///
 /// One governor serves every shard of a run, so that the limits of the manifest hold across the run
 /// and not per shard.
-public actor Governor {
-    public let uploads: AsyncSemaphore
-    public let downloads: AsyncSemaphore
+package actor Governor {
+    package let uploads: AsyncSemaphore
+    package let downloads: AsyncSemaphore
     private let creationInterval: Duration
     private let statusInterval: Duration
     private var nextCreation: ContinuousClock.Instant
     private var nextStatus: [String: ContinuousClock.Instant] = [:]
     private let clock = ContinuousClock()
 
-    public init(limits: RateLimits, concurrency: ConcurrencyLimits) {
+    package init(limits: RateLimits, concurrency: ConcurrencyLimits) {
         creationInterval = .milliseconds(60_000 / Int64(max(limits.creationsPerMinute, 1)))
         statusInterval = .milliseconds(1_000 / Int64(max(limits.statusRequestsPerSecond, 1)))
         uploads = AsyncSemaphore(limit: concurrency.uploads)
@@ -20,26 +20,26 @@ public actor Governor {
     }
 
     /// Waits until one more Assembly may be created; creations are spaced evenly across the minute.
-    public func awaitCreation() async throws {
+    package func awaitCreation() async throws {
         let slot = max(nextCreation, clock.now)
         nextCreation = slot + creationInterval
         try await clock.sleep(until: slot)
     }
 
     /// Waits until the status of `assembly` may be asked again.
-    public func awaitStatus(of assembly: String) async throws {
+    package func awaitStatus(of assembly: String) async throws {
         let slot = max(nextStatus[assembly] ?? clock.now, clock.now)
         nextStatus[assembly] = slot + statusInterval
         try await clock.sleep(until: slot)
     }
 
     /// Pushes every later creation back, after the service said the rate limit was reached.
-    public func backOffCreations(for duration: Duration) {
+    package func backOffCreations(for duration: Duration) {
         nextCreation = max(nextCreation, clock.now + duration)
     }
 
     /// Forgets an Assembly that will not be polled again.
-    public func forget(_ assembly: String) {
+    package func forget(_ assembly: String) {
         nextStatus[assembly] = nil
     }
 }

@@ -3,7 +3,7 @@
 /// The pipeline passes each one to `PipelineContext.checkpoint` as it goes by. In production nothing
 /// listens; `ASSEMBLYLINE_KILL_AT` (docs/pipeline.md) makes the CLI kill itself at one, so that tests can
 /// prove that `resume` recovers from a crash at each.
-public enum PipelineCheckpoint: String, Sendable, CaseIterable {
+package enum PipelineCheckpoint: String, Sendable, CaseIterable {
     /// The attempt's intent (its Assembly ID) is committed; nothing is signed or sent.
     case afterIntent = "after-intent"
     /// The params are signed and the shard is `signed`; nothing is sent.

@@ -5,7 +5,7 @@ extension PlannedFile {
     ///
     /// - Throws: `INPUT_MISSING` when the file is gone, `INPUT_CHANGED` when its size or modification
     ///   time differ from the plan's; neither is retryable, and both name the file.
-    public func checkUnchanged() throws(TransloaditError) {
+    package func checkUnchanged() throws(TransloaditError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw TransloaditError(code: "INPUT_MISSING", message: "\(path) is gone since the plan", isRetryable: false)

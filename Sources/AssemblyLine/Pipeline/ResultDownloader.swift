@@ -9,17 +9,17 @@ import Glibc
 /// ledger's commit) is kept and not fetched again. The temp file has a fixed name, `<output>.part`,
 /// so that one left by a killed process is overwritten by the next try rather than left behind
 /// (the run lock keeps a second writer away).
-public struct ResultDownloader: Sendable {
-    public let client: TransloaditClient
-    public let digester: any FileDigester
+package struct ResultDownloader: Sendable {
+    package let client: TransloaditClient
+    package let digester: any FileDigester
 
-    public init(client: TransloaditClient, digester: any FileDigester) {
+    package init(client: TransloaditClient, digester: any FileDigester) {
         self.client = client
         self.digester = digester
     }
 
     /// Puts the result at its output path; returns the bytes fetched (0 when it was already there).
-    public func fetch(_ result: NewResult, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
+    package func fetch(_ result: NewResult, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
         if (try? verify(result, at: result.outputPath)) != nil { return 0 }
         let directory = PathText.directory(of: result.outputPath)
         do {

@@ -2,35 +2,35 @@
 ///
 /// Files are sent under the field name `file_<index>` (the ledger's file index), so a result maps to
 /// its input through its own `field`, or through `original_id` and the upload with that id.
-public struct ResultMapper: Sendable {
-    public var runID: RunID
-    public var shardIndex: Int
-    public var output: OutputSettings
+package struct ResultMapper: Sendable {
+    package var runID: RunID
+    package var shardIndex: Int
+    package var output: OutputSettings
 
-    public init(runID: RunID, shardIndex: Int, output: OutputSettings) {
+    package init(runID: RunID, shardIndex: Int, output: OutputSettings) {
         self.runID = runID
         self.shardIndex = shardIndex
         self.output = output
     }
 
     /// The form field name of the file with a ledger index.
-    public static func field(forFile index: Int) -> String { "file_\(index)" }
+    package static func field(forFile index: Int) -> String { "file_\(index)" }
 
     /// The ledger file index a field name stands for, if it is one of ours.
-    public static func fileIndex(ofField field: String) -> Int? {
+    package static func fileIndex(ofField field: String) -> Int? {
         guard field.hasPrefix("file_") else { return nil }
         return Int(field.dropFirst(5))
     }
 
     /// The ledger index of the input an execution error names (through `original_id` and its upload), if any.
-    public static func failedFileIndex(of status: AssemblyStatus) -> Int? {
+    package static func failedFileIndex(of status: AssemblyStatus) -> Int? {
         guard let original = status.failedOriginalID,
               let field = status.uploads.first(where: { $0.id == original })?.field else { return nil }
         return fileIndex(ofField: field)
     }
 
     /// Every result of the status as a ``NewResult`` with its input and output path, steps and files in order.
-    public func results(of status: AssemblyStatus, files: [FileRecord]) -> [NewResult] {
+    package func results(of status: AssemblyStatus, files: [FileRecord]) -> [NewResult] {
         let byIndex = Dictionary(files.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
         let uploadFields = Dictionary(status.uploads.compactMap { upload in upload.field.map { (upload.id, $0) } },
                                       uniquingKeysWith: { first, _ in first })

@@ -1,27 +1,27 @@
 /// Capped exponential backoff with jitter: how long to wait before the next try, and whether there is one.
-public struct RetryPolicy: Sendable, Hashable {
-    public var attempts: Int
-    public var baseDelay: Duration
-    public var maxDelay: Duration
+package struct RetryPolicy: Sendable, Hashable {
+    package var attempts: Int
+    package var baseDelay: Duration
+    package var maxDelay: Duration
 
-    public init(attempts: Int, baseDelay: Duration, maxDelay: Duration) {
+    package init(attempts: Int, baseDelay: Duration, maxDelay: Duration) {
         self.attempts = attempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
     }
 
-    public init(_ settings: RetrySettings) {
+    package init(_ settings: RetrySettings) {
         self.init(attempts: settings.attempts, baseDelay: settings.baseDelay, maxDelay: settings.maxDelay)
     }
 
     /// True when a failure of try number `attempt` (from 1) may be followed by another.
-    public func allowsRetry(after attempt: Int) -> Bool { attempt < attempts }
+    package func allowsRetry(after attempt: Int) -> Bool { attempt < attempts }
 
     /// The wait after try number `attempt` (from 1): base × 2^(attempt−1), capped, times 0.5 + jitter / 2.
     ///
     /// `jitter` is a number from 0 to 1 (random in ``delay(after:hint:)``). A server's own hint
     /// (`info.retryIn`, `Retry-After`) wins when it is longer.
-    public func delay(after attempt: Int, hint: Duration? = nil, jitter: Double) -> Duration {
+    package func delay(after attempt: Int, hint: Duration? = nil, jitter: Double) -> Duration {
         let exponent = min(max(attempt - 1, 0), 30)
         let uncapped = Double(baseDelay.milliseconds) * Double(1 << exponent)
         let capped = min(uncapped, Double(maxDelay.milliseconds))
@@ -31,7 +31,7 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// The same with a random jitter.
-    public func delay(after attempt: Int, hint: Duration? = nil) -> Duration {
+    package func delay(after attempt: Int, hint: Duration? = nil) -> Duration {
         delay(after: attempt, hint: hint, jitter: Double.random(in: 0...1))
     }
 }

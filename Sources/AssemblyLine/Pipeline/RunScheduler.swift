@@ -1,15 +1,15 @@
 /// Runs the shards of a run, at most `concurrency` at once, each to its end; one shard's failure never stops the others.
-public struct RunScheduler: Sendable {
-    public let context: PipelineContext
-    public let concurrency: Int
+package struct RunScheduler: Sendable {
+    package let context: PipelineContext
+    package let concurrency: Int
 
-    public init(context: PipelineContext, concurrency: Int) {
+    package init(context: PipelineContext, concurrency: Int) {
         self.context = context
         self.concurrency = concurrency
     }
 
     /// The final state of each shard by index; throws `CancellationError` when the run is stopped.
-    public func run(_ shards: [ShardRecord]) async throws -> [Int: ShardState] {
+    package func run(_ shards: [ShardRecord]) async throws -> [Int: ShardState] {
         var outcomes: [Int: ShardState] = [:]
         try await withThrowingTaskGroup(of: (Int, ShardState).self) { group in
             var pending = shards[...]

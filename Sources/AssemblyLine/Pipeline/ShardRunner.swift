@@ -6,17 +6,17 @@ import Foundation
 /// an Assembly that exists is polled, not created again; a verified download is kept. Retryable
 /// failures wait (capped exponential backoff with jitter, or the service's hint) and try again with
 /// a fresh signature; rate limits wait without using up an attempt.
-public struct ShardRunner: Sendable {
-    public let context: PipelineContext
-    public let shard: ShardRecord
+package struct ShardRunner: Sendable {
+    package let context: PipelineContext
+    package let shard: ShardRecord
 
-    public init(context: PipelineContext, shard: ShardRecord) {
+    package init(context: PipelineContext, shard: ShardRecord) {
         self.context = context
         self.shard = shard
     }
 
     /// Runs the shard to its end; throws only `CancellationError`, leaving the ledger where the shard stood.
-    public func run() async throws -> ShardState {
+    package func run() async throws -> ShardState {
         var state = shard.state
         var failures = 0
         var signed: SignedParams?

@@ -2,33 +2,33 @@
 ///
 /// Every answer is read as an ``AssemblyStatus``; anything but a usable answer is a ``TransloaditError``
 /// that says whether a retry can help.
-public struct TransloaditClient: Sendable {
+package struct TransloaditClient: Sendable {
     /// One file to send in the creating request, under a form field name that maps results back to it.
-    public struct Upload: Sendable, Hashable {
-        public var field: String
-        public var path: String
-        public var filename: String
+    package struct Upload: Sendable, Hashable {
+        package var field: String
+        package var path: String
+        package var filename: String
 
-        public init(field: String, path: String, filename: String) {
+        package init(field: String, path: String, filename: String) {
             self.field = field
             self.path = path
             self.filename = filename
         }
     }
 
-    public let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     /// The API's base URL, without a trailing slash.
-    public let endpoint: String
-    public let options: HTTPTransferOptions
+    package let endpoint: String
+    package let options: HTTPTransferOptions
 
-    public init(transport: any HTTPTransport, endpoint: String, options: HTTPTransferOptions = HTTPTransferOptions()) {
+    package init(transport: any HTTPTransport, endpoint: String, options: HTTPTransferOptions = HTTPTransferOptions()) {
         self.transport = transport
         self.endpoint = endpoint
         self.options = options
     }
 
     /// Creates the Assembly `id` with signed params, sending the files in the same multipart request.
-    public func create(
+    package func create(
         id: AssemblyID, params: String, signature: String, uploads: [Upload], expectedTusUploads: Int? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws(TransloaditError) -> AssemblyStatus {
@@ -51,7 +51,7 @@ public struct TransloaditClient: Sendable {
     }
 
     /// The Assembly's status, or nil when the service does not know it (404).
-    public func status(url: String) async throws(TransloaditError) -> AssemblyStatus? {
+    package func status(url: String) async throws(TransloaditError) -> AssemblyStatus? {
         do {
             return try await exchange(.get(url), progress: nil)
         } catch where error.httpStatus == 404 {
@@ -60,7 +60,7 @@ public struct TransloaditClient: Sendable {
     }
 
     /// Downloads a result into `path` (created or truncated); returns the bytes received.
-    public func download(url: String, to path: String, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
+    package func download(url: String, to path: String, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
         let response: HTTPResponseInfo
         do {
             response = try await transport.send(.get(url), to: .file(path: path), options: options, progress: progress)

@@ -1,16 +1,16 @@
 /// Why a call to the Assembly API did not give what was asked: Transloadit's error code, or the transport's.
-public struct TransloaditError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct TransloaditError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Transloadit's `error` (`RATE_LIMIT_REACHED`, `IMAGE_RESIZE_ERROR`, ...), `HTTP_<status>`, or `TRANSPORT_<kind>`.
-    public var code: String
-    public var message: String
+    package var code: String
+    package var message: String
     /// The HTTP status, when an answer came.
-    public var httpStatus: Int?
+    package var httpStatus: Int?
     /// How long the service asked to wait (`info.retryIn`, `Retry-After`).
-    public var retryIn: Duration?
+    package var retryIn: Duration?
     /// True when trying again may help: transport failures, 5xx, rate limits.
-    public var isRetryable: Bool
+    package var isRetryable: Bool
 
-    public init(code: String, message: String, httpStatus: Int? = nil, retryIn: Duration? = nil, isRetryable: Bool) {
+    package init(code: String, message: String, httpStatus: Int? = nil, retryIn: Duration? = nil, isRetryable: Bool) {
         self.code = code
         self.message = message
         self.httpStatus = httpStatus
@@ -53,12 +53,12 @@ public struct TransloaditError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// True for the answers that ask the client to slow down.
-    public var isRateLimit: Bool { Self.rateLimitCodes.contains(code) || httpStatus == 429 }
+    package var isRateLimit: Bool { Self.rateLimitCodes.contains(code) || httpStatus == 429 }
 
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 
     /// The reason the ledger keeps for a shard or file that failed with this error.
-    public var failureReason: FailureReason {
+    package var failureReason: FailureReason {
         FailureReason(code: code, message: message, isRetryable: isRetryable)
     }
 }

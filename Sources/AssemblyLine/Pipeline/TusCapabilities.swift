@@ -4,15 +4,15 @@ import Foundation
 ///
 /// tus 1.0.0 (https://tus.io/protocols/resumable-upload#options): `Tus-Version`, `Tus-Extension`,
 /// `Tus-Checksum-Algorithm` and `Tus-Max-Size`. A server that does not answer OPTIONS announces nothing.
-public struct TusCapabilities: Sendable, Hashable {
+package struct TusCapabilities: Sendable, Hashable {
     /// The protocol versions the server speaks, most preferred first; empty when it did not say.
-    public var versions: [String]
-    public var extensions: Set<String>
-    public var checksumAlgorithms: Set<String>
+    package var versions: [String]
+    package var extensions: Set<String>
+    package var checksumAlgorithms: Set<String>
     /// The largest upload the server accepts, in bytes, when it said.
-    public var maxSize: Int64?
+    package var maxSize: Int64?
 
-    public init(versions: [String] = [], extensions: Set<String> = [], checksumAlgorithms: Set<String> = [],
+    package init(versions: [String] = [], extensions: Set<String> = [], checksumAlgorithms: Set<String> = [],
                 maxSize: Int64? = nil) {
         self.versions = versions
         self.extensions = extensions
@@ -21,7 +21,7 @@ public struct TusCapabilities: Sendable, Hashable {
     }
 
     /// The capabilities in an OPTIONS answer's headers.
-    public init(headers: [HTTPHeader]) {
+    package init(headers: [HTTPHeader]) {
         self.init(versions: Self.list(headers.value(for: "Tus-Version")),
                   extensions: Set(Self.list(headers.value(for: "Tus-Extension"))),
                   checksumAlgorithms: Set(Self.list(headers.value(for: "Tus-Checksum-Algorithm"))),
@@ -29,12 +29,12 @@ public struct TusCapabilities: Sendable, Hashable {
     }
 
     /// True when the server takes `Upload-Checksum: sha1 ...` on PATCH (the checksum extension with SHA-1).
-    public var acceptsSHA1Checksums: Bool {
+    package var acceptsSHA1Checksums: Bool {
         extensions.contains("checksum") && checksumAlgorithms.contains("sha1")
     }
 
     /// True unless the server named its versions and 1.0.0 is not among them.
-    public var speaksVersion1: Bool { versions.isEmpty || versions.contains(TusUploader.protocolVersion) }
+    package var speaksVersion1: Bool { versions.isEmpty || versions.contains(TusUploader.protocolVersion) }
 
     /// The items of a comma-separated header value, trimmed and lowercased.
     private static func list(_ value: String?) -> [String] {

@@ -5,11 +5,11 @@ import Foundation
 /// tus 1.0.0 (https://tus.io/protocols/resumable-upload#upload-metadata): pairs separated by
 /// commas, each a key, a space and the base64 of the value; keys are unique, non-empty and hold
 /// no spaces or commas. The order is the caller's, so the same upload always sends the same bytes.
-public struct TusUploadMetadata: Sendable, Hashable, CustomStringConvertible {
-    public private(set) var pairs: [(key: String, value: String)]
+package struct TusUploadMetadata: Sendable, Hashable, CustomStringConvertible {
+    package private(set) var pairs: [(key: String, value: String)]
 
     /// Pairs in the order given; a key that is empty, repeated, or holds a space or comma is a programming error.
-    public init(_ pairs: [(key: String, value: String)]) {
+    package init(_ pairs: [(key: String, value: String)]) {
         var seen: Set<String> = []
         for pair in pairs {
             precondition(!pair.key.isEmpty && !pair.key.contains(" ") && !pair.key.contains(","),
@@ -20,17 +20,17 @@ public struct TusUploadMetadata: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The header value: `key base64(value)` pairs joined by commas.
-    public var headerValue: String {
+    package var headerValue: String {
         pairs.map { "\($0.key) \(Data($0.value.utf8).base64EncodedString())" }.joined(separator: ",")
     }
 
-    public var description: String { headerValue }
+    package var description: String { headerValue }
 
-    public static func == (lhs: TusUploadMetadata, rhs: TusUploadMetadata) -> Bool {
+    package static func == (lhs: TusUploadMetadata, rhs: TusUploadMetadata) -> Bool {
         lhs.pairs.elementsEqual(rhs.pairs) { $0.key == $1.key && $0.value == $1.value }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for pair in pairs {
             hasher.combine(pair.key)
             hasher.combine(pair.value)

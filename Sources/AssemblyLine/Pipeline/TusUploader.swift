@@ -22,25 +22,25 @@
 /// dropped connections back off (`retry`) and resynchronize; a 460 checksum mismatch sends the
 /// chunk again. Before each chunk the file is checked against the plan, so that a file changed
 /// since then fails rather than uploading a mix.
-public struct TusUploader: Sendable {
+package struct TusUploader: Sendable {
     /// The protocol version sent in `Tus-Resumable`.
-    public static let protocolVersion = "1.0.0"
+    package static let protocolVersion = "1.0.0"
     /// The `Content-Type` of a PATCH body.
-    public static let chunkContentType = "application/offset+octet-stream"
+    package static let chunkContentType = "application/offset+octet-stream"
 
-    public let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     /// Computes the SHA-1 of each chunk for `Upload-Checksum`.
-    public let digester: any FileDigester
+    package let digester: any FileDigester
     /// The most bytes one PATCH carries; the memory a transfer needs does not grow with it.
-    public let chunkSize: Int64
+    package let chunkSize: Int64
     /// The backoff between tries, and how many tries in a row may fail before the upload gives up.
-    public let retry: RetryPolicy
+    package let retry: RetryPolicy
     /// False never sends checksums, even to a server that takes them (saves reading each chunk twice).
-    public let useChecksums: Bool
-    public let options: HTTPTransferOptions
+    package let useChecksums: Bool
+    package let options: HTTPTransferOptions
     private let servers = TusCapabilityCache()
 
-    public init(transport: any HTTPTransport, digester: any FileDigester, chunkSize: Int64 = ManifestDefaults.chunkSize,
+    package init(transport: any HTTPTransport, digester: any FileDigester, chunkSize: Int64 = ManifestDefaults.chunkSize,
                 retry: RetryPolicy, useChecksums: Bool = true, options: HTTPTransferOptions = HTTPTransferOptions()) {
         precondition(chunkSize > 0, "a tus chunk holds at least one byte")
         self.transport = transport
@@ -62,7 +62,7 @@ public struct TusUploader: Sendable {
     /// - Throws: `TransloaditError` naming the file (`INPUT_CHANGED`, `INPUT_MISSING`, `TUS_*`, `HTTP_*`,
     ///   `TRANSPORT_*`; `isRetryable` says whether a later try can help), `CancellationError`, or what
     ///   `onEvent` threw.
-    public func upload(
+    package func upload(
         _ job: TusUploadJob, resuming checkpoint: TusUploadCheckpoint? = nil,
         onEvent: @Sendable (TusUploadEvent) async throws -> Void,
         onBytes: (@Sendable (Int64) -> Void)? = nil

@@ -14,22 +14,22 @@
 ///
 /// Memory: the names of the directories on the current path, read one directory at a time, and
 /// one open directory handle at a time; nothing of the rest of the tree is kept.
-public struct DirectoryWalker: Sendable {
+package struct DirectoryWalker: Sendable {
     /// A matching regular file (or a symlink to one).
-    public struct Found: Sendable, Hashable {
+    package struct Found: Sendable, Hashable {
         /// The path as walked, through any symlinks: the one the patterns matched.
-        public var path: String
+        package var path: String
         /// The path with every symlink resolved.
-        public var realPath: String
-        public var size: Int64
-        public var modifiedNanoseconds: Int64
+        package var realPath: String
+        package var size: Int64
+        package var modifiedNanoseconds: Int64
     }
 
-    public let include: [GlobPattern]
-    public let exclude: [GlobPattern]
+    package let include: [GlobPattern]
+    package let exclude: [GlobPattern]
 
     /// - Throws: `PlanError.relativePattern` for a pattern that is not absolute.
-    public init(include: [GlobPattern], exclude: [GlobPattern]) throws(PlanError) {
+    package init(include: [GlobPattern], exclude: [GlobPattern]) throws(PlanError) {
         for pattern in include + exclude where !pattern.isAbsolute {
             throw PlanError.relativePattern(pattern: pattern.text)
         }
@@ -38,7 +38,7 @@ public struct DirectoryWalker: Sendable {
     }
 
     /// Walks every root, calling `visit` for each matching file, and returns the problems met, sorted by path.
-    public func walk(_ visit: (Found) -> Void) -> [PlanWarning] {
+    package func walk(_ visit: (Found) -> Void) -> [PlanWarning] {
         var walk = DirectoryWalk(include: include, exclude: exclude)
         for root in roots() {
             walk.run(from: root, visit: visit)

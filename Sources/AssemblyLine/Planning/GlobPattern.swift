@@ -16,9 +16,9 @@
 /// jpegs.matches("/srv/job/photos/2024/a.jpg")   // true
 /// jpegs.matches("/srv/job/photos/.trash/a.jpg") // false: hidden directory
 /// ```
-public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
+package struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
     /// Whether wildcards may match hidden names.
-    public enum HiddenNames: Sendable, Hashable {
+    package enum HiddenNames: Sendable, Hashable {
         /// Only a segment starting with a literal `.` matches a hidden name (inclusion: the default).
         case explicitOnly
         /// `*`, `?`, `[...]` and `**` match hidden names too (the planner uses it for excludes, so
@@ -27,17 +27,17 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The pattern as written.
-    public let text: String
+    package let text: String
     /// Whether the compiled pattern is anchored at `/` (written absolute, or resolved against a directory).
-    public let isAbsolute: Bool
+    package let isAbsolute: Bool
     /// The pattern as it applies: `text` for a pattern written absolute or not resolved, else `directory/text`.
-    public let description: String
+    package let description: String
     let segments: [GlobSegment]
 
     /// Compiles `text` as written; a relative pattern then matches relative paths.
     ///
     /// - Throws: `PlanError.malformedPattern` naming the pattern and the 1-based position of the mistake.
-    public init(_ text: String) throws(PlanError) {
+    package init(_ text: String) throws(PlanError) {
         var parser = GlobParser(text: text, prefix: [], prefixIsAbsolute: false)
         let parsed = try parser.parse()
         self.text = text
@@ -50,7 +50,7 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
     ///
     /// The directory's names are taken literally (a `[` in a directory name is no bracket expression).
     /// - Throws: `PlanError.relativeBase` when `directory` is relative, `PlanError.malformedPattern` as above.
-    public init(_ text: String, relativeTo directory: String) throws(PlanError) {
+    package init(_ text: String, relativeTo directory: String) throws(PlanError) {
         guard directory.utf8.first == UInt8(ascii: "/") else {
             throw PlanError.relativeBase(base: directory)
         }
@@ -68,7 +68,7 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
     /// Whether `path` is matched: an absolute path by an absolute pattern, a relative path by a relative one.
     ///
     /// Empty and `.` parts of `path` are ignored; a trailing `/` does not matter.
-    public func matches(_ path: String, hiddenNames: HiddenNames = .explicitOnly) -> Bool {
+    package func matches(_ path: String, hiddenNames: HiddenNames = .explicitOnly) -> Bool {
         guard (path.utf8.first == UInt8(ascii: "/")) == isAbsolute else { return false }
         var state = initialState
         for name in path.split(separator: "/", omittingEmptySubsequences: true) where name != "." {

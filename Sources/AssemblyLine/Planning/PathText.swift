@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Lexical operations on `/`-separated paths, byte-exact: no Unicode normalization, no file system access.
-public enum PathText {
+package enum PathText {
     /// The names of a path, without empty and `.` parts, with `..` removing the name before it.
     ///
     /// A `..` at the start of an absolute path stays at the root; at the start of a relative path it is kept.
@@ -35,19 +35,19 @@ public enum PathText {
     }
 
     /// The directory part of a path (`/a/b/c.yaml` gives `/a/b`, `c.yaml` gives `.`).
-    public static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The last name of a path (`/a/b/c.jpg` gives `c.jpg`).
-    public static func lastComponent(of path: String) -> String {
+    package static func lastComponent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
 
     /// An absolute, normalized path: a relative `path` is taken against the absolute `base`.
-    public static func resolve(_ path: String, against base: String) -> String {
+    package static func resolve(_ path: String, against base: String) -> String {
         normalizedAbsolute(path.utf8.first == UInt8(ascii: "/") ? path : appending(path, to: base))
     }
 

@@ -4,7 +4,7 @@ extension Plan {
     /// A new shard starts when the next file would exceed the file count or the byte budget of the
     /// current one; a file larger than the byte budget is a shard of its own. The same files and
     /// limits always give the same shards. No files give no shards.
-    public init(sharding files: [PlannedFile], limits: ShardLimits) {
+    package init(sharding files: [PlannedFile], limits: ShardLimits) {
         var shards: [Shard] = []
         var current: [PlannedFile] = []
         var currentBytes: Int64 = 0

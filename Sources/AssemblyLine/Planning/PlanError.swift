@@ -2,7 +2,7 @@
 ///
 /// Every case names the pattern or path it is about, so the one-line `description` is enough
 /// for an operator to find the problem. The CLI maps all of them to exit code 65 (invalid input).
-public enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A glob pattern that cannot be compiled; `position` is the 1-based character where the problem is.
     case malformedPattern(pattern: String, position: Int, reason: String)
     /// A relative pattern reached the planner, which needs absolute ones (resolve against the manifest's directory).
@@ -18,7 +18,7 @@ public enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing matched the include patterns (after excludes).
     case noMatch(patterns: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .malformedPattern(pattern, position, reason):
             return "glob pattern '\(pattern)', position \(position): \(reason)"

@@ -2,16 +2,16 @@
 ///
 /// Warnings are part of the planner's result so the CLI can print them and the operator can
 /// see which directories or files were left out (e.g. a directory without read permission).
-public struct PlanWarning: Sendable, Hashable, CustomStringConvertible {
+package struct PlanWarning: Sendable, Hashable, CustomStringConvertible {
     /// The path as walked (through symlinks, not resolved).
-    public var path: String
+    package var path: String
     /// What went wrong, e.g. "cannot read directory: Permission denied".
-    public var problem: String
+    package var problem: String
 
-    public init(path: String, problem: String) {
+    package init(path: String, problem: String) {
         self.path = path
         self.problem = problem
     }
 
-    public var description: String { "\(path): \(problem)" }
+    package var description: String { "\(path): \(problem)" }
 }

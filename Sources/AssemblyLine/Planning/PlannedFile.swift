@@ -1,15 +1,15 @@
 /// One input file as the planner found it: where it is, what it is called in the outputs, and its identity.
-public struct PlannedFile: Sendable, Hashable, Codable {
+package struct PlannedFile: Sendable, Hashable, Codable {
     /// The absolute path, with symlinks resolved; two inputs with the same real path are one file.
-    public var path: String
+    package var path: String
     /// The path relative to `inputs.base`, with `/` separators; outputs mirror it.
-    public var relativePath: String
+    package var relativePath: String
     /// The size in bytes when it was planned.
-    public var size: Int64
+    package var size: Int64
     /// The modification time when it was planned, in nanoseconds since 1970 (UTC).
-    public var modifiedNanoseconds: Int64
+    package var modifiedNanoseconds: Int64
 
-    public init(path: String, relativePath: String, size: Int64, modifiedNanoseconds: Int64) {
+    package init(path: String, relativePath: String, size: Int64, modifiedNanoseconds: Int64) {
         self.path = path
         self.relativePath = relativePath
         self.size = size
@@ -18,28 +18,28 @@ public struct PlannedFile: Sendable, Hashable, Codable {
 }
 
 /// A group of files sent together as one Assembly.
-public struct Shard: Sendable, Hashable, Codable {
+package struct Shard: Sendable, Hashable, Codable {
     /// The shard's position in the plan, from 0.
-    public var index: Int
-    public var files: [PlannedFile]
+    package var index: Int
+    package var files: [PlannedFile]
 
-    public init(index: Int, files: [PlannedFile]) {
+    package init(index: Int, files: [PlannedFile]) {
         self.index = index
         self.files = files
     }
 
     /// The sum of the files' sizes.
-    public var bytes: Int64 { files.reduce(0) { $0 + $1.size } }
+    package var bytes: Int64 { files.reduce(0) { $0 + $1.size } }
 }
 
 /// The whole plan of a run: every input file in exactly one shard, in a deterministic order.
-public struct Plan: Sendable, Hashable, Codable {
-    public var shards: [Shard]
+package struct Plan: Sendable, Hashable, Codable {
+    package var shards: [Shard]
 
-    public init(shards: [Shard]) {
+    package init(shards: [Shard]) {
         self.shards = shards
     }
 
-    public var fileCount: Int { shards.reduce(0) { $0 + $1.files.count } }
-    public var bytes: Int64 { shards.reduce(0) { $0 + $1.bytes } }
+    package var fileCount: Int { shards.reduce(0) { $0 + $1.files.count } }
+    package var bytes: Int64 { shards.reduce(0) { $0 + $1.bytes } }
 }

@@ -17,16 +17,16 @@
 ///     limits: ShardLimits(maxFiles: 50))
 /// let result = try planner.plan()
 /// ```
-public struct Planner: Sendable {
+package struct Planner: Sendable {
     /// Absolute patterns selecting the input files.
-    public var include: [GlobPattern]
+    package var include: [GlobPattern]
     /// Absolute patterns of files and directories to leave out.
-    public var exclude: [GlobPattern]
+    package var exclude: [GlobPattern]
     /// The absolute directory that outputs mirror input paths relative to.
-    public var base: String
-    public var limits: ShardLimits
+    package var base: String
+    package var limits: ShardLimits
 
-    public init(include: [GlobPattern], exclude: [GlobPattern] = [], base: String, limits: ShardLimits = ShardLimits()) {
+    package init(include: [GlobPattern], exclude: [GlobPattern] = [], base: String, limits: ShardLimits = ShardLimits()) {
         self.include = include
         self.exclude = exclude
         self.base = base
@@ -39,7 +39,7 @@ public struct Planner: Sendable {
     /// - Throws: `PlanError.noMatch` naming the include patterns when no file matches;
     ///   `.outsideBase` naming the first (by path) matched file not under `base`; `.relativePattern`,
     ///   `.relativeBase`, `.noIncludePatterns` or `.invalidLimit` for unusable inputs.
-    public func plan() throws(PlanError) -> PlanResult {
+    package func plan() throws(PlanError) -> PlanResult {
         guard !include.isEmpty else { throw PlanError.noIncludePatterns }
         guard base.utf8.first == UInt8(ascii: "/") else { throw PlanError.relativeBase(base: base) }
         try limits.validate()

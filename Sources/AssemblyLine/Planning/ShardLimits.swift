@@ -1,11 +1,11 @@
 /// How big one shard (one Assembly) may get: at most `maxFiles` files and `maxBytes` bytes; nil means no limit.
 ///
 /// A single file larger than `maxBytes` still goes into a shard, alone.
-public struct ShardLimits: Sendable, Hashable {
-    public var maxFiles: Int?
-    public var maxBytes: Int64?
+package struct ShardLimits: Sendable, Hashable {
+    package var maxFiles: Int?
+    package var maxBytes: Int64?
 
-    public init(maxFiles: Int? = nil, maxBytes: Int64? = nil) {
+    package init(maxFiles: Int? = nil, maxBytes: Int64? = nil) {
         self.maxFiles = maxFiles
         self.maxBytes = maxBytes
     }

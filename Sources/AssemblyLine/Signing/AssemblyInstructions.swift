@@ -2,14 +2,14 @@
 ///
 /// Built from a manifest's ``Recipe``; the same recipe always gives the same members, and so the
 /// same ``fingerprint``, which incremental runs compare to skip files already done the same way.
-public enum AssemblyInstructions: Sendable, Hashable {
+package enum AssemblyInstructions: Sendable, Hashable {
     /// A Template stored at the service (`template_id`), with Assembly variables.
     case template(id: String, fields: [String: JSONValue])
     /// Assembly Instructions given in full (`steps`), with Assembly variables.
     case steps(JSONValue, fields: [String: JSONValue])
 
     /// The instructions of a manifest recipe; a resize becomes ``ResizeSettings/steps``.
-    public init(_ recipe: Recipe) {
+    package init(_ recipe: Recipe) {
         switch recipe {
         case let .template(id, fields): self = .template(id: id, fields: fields)
         case let .resize(settings): self = .steps(settings.steps, fields: [:])
@@ -18,7 +18,7 @@ public enum AssemblyInstructions: Sendable, Hashable {
     }
 
     /// The params members: `template_id` or `steps`, and `fields` unless there are none.
-    public var members: [String: JSONValue] {
+    package var members: [String: JSONValue] {
         var members: [String: JSONValue]
         let fields: [String: JSONValue]
         switch self {
@@ -34,14 +34,14 @@ public enum AssemblyInstructions: Sendable, Hashable {
     }
 
     /// The canonical JSON of ``members``: equal exactly when two recipes do the same to each file.
-    public var fingerprint: String {
+    package var fingerprint: String {
         JSONValue.object(members).serialized
     }
 }
 
 extension Recipe {
     /// The canonical JSON of what this recipe does to each file (Template or Steps, and fields), for incremental runs.
-    public var fingerprint: String {
+    package var fingerprint: String {
         AssemblyInstructions(self).fingerprint
     }
 }

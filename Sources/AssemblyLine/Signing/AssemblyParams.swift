@@ -9,18 +9,18 @@ import Foundation
 /// let params = AssemblyParams(key: key, expiresIn: .seconds(3600), recipe: manifest.recipe)
 /// let signed = try await signer.signed(params.serialized())
 /// ```
-public struct AssemblyParams: Sendable, Hashable {
+package struct AssemblyParams: Sendable, Hashable {
     /// The length of a nonce in hex digits.
-    public static let nonceLength = 32
+    package static let nonceLength = 32
 
     /// The Auth Key.
-    public var key: String
+    package var key: String
     /// How long after building a signature stays valid.
-    public var expiresIn: Duration
-    public var instructions: AssemblyInstructions
-    public var notifyURL: String?
+    package var expiresIn: Duration
+    package var instructions: AssemblyInstructions
+    package var notifyURL: String?
 
-    public init(key: String, expiresIn: Duration, instructions: AssemblyInstructions, notifyURL: String? = nil) {
+    package init(key: String, expiresIn: Duration, instructions: AssemblyInstructions, notifyURL: String? = nil) {
         self.key = key
         self.expiresIn = expiresIn
         self.instructions = instructions
@@ -28,28 +28,28 @@ public struct AssemblyParams: Sendable, Hashable {
     }
 
     /// The params of a manifest recipe.
-    public init(key: String, expiresIn: Duration, recipe: Recipe, notifyURL: String? = nil) {
+    package init(key: String, expiresIn: Duration, recipe: Recipe, notifyURL: String? = nil) {
         self.init(key: key, expiresIn: expiresIn, instructions: AssemblyInstructions(recipe), notifyURL: notifyURL)
     }
 
     /// The params text for one attempt, with a fresh nonce from the system's random source.
-    public func serialized(now: Date = Date()) -> String {
+    package func serialized(now: Date = Date()) -> String {
         var generator = SystemRandomNumberGenerator()
         return serialized(now: now, using: &generator)
     }
 
     /// The params text for one attempt, with a nonce drawn from `generator` (seedable in tests).
-    public func serialized<G: RandomNumberGenerator>(now: Date, using generator: inout G) -> String {
+    package func serialized<G: RandomNumberGenerator>(now: Date, using generator: inout G) -> String {
         serialized(now: now, nonce: Self.nonce(using: &generator))
     }
 
     /// The params text with a given nonce: `auth.expires` is `now + expiresIn`, to the second, in UTC.
-    public func serialized(now: Date, nonce: String) -> String {
+    package func serialized(now: Date, nonce: String) -> String {
         value(now: now, nonce: nonce).serialized
     }
 
     /// The params as a JSON value, before serialization.
-    public func value(now: Date, nonce: String) -> JSONValue {
+    package func value(now: Date, nonce: String) -> JSONValue {
         let (seconds, attoseconds) = expiresIn.components
         let expires = UTCDateTime(now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18))
         var members = instructions.members
@@ -63,7 +63,7 @@ public struct AssemblyParams: Sendable, Hashable {
     }
 
     /// A nonce: ``nonceLength`` lowercase hex digits from `generator`.
-    public static func nonce<G: RandomNumberGenerator>(using generator: inout G) -> String {
+    package static func nonce<G: RandomNumberGenerator>(using generator: inout G) -> String {
         (0..<(nonceLength / 16)).map { _ in
             let hex = String(generator.next() as UInt64, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex

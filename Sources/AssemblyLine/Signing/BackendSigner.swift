@@ -7,14 +7,14 @@
 /// ``responseLimit`` bytes, and the whole exchange has a finite timeout.
 ///
 /// The token is held in memory only; neither ``description`` nor a mirror of the value shows it.
-public struct BackendSigner: Signer, CustomStringConvertible, CustomReflectable {
+package struct BackendSigner: Signer, CustomStringConvertible, CustomReflectable {
     /// The most bytes of an answer that are read; a signature answer is a few hundred bytes.
-    public static let responseLimit = 64 << 10
+    package static let responseLimit = 64 << 10
 
     /// The signing service's URL.
-    public let url: String
+    package let url: String
     /// The longest a whole exchange may take.
-    public let timeout: Duration
+    package let timeout: Duration
     private let token: String
     private let transport: any HTTPTransport
     private let caBundlePath: String?
@@ -28,7 +28,7 @@ public struct BackendSigner: Signer, CustomStringConvertible, CustomReflectable 
     /// - Throws: ``SigningError/insecureURL(endpoint:)`` for a URL that is not `https://` (or
     ///   `http://` to a loopback host), ``SigningError/invalidToken(reason:)`` for a token that
     ///   cannot travel in a header.
-    public init(
+    package init(
         url: String, token: String, timeout: Duration, transport: any HTTPTransport, caBundlePath: String? = nil
     ) throws(SigningError) {
         let endpoint = TransportEndpoint(url: url)
@@ -46,7 +46,7 @@ public struct BackendSigner: Signer, CustomStringConvertible, CustomReflectable 
         self.caBundlePath = caBundlePath
     }
 
-    public func sign(_ params: String) async throws(SigningError) -> String {
+    package func sign(_ params: String) async throws(SigningError) -> String {
         let body = JSONValue.object(["params": .string(params)]).serialized
         let request = HTTPRequestSpec.json(
             .post, url, body: Array(body.utf8),
@@ -64,11 +64,11 @@ public struct BackendSigner: Signer, CustomStringConvertible, CustomReflectable 
     }
 
     /// The service's `scheme://host:port`, all that messages show of its URL.
-    public var endpoint: String { TransportEndpoint(url: url).description }
+    package var endpoint: String { TransportEndpoint(url: url).description }
 
-    public var description: String { "backend signer at \(endpoint)" }
+    package var description: String { "backend signer at \(endpoint)" }
 
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["url": url, "timeout": timeout], displayStyle: .struct)
     }
 

@@ -19,7 +19,7 @@
 /// album.wholeMatch("summer-2026")   // true
 /// album.wholeMatch("../etc")        // false
 /// ```
-public struct LinearRegex: Sendable {
+package struct LinearRegex: Sendable {
     /// One step of the compiled program.
     enum Instruction: Sendable, Hashable {
         /// Consume one scalar the matcher accepts.
@@ -35,16 +35,16 @@ public struct LinearRegex: Sendable {
     }
 
     /// The most instructions a compiled pattern may have (a bound on the cost of each scalar).
-    public static let maxInstructions = 4_096
+    package static let maxInstructions = 4_096
     /// The largest count a `{n,m}` quantifier may name.
-    public static let maxRepetition = 1_000
+    package static let maxRepetition = 1_000
 
     let program: [Instruction]
 
     /// Parses and compiles `pattern`.
     ///
     /// - Throws: ``LinearRegexError`` naming the position and what was expected.
-    public init(_ pattern: String) throws(LinearRegexError) {
+    package init(_ pattern: String) throws(LinearRegexError) {
         var parser = LinearRegexParser(pattern)
         let tree = try parser.parseWhole()
         var program: [Instruction] = []
@@ -57,7 +57,7 @@ public struct LinearRegex: Sendable {
     }
 
     /// True when the whole of `text` matches.
-    public func wholeMatch(_ text: String) -> Bool {
+    package func wholeMatch(_ text: String) -> Bool {
         let scalars = Array(text.unicodeScalars)
         var current = ThreadList(size: program.count)
         var next = ThreadList(size: program.count)
@@ -118,14 +118,14 @@ public struct LinearRegex: Sendable {
 }
 
 /// Why a pattern is not one ``LinearRegex`` accepts: where (a 0-based offset in scalars) and what was expected.
-public struct LinearRegexError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let offset: Int
-    public let message: String
+package struct LinearRegexError: Error, Sendable, Hashable, CustomStringConvertible {
+    package let offset: Int
+    package let message: String
 
     init(offset: Int, _ message: String) {
         self.offset = offset
         self.message = message
     }
 
-    public var description: String { "at offset \(offset): \(message)" }
+    package var description: String { "at offset \(offset): \(message)" }
 }

@@ -4,17 +4,17 @@ import Foundation
 ///
 /// Memory stays bounded by the rate and the longest expiry: entries whose expiry has passed are
 /// dropped as soon as the earliest of them is due.
-public struct NonceRegistry: Sendable {
+package struct NonceRegistry: Sendable {
     private var expiries: [String: Date] = [:]
     private var earliest: Date?
 
-    public init() {}
+    package init() {}
 
     /// How many nonces are remembered.
-    public var count: Int { expiries.count }
+    package var count: Int { expiries.count }
 
     /// Records `nonce` until `expires`; false when it is already recorded and has not expired at `now`.
-    public mutating func claim(_ nonce: String, until expires: Date, now: Date) -> Bool {
+    package mutating func claim(_ nonce: String, until expires: Date, now: Date) -> Bool {
         prune(now: now)
         guard expiries[nonce] == nil else { return false }
         expiries[nonce] = expires

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A policy's answer to one params string: sign it, or refuse with a reason.
-public enum PolicyDecision: Sendable, Hashable {
+package enum PolicyDecision: Sendable, Hashable {
     /// Everything is allowed; the service must still claim the nonce until the expiry before signing.
     case allow(nonce: String, expires: Date)
     case refuse(PolicyRefusal)

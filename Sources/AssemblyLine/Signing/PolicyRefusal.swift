@@ -2,7 +2,7 @@
 ///
 /// Values quoted from the params are escaped and shortened, so that a reason is always one
 /// line, whatever a caller sends.
-public enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// The params are not what the contract describes (not JSON, wrong types); answered 400.
     case malformedParams(String)
     /// A key the policy does not know, at the top level or in `auth` (`auth.max_size`).
@@ -28,13 +28,13 @@ public enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     case notifyURLNotAllowed(String)
 
     /// True for malformed params (HTTP 400); every other refusal is a policy's (HTTP 403).
-    public var isMalformed: Bool {
+    package var isMalformed: Bool {
         if case .malformedParams = self { return true }
         return false
     }
 
     /// A stable upper-case code, as Transloadit names its errors.
-    public var code: String {
+    package var code: String {
         switch self {
         case .malformedParams: "MALFORMED_PARAMS"
         case .unknownKey: "UNKNOWN_KEY"
@@ -54,7 +54,7 @@ public enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The reason, one line.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case let .malformedParams(what): what
         case let .unknownKey(key): "unknown key \(Self.quote(key)); expected only auth (key, expires, nonce), template_id, steps, fields and notify_url"
@@ -74,7 +74,7 @@ public enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `CODE: reason`.
-    public var description: String { "\(code): \(reason)" }
+    package var description: String { "\(code): \(reason)" }
 
     /// The text as a JSON string literal, cut to ``quoteLimit`` characters: one line, whatever it holds.
     static func quote(_ text: String) -> String {

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Requests a minute per caller, as a token bucket: a full minute's worth at once, then refilled evenly.
-public struct RateLimiter: Sendable {
+package struct RateLimiter: Sendable {
     /// Whether a request may go ahead, or how long until it could.
-    public enum Admission: Sendable, Hashable {
+    package enum Admission: Sendable, Hashable {
         case admitted
         case limited(retryAfter: Duration)
     }
@@ -13,16 +13,16 @@ public struct RateLimiter: Sendable {
         var updated: Date
     }
 
-    public let perMinute: Int
+    package let perMinute: Int
     private var buckets: [String: Bucket] = [:]
 
-    public init(perMinute: Int) {
+    package init(perMinute: Int) {
         precondition(perMinute > 0, "a rate needs at least one request a minute")
         self.perMinute = perMinute
     }
 
     /// Takes one request of `caller` at `now` from its bucket, or says how long until one is free.
-    public mutating func admit(_ caller: String, now: Date) -> Admission {
+    package mutating func admit(_ caller: String, now: Date) -> Admission {
         let capacity = Double(perMinute), perSecond = Double(perMinute) / 60
         var bucket = buckets[caller] ?? Bucket(tokens: capacity, updated: now)
         let elapsed = max(0, now.timeIntervalSince(bucket.updated))

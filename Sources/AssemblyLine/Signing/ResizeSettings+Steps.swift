@@ -1,6 +1,6 @@
 extension ResizeSettings {
     /// The name of the resize Step in the Assembly Instructions, and so of its results.
-    public static let stepName = "resize"
+    package static let stepName = "resize"
 
     /// The Assembly Instructions of this resize: the uploads handled as `:original`, then one `/image/resize` Step.
     ///
@@ -8,7 +8,7 @@ extension ResizeSettings {
     /// `width`, `height`, `resize_strategy`, and `format`, `quality`, `background` when set;
     /// `zoom` only when it is false (true is the robot's default). `result: true` keeps the
     /// Step's files in the Assembly Status.
-    public var steps: JSONValue {
+    package var steps: JSONValue {
         var resize: [String: JSONValue] = [
             "robot": .string("/image/resize"),
             "use": .string(":original"),

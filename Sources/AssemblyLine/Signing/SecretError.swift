@@ -1,5 +1,5 @@
 /// Why a secret or token could not be read; names the variable or file, never the value.
-public enum SecretError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SecretError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The environment variable is not set.
     case unset(variable: String)
     /// The variable or file holds nothing (after one trailing newline is removed).
@@ -13,7 +13,7 @@ public enum SecretError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file is larger than any secret or token.
     case tooLarge(path: String, limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unset(variable):
             "secret: environment variable \(variable) is not set; expected it to hold the secret or token"

@@ -10,18 +10,18 @@ import Glibc
 /// group nor others may access (mode 600 or stricter, as ssh asks of private keys); a more open
 /// file is refused, not merely warned about, because cron jobs have nobody to read a warning.
 /// Errors name the variable or the path, never the value.
-public struct SecretReader: Sendable {
+package struct SecretReader: Sendable {
     /// The largest secret file read.
-    public static let maxFileSize = 64 << 10
+    package static let maxFileSize = 64 << 10
 
-    public var environment: [String: String]
+    package var environment: [String: String]
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
     }
 
     /// The secret's text.
-    public func read(_ source: SecretSource) throws(SecretError) -> String {
+    package func read(_ source: SecretSource) throws(SecretError) -> String {
         let raw: String
         switch source {
         case let .environment(name):

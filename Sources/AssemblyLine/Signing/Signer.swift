@@ -3,7 +3,7 @@
 /// A signer signs the exact UTF-8 bytes it is given and returns `sha384:` followed by 96 lowercase
 /// hex digits. The caller sends those same bytes to Transloadit and never re-serializes them
 /// (DESIGN.md §3).
-public protocol Signer: Sendable {
+package protocol Signer: Sendable {
     /// The signature of `params`, as `sha384:<96 lowercase hex>`.
     ///
     /// - Throws: a ``SigningError`` saying why no signature came back; nothing may be uploaded then.
@@ -12,25 +12,25 @@ public protocol Signer: Sendable {
 
 extension Signer {
     /// Signs `params` and keeps the string and its signature together.
-    public func signed(_ params: String) async throws(SigningError) -> SignedParams {
+    package func signed(_ params: String) async throws(SigningError) -> SignedParams {
         SignedParams(params: params, signature: try await sign(params))
     }
 }
 
 /// A params string with its signature: the bytes signed are the bytes sent.
-public struct SignedParams: Sendable, Hashable {
+package struct SignedParams: Sendable, Hashable {
     /// The exact params JSON text that was signed.
-    public let params: String
+    package let params: String
     /// `sha384:<96 lowercase hex>`.
-    public let signature: String
+    package let signature: String
 
-    public init(params: String, signature: String) {
+    package init(params: String, signature: String) {
         self.params = params
         self.signature = signature
     }
 
     /// The two form fields of an Assembly creation, in the order Transloadit wants them: `params`, then `signature`.
-    public var formFields: [(name: String, value: String)] {
+    package var formFields: [(name: String, value: String)] {
         [("params", params), ("signature", signature)]
     }
 }

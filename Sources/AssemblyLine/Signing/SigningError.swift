@@ -2,7 +2,7 @@
 ///
 /// Every case fails the shard before any upload. ``isRetryable`` says whether asking again
 /// later (with a fresh nonce) can help.
-public enum SigningError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SigningError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The signing service refused the params (403), with its reason.
     case denied(reason: String)
     /// The signing service did not accept the bearer token (401), with its reason.
@@ -31,7 +31,7 @@ public enum SigningError: Error, Sendable, Hashable, CustomStringConvertible {
     case httpStatus(code: Int, reason: String)
 
     /// True when asking again later can help: timeouts, network trouble, 429, 408 and 5xx.
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case .timeout, .rateLimited: true
         case let .unreachable(error): error.isRetryable
@@ -42,7 +42,7 @@ public enum SigningError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .denied(reason):
             "signing: the signing service denied the params: \(reason)"

@@ -9,7 +9,7 @@ extension SigningPolicy {
     /// and `steps`, when present, equal one allowed set exactly (both are checked when both are
     /// sent, since request steps override a Template's); every field is allowed and its value
     /// matches its pattern; `notify_url` is allowed.
-    public func evaluate(_ params: String, now: Date) -> PolicyDecision {
+    package func evaluate(_ params: String, now: Date) -> PolicyDecision {
         do throws(PolicyRefusal) {
             let (nonce, expires) = try check(params, now: now)
             return .allow(nonce: nonce, expires: expires)

@@ -7,26 +7,26 @@
 /// max_expires_in: 1h
 /// templates: [0123456789abcdef0123456789abcdef]
 /// ```
-public struct SigningPolicyDecoder {
+package struct SigningPolicyDecoder {
     static let keys = [
         "key", "secret_env", "secret_file", "secret", "tokens_sha256", "max_expires_in", "clock_skew",
         "templates", "steps", "fields", "notify_urls", "requests_per_minute",
     ]
 
     /// The file name used in messages, as the user gave it.
-    public var displayPath: String
+    package var displayPath: String
     /// The policy's absolute path; a relative `secret_file` resolves against its directory.
-    public var absolutePath: String
-    public var environment: [String: String]
+    package var absolutePath: String
+    package var environment: [String: String]
 
-    public init(displayPath: String, absolutePath: String, environment: [String: String]) {
+    package init(displayPath: String, absolutePath: String, environment: [String: String]) {
         self.displayPath = displayPath
         self.absolutePath = absolutePath
         self.environment = environment
     }
 
     /// The validated policy, or every issue found in it.
-    public func decode(_ root: ConfigNode) throws(ConfigError) -> SigningPolicy {
+    package func decode(_ root: ConfigNode) throws(ConfigError) -> SigningPolicy {
         let reader = ConfigReader(file: displayPath, environment: environment)
         let policy = decode(root, reader: reader)
         guard reader.issues.isEmpty, let policy else { throw ConfigError(issues: reader.issues) }

@@ -1,13 +1,13 @@
 extension UTCDateTime {
     /// `YYYY/MM/DD HH:MM:SS+00:00`: the form of `auth.expires` that the official SDKs send (shared/reference/transloadit-api.md §2.3).
-    public var authExpiresText: String {
+    package var authExpiresText: String {
         Self.digits(year, 4) + "/" + Self.digits(month, 2) + "/" + Self.digits(day, 2) + " "
             + Self.digits(hour, 2) + ":" + Self.digits(minute, 2) + ":" + Self.digits(second, 2) + "+00:00"
     }
 
     /// Parses an `auth.expires` value: `YYYY/MM/DD HH:MM:SS+00:00`, or ISO 8601 in UTC
     /// (`YYYY-MM-DDTHH:MM:SSZ` or with milliseconds, `.sssZ`); nil for anything else.
-    public init?(authExpiresText text: String) {
+    package init?(authExpiresText text: String) {
         let bytes = Array(text.utf8)
         if bytes.count == 25, bytes[4] == UInt8(ascii: "/"), bytes[7] == UInt8(ascii: "/"), bytes[10] == UInt8(ascii: " "),
            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), text.hasSuffix("+00:00") {

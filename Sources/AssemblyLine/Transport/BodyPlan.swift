@@ -1,11 +1,11 @@
 /// One piece of a request body: bytes in memory, or a byte range of a file read only while sending.
-public enum BodySegment: Sendable, Hashable {
+package enum BodySegment: Sendable, Hashable {
     case bytes([UInt8])
     /// `length` bytes of the file at `path`, starting at `offset`.
     case file(path: String, offset: Int64, length: Int64)
 
     /// The number of bytes this segment contributes to the body.
-    public var length: Int64 {
+    package var length: Int64 {
         switch self {
         case let .bytes(bytes): Int64(bytes.count)
         case let .file(_, _, length): length
@@ -18,21 +18,21 @@ public enum BodySegment: Sendable, Hashable {
 /// A transport pulls the bytes through a `BodyPlanReader` in small buffers, so a multipart upload of
 /// large files needs neither a temp file nor memory the size of the files, and carries an exact
 /// `Content-Length`.
-public struct BodyPlan: Sendable, Hashable {
-    public private(set) var segments: [BodySegment] = []
+package struct BodyPlan: Sendable, Hashable {
+    package private(set) var segments: [BodySegment] = []
     /// The sum of the segments' lengths: the request's `Content-Length`.
-    public private(set) var contentLength: Int64 = 0
+    package private(set) var contentLength: Int64 = 0
 
-    public init() {}
+    package init() {}
 
-    public init(_ segments: [BodySegment]) {
+    package init(_ segments: [BodySegment]) {
         for segment in segments {
             append(segment)
         }
     }
 
     /// Adds a segment; adjacent byte segments are merged and empty ones dropped.
-    public mutating func append(_ segment: BodySegment) {
+    package mutating func append(_ segment: BodySegment) {
         switch segment {
         case let .bytes(bytes):
             guard !bytes.isEmpty else { return }
@@ -52,17 +52,17 @@ public struct BodyPlan: Sendable, Hashable {
     }
 
     /// Adds bytes.
-    public mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         append(.bytes(bytes))
     }
 
     /// Adds a string's UTF-8 bytes.
-    public mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         append(.bytes(Array(text.utf8)))
     }
 
     /// Adds `length` bytes of the file at `path` from `offset`; the file is not touched until the body is read.
-    public mutating func appendFile(path: String, offset: Int64 = 0, length: Int64) {
+    package mutating func appendFile(path: String, offset: Int64 = 0, length: Int64) {
         append(.file(path: path, offset: offset, length: length))
     }
 }

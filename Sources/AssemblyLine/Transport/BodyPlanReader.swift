@@ -8,16 +8,16 @@ import Glibc
 /// send the body again (libcurl rewinds a body when it retries on a reused connection). A file
 /// that ends before its range does is an error naming the file: it changed after it was planned.
 /// One reader belongs to one thread at a time.
-public final class BodyPlanReader {
-    public let plan: BodyPlan
+package final class BodyPlanReader {
+    package let plan: BodyPlan
     /// The number of body bytes delivered so far, from the start of the plan.
-    public private(set) var position: Int64 = 0
+    package private(set) var position: Int64 = 0
 
     private var segmentIndex = 0
     private var offsetInSegment: Int64 = 0
     private var openFile: (path: String, descriptor: Int32)?
 
-    public init(plan: BodyPlan) {
+    package init(plan: BodyPlan) {
         self.plan = plan
     }
 
@@ -28,7 +28,7 @@ public final class BodyPlanReader {
     /// Fills the start of `buffer` with the next body bytes and returns how many; 0 means the body is complete.
     ///
     /// - Throws: `TransportError.fileIO` when a file cannot be opened or read, or is shorter than its range.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int {
         var filled = 0
         while filled < buffer.count, segmentIndex < plan.segments.count {
             let segment = plan.segments[segmentIndex]
@@ -56,7 +56,7 @@ public final class BodyPlanReader {
     ///
     /// - Returns: false, without moving, when `offset` lies outside the body.
     @discardableResult
-    public func seek(to offset: Int64) -> Bool {
+    package func seek(to offset: Int64) -> Bool {
         guard offset >= 0, offset <= plan.contentLength else { return false }
         closeFile()
         segmentIndex = 0

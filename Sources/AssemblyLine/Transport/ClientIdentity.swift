@@ -1,12 +1,12 @@
 /// Who AssemblyLine says it is on the wire and in `--version`.
-public enum ClientIdentity {
+package enum ClientIdentity {
     /// The released version of AssemblyLine.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// The value of the `Transloadit-Client` header, `assemblyline:<version>`, as the official SDKs send theirs
     /// (shared/reference/transloadit-api.md §2.5).
-    public static let transloaditClient = "assemblyline:\(version)"
+    package static let transloaditClient = "assemblyline:\(version)"
 
     /// The header every request of the transport carries.
-    public static let header = HTTPHeader(name: "Transloadit-Client", value: transloaditClient)
+    package static let header = HTTPHeader(name: "Transloadit-Client", value: transloaditClient)
 }

@@ -1,12 +1,12 @@
 /// The `application/x-www-form-urlencoded` serialization of name/value pairs (WHATWG URL §5.2).
-public enum FormURLEncoding {
+package enum FormURLEncoding {
     /// `name=value` pairs joined by `&`; bytes outside `*-._` and ASCII alphanumerics are percent-encoded, space as `+`.
-    public static func encode(_ fields: [(name: String, value: String)]) -> String {
+    package static func encode(_ fields: [(name: String, value: String)]) -> String {
         fields.map { escape($0.name) + "=" + escape($0.value) }.joined(separator: "&")
     }
 
     /// One name or value, escaped.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)

@@ -1,18 +1,18 @@
 /// One HTTP header field as sent or received; names compare case-insensitively through the lookup helpers.
-public struct HTTPHeader: Sendable, Hashable, CustomStringConvertible {
-    public var name: String
-    public var value: String
+package struct HTTPHeader: Sendable, Hashable, CustomStringConvertible {
+    package var name: String
+    package var value: String
 
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
 
     /// `Name: value`, as on the wire.
-    public var description: String { "\(name): \(value)" }
+    package var description: String { "\(name): \(value)" }
 
     /// True when the name or value holds a CR, LF or NUL, which would split or end the header on the wire.
-    public var isMalformed: Bool {
+    package var isMalformed: Bool {
         name.isEmpty || (name + value).utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
             || name.utf8.contains { $0 == 0x3A || $0 == 0x20 }
     }
@@ -20,19 +20,19 @@ public struct HTTPHeader: Sendable, Hashable, CustomStringConvertible {
 
 extension Array where Element == HTTPHeader {
     /// The value of the first field named `name` (case-insensitive), or nil.
-    public func value(for name: String) -> String? {
+    package func value(for name: String) -> String? {
         let wanted = name.lowercased()
         return first { $0.name.lowercased() == wanted }?.value
     }
 
     /// The values of every field named `name` (case-insensitive), in order.
-    public func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         let wanted = name.lowercased()
         return filter { $0.name.lowercased() == wanted }.map(\.value)
     }
 
     /// True when a field named `name` (case-insensitive) is present.
-    public func contains(name: String) -> Bool {
+    package func contains(name: String) -> Bool {
         value(for: name) != nil
     }
 }

@@ -1,22 +1,22 @@
 /// An HTTP request method, compared exactly as sent (RFC 9110 §9.1); the common ones are constants.
-public struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
-    public var rawValue: String
+package struct HTTPMethod: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    package var rawValue: String
 
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
     }
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         rawValue = value
     }
 
-    public static let get = HTTPMethod(rawValue: "GET")
-    public static let head = HTTPMethod(rawValue: "HEAD")
-    public static let post = HTTPMethod(rawValue: "POST")
-    public static let put = HTTPMethod(rawValue: "PUT")
-    public static let patch = HTTPMethod(rawValue: "PATCH")
-    public static let delete = HTTPMethod(rawValue: "DELETE")
-    public static let options = HTTPMethod(rawValue: "OPTIONS")
+    package static let get = HTTPMethod(rawValue: "GET")
+    package static let head = HTTPMethod(rawValue: "HEAD")
+    package static let post = HTTPMethod(rawValue: "POST")
+    package static let put = HTTPMethod(rawValue: "PUT")
+    package static let patch = HTTPMethod(rawValue: "PATCH")
+    package static let delete = HTTPMethod(rawValue: "DELETE")
+    package static let options = HTTPMethod(rawValue: "OPTIONS")
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -1,11 +1,11 @@
 /// A request body: nothing, bytes in memory, or a plan of byte and file segments streamed while sending.
-public enum HTTPRequestBody: Sendable, Hashable {
+package enum HTTPRequestBody: Sendable, Hashable {
     case none
     case bytes([UInt8])
     case plan(BodyPlan)
 
     /// The exact number of body bytes, known before anything is read.
-    public var contentLength: Int64 {
+    package var contentLength: Int64 {
         switch self {
         case .none: 0
         case let .bytes(bytes): Int64(bytes.count)
@@ -14,7 +14,7 @@ public enum HTTPRequestBody: Sendable, Hashable {
     }
 
     /// The body as a plan, so a transport needs only one way to pull it.
-    public var asPlan: BodyPlan {
+    package var asPlan: BodyPlan {
         switch self {
         case .none: BodyPlan()
         case let .bytes(bytes): BodyPlan([.bytes(bytes)])
@@ -24,15 +24,15 @@ public enum HTTPRequestBody: Sendable, Hashable {
 }
 
 /// Everything a transport needs to send one HTTP request: a plain value, built by the domain, sent by an adapter.
-public struct HTTPRequestSpec: Sendable, Hashable {
-    public var method: HTTPMethod
+package struct HTTPRequestSpec: Sendable, Hashable {
+    package var method: HTTPMethod
     /// An absolute `http://` or `https://` URL, already percent-encoded.
-    public var url: String
+    package var url: String
     /// Header fields in the order they are sent; `Transloadit-Client` is added by the transport.
-    public var headers: [HTTPHeader]
-    public var body: HTTPRequestBody
+    package var headers: [HTTPHeader]
+    package var body: HTTPRequestBody
 
-    public init(method: HTTPMethod, url: String, headers: [HTTPHeader] = [], body: HTTPRequestBody = .none) {
+    package init(method: HTTPMethod, url: String, headers: [HTTPHeader] = [], body: HTTPRequestBody = .none) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -40,12 +40,12 @@ public struct HTTPRequestSpec: Sendable, Hashable {
     }
 
     /// A GET of `url`.
-    public static func get(_ url: String, headers: [HTTPHeader] = []) -> HTTPRequestSpec {
+    package static func get(_ url: String, headers: [HTTPHeader] = []) -> HTTPRequestSpec {
         HTTPRequestSpec(method: .get, url: url, headers: headers)
     }
 
     /// A request whose body is JSON text, with `Content-Type` and `Accept` set to `application/json`.
-    public static func json(
+    package static func json(
         _ method: HTTPMethod, _ url: String, body: [UInt8], headers: [HTTPHeader] = []
     ) -> HTTPRequestSpec {
         HTTPRequestSpec(
@@ -56,7 +56,7 @@ public struct HTTPRequestSpec: Sendable, Hashable {
     }
 
     /// A request with an `application/x-www-form-urlencoded` body of `fields`, in order.
-    public static func form(
+    package static func form(
         _ method: HTTPMethod, _ url: String, fields: [(name: String, value: String)], headers: [HTTPHeader] = []
     ) -> HTTPRequestSpec {
         HTTPRequestSpec(
@@ -68,7 +68,7 @@ public struct HTTPRequestSpec: Sendable, Hashable {
     /// A multipart/form-data request streamed from `form`'s plan, with its boundary in `Content-Type`.
     ///
     /// - Throws: the first error the form builder deferred (a missing or unreadable file, a bad header value).
-    public static func multipart(
+    package static func multipart(
         _ method: HTTPMethod = .post, _ url: String, form: MultipartFormBody, headers: [HTTPHeader] = []
     ) throws(TransportError) -> HTTPRequestSpec {
         HTTPRequestSpec(

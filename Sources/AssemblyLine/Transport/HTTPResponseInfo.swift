@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Where a received body ended up, as the request's `HTTPDestination` asked.
-public enum HTTPResponseBody: Sendable, Hashable {
+package enum HTTPResponseBody: Sendable, Hashable {
     case bytes([UInt8])
     /// The body was written to `path`; `length` bytes of it.
     case file(path: String, length: Int64)
@@ -12,21 +12,21 @@ public enum HTTPResponseBody: Sendable, Hashable {
 /// What came back from one HTTP exchange: the final response's status, headers and body, and the bytes moved.
 ///
 /// Any status is a response at this layer; `requireSuccess()` turns a non-2xx into `TransportError.httpStatus`.
-public struct HTTPResponseInfo: Sendable, Hashable {
-    public var status: Int
+package struct HTTPResponseInfo: Sendable, Hashable {
+    package var status: Int
     /// The final response's header fields in order (those of redirects and `100 Continue` are dropped).
-    public var headers: [HTTPHeader]
-    public var body: HTTPResponseBody
+    package var headers: [HTTPHeader]
+    package var body: HTTPResponseBody
     /// The URL of the final response (differs from the request's only when redirects were followed).
-    public var url: String
+    package var url: String
     /// Request body bytes sent.
-    public var bytesSent: Int64
+    package var bytesSent: Int64
     /// Response body bytes received.
-    public var bytesReceived: Int64
+    package var bytesReceived: Int64
     /// The protocol version of the final response: "1.1" or "2" (or "1.0").
-    public var httpVersion: String
+    package var httpVersion: String
 
-    public init(
+    package init(
         status: Int, headers: [HTTPHeader], body: HTTPResponseBody, url: String,
         bytesSent: Int64, bytesReceived: Int64, httpVersion: String
     ) {
@@ -40,13 +40,13 @@ public struct HTTPResponseInfo: Sendable, Hashable {
     }
 
     /// True for 2xx.
-    public var isSuccess: Bool { (200...299).contains(status) }
+    package var isSuccess: Bool { (200...299).contains(status) }
 
     /// The first header named `name`, case-insensitive.
-    public func header(_ name: String) -> String? { headers.value(for: name) }
+    package func header(_ name: String) -> String? { headers.value(for: name) }
 
     /// The body kept in memory, or an empty array when it went to a file.
-    public var bodyBytes: [UInt8] {
+    package var bodyBytes: [UInt8] {
         if case let .bytes(bytes) = body { bytes } else { [] }
     }
 
@@ -56,13 +56,13 @@ public struct HTTPResponseInfo: Sendable, Hashable {
     ///   body went to one).
     /// - Throws: `TransportError.httpStatus` with the status and the body's first `bodyLimit` bytes.
     @discardableResult
-    public func requireSuccess(accepting accepted: Set<Int> = [], bodyLimit: Int = 4096) throws(TransportError) -> HTTPResponseInfo {
+    package func requireSuccess(accepting accepted: Set<Int> = [], bodyLimit: Int = 4096) throws(TransportError) -> HTTPResponseInfo {
         guard !isSuccess, !accepted.contains(status) else { return self }
         throw .httpStatus(endpoint: TransportEndpoint(url: url).description, code: status, body: bodyPrefix(limit: bodyLimit))
     }
 
     /// The first `limit` bytes of the body as text (invalid UTF-8 repaired), wherever the body is.
-    public func bodyPrefix(limit: Int) -> String {
+    package func bodyPrefix(limit: Int) -> String {
         switch body {
         case let .bytes(bytes):
             return String(decoding: bytes.prefix(limit), as: UTF8.self)

@@ -3,7 +3,7 @@
 /// Implementations send every request with the `ClientIdentity.header`, verify TLS always, follow
 /// redirects only when asked, never read a whole request file into memory, and map every failure
 /// to a `TransportError`. Cancelling the calling task aborts its transfer and throws `.cancelled`.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     /// Sends `request` and waits for the complete response.
     ///
     /// - Parameters:
@@ -25,7 +25,7 @@ public protocol HTTPTransport: Sendable {
 
 extension HTTPTransport {
     /// Sends `request` with the default options and no progress reports.
-    public func send(
+    package func send(
         _ request: HTTPRequestSpec,
         to destination: HTTPDestination = .memory,
         options: HTTPTransferOptions = HTTPTransferOptions()

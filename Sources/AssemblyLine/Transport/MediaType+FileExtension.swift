@@ -1,13 +1,13 @@
 /// Media types of the files AssemblyLine uploads, guessed from the file name's extension.
 extension MediaType {
     /// The type for a path's extension (case-insensitive), or `application/octet-stream` when unknown.
-    public static func forPath(_ path: String) -> String {
+    package static func forPath(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return octetStream }
         return byExtension[name[name.index(after: dot)...].lowercased()] ?? octetStream
     }
 
-    public static let octetStream = "application/octet-stream"
+    package static let octetStream = "application/octet-stream"
 
     static let byExtension: [String: String] = [
         "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "webp": "image/webp",

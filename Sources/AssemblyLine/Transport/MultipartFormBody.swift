@@ -16,28 +16,28 @@ import Glibc
 /// form.appendFile(name: "file_1", path: "/data/in/a.jpg")
 /// let request = try HTTPRequestSpec.multipart(.post, url, form: form)
 /// ```
-public struct MultipartFormBody: Sendable {
+package struct MultipartFormBody: Sendable {
     /// The delimiter between parts; 1 to 70 characters of RFC 2046 `bchars`, no trailing space.
-    public let boundary: String
+    package let boundary: String
     private var body = BodyPlan()
     private var firstError: TransportError?
 
     /// A builder with `boundary`, by default a fresh random one.
-    public init(boundary: String = MultipartFormBody.randomBoundary()) {
+    package init(boundary: String = MultipartFormBody.randomBoundary()) {
         precondition(Self.isValidBoundary(boundary), "invalid multipart boundary: \(boundary)")
         self.boundary = boundary
     }
 
     /// The request's `Content-Type` value, boundary included.
-    public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+    package var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     /// A text field.
-    public mutating func append(name: String, value: String) {
+    package mutating func append(name: String, value: String) {
         appendPart(name: name, filename: nil, contentType: nil, content: .bytes(Array(value.utf8)))
     }
 
     /// A part with bytes from memory, optionally presented as a file.
-    public mutating func append(name: String, bytes: [UInt8], filename: String? = nil, contentType: String? = nil) {
+    package mutating func append(name: String, bytes: [UInt8], filename: String? = nil, contentType: String? = nil) {
         appendPart(name: name, filename: filename, contentType: contentType, content: .bytes(bytes))
     }
 
@@ -46,7 +46,7 @@ public struct MultipartFormBody: Sendable {
     /// - Parameters:
     ///   - filename: the name the server sees; by default the last component of `path`.
     ///   - contentType: by default guessed from the extension (`MediaType.forPath`).
-    public mutating func appendFile(name: String, path: String, filename: String? = nil, contentType: String? = nil) {
+    package mutating func appendFile(name: String, path: String, filename: String? = nil, contentType: String? = nil) {
         guard firstError == nil else { return }
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -73,7 +73,7 @@ public struct MultipartFormBody: Sendable {
     /// The finished body, closing delimiter included.
     ///
     /// - Throws: the first error met while appending.
-    public func plan() throws(TransportError) -> BodyPlan {
+    package func plan() throws(TransportError) -> BodyPlan {
         if let firstError { throw firstError }
         var finished = body
         finished.append(finished.contentLength == 0 ? "--\(boundary)--\r\n" : "\r\n--\(boundary)--\r\n")
@@ -119,7 +119,7 @@ public struct MultipartFormBody: Sendable {
     // MARK: - Boundaries
 
     /// A boundary with 128 random bits: `assemblyline-` and 32 hex digits.
-    public static func randomBoundary() -> String {
+    package static func randomBoundary() -> String {
         var generator = SystemRandomNumberGenerator()
         let high = String(generator.next() as UInt64, radix: 16)
         let low = String(generator.next() as UInt64, radix: 16)
@@ -128,7 +128,7 @@ public struct MultipartFormBody: Sendable {
     }
 
     /// True when `boundary` is 1 to 70 RFC 2046 `bchars` and does not end with a space.
-    public static func isValidBoundary(_ boundary: String) -> Bool {
+    package static func isValidBoundary(_ boundary: String) -> Bool {
         let allowed = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=? ".unicodeScalars)
         return (1...70).contains(boundary.unicodeScalars.count)
             && boundary.unicodeScalars.allSatisfy(allowed.contains)

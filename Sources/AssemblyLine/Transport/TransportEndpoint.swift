@@ -1,12 +1,12 @@
 /// The `scheme://host:port` part of a URL: what error messages and logs may show of it.
-public struct TransportEndpoint: Sendable, Hashable, CustomStringConvertible {
-    public var scheme: String
-    public var host: String
+package struct TransportEndpoint: Sendable, Hashable, CustomStringConvertible {
+    package var scheme: String
+    package var host: String
     /// The explicit port, or the scheme's default (80 for http, 443 for https), or nil when unknown.
-    public var port: Int?
+    package var port: Int?
 
     /// Splits `url` without validating it; user info, path, query and fragment are dropped.
-    public init(url: String) {
+    package init(url: String) {
         var rest = Substring(url)
         if let separator = rest.firstRange(of: "://") {
             scheme = rest[..<separator.lowerBound].lowercased()
@@ -30,11 +30,11 @@ public struct TransportEndpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True for `localhost`, `127.0.0.0/8` and `::1`: hosts that never leave the machine.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         host == "localhost" || host.hasPrefix("127.") || host == "[::1]"
     }
 
-    public var description: String {
+    package var description: String {
         let base = scheme.isEmpty ? host : "\(scheme)://\(host)"
         return port.map { "\(base):\($0)" } ?? base
     }

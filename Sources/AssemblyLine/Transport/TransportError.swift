@@ -2,7 +2,7 @@
 ///
 /// `endpoint` is the URL's `scheme://host:port` only: paths and query strings (which can carry
 /// signatures) never appear in a message.
-public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The request cannot be sent as given: a malformed URL, an unsupported scheme, a bad header or option.
     case invalidRequest(url: String, reason: String)
     /// The host name did not resolve.
@@ -27,7 +27,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case failed(endpoint: String, reason: String)
 
     /// True when trying the same request again later can help: network trouble, 5xx, 408, 413 and 429.
-    public var isRetryable: Bool {
+    package var isRetryable: Bool {
         switch self {
         case .resolve, .connect, .timeout, .reset:
             true
@@ -38,7 +38,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidRequest(url, reason):
             "transport: invalid request to \(TransportEndpoint(url: url)): \(reason)"

@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import SQLiteLedger
 
 /// `assemblyline run MANIFEST`: plans, records the run in the ledger, and runs every shard to its end.
 struct RunCommand: CLICommand {

@@ -1,5 +1,5 @@
 /// The process's exit codes, stable and documented (DESIGN.md §6, README "Exit codes").
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// All shards done; or the command did what it was asked.
     case success = 0
     /// The run finished with failed shards; `resume` can be tried.

@@ -3,6 +3,7 @@ import Foundation
 import HMAC
 #if canImport(Glibc)
 import Glibc
+import SQLiteLedger
 #endif
 
 /// Runs the unfinished shards of a recorded run to their end, and stops in order on a signal or at a deadline.
