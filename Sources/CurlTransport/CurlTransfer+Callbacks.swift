@@ -1,5 +1,6 @@
 import AssemblyLine
 import CCurl
+import HTTPMessages
 
 #if canImport(Glibc)
 import Glibc
@@ -75,10 +76,10 @@ extension CurlTransfer {
     /// https://curl.se/libcurl/c/CURLOPT_READFUNCTION.html: fills libcurl's buffer from the body plan.
     static let readBody: curl_read_callback = { data, size, count, userData in
         let transfer = CurlTransfer.from(userData)
-        do throws(TransportError) {
+        do throws(BodyPlanError) {
             return try transfer.reader.read(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
         } catch {
-            transfer.pendingError = error
+            transfer.pendingError = TransportError(error)
             return Int(CURL_READFUNC_ABORT)
         }
     }

@@ -1,5 +1,6 @@
 import AssemblyLine
 import CCurl
+import HTTPMessages
 
 /// One request in flight on the engine: the easy handle configured from a `TransferOrder`, its body
 /// reader, its response sink, and what the callbacks gathered.
@@ -12,7 +13,7 @@ final class CurlTransfer {
     let reader: BodyPlanReader
     let sink: ResponseSink
     /// The headers of the latest response seen; restarted at each status line.
-    var headers: [HTTPHeader] = []
+    var headers = HTTPHeaders()
     /// A failure found inside a callback, which libcurl only reports as a generic abort.
     var pendingError: TransportError?
     var lastProgress: TransferProgress?

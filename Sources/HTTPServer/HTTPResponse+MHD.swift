@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import HTTPMessages
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +12,7 @@ extension HTTPResponse {
     /// reader that fails after the allowed bytes, which makes libmicrohttpd close the connection.
     func makeMHDResponse() -> OpaquePointer? {
         guard let response = makeBody() else { return nil }
-        for field in headers where !HTTPHeaders.sameName(field.name, "Content-Length") {
+        for field in headers where !field.isNamed("Content-Length") {
             // libmicrohttpd refuses headers it manages itself (such as Transfer-Encoding); those are dropped.
             _ = MHD_add_response_header(response, field.name, field.value)
         }

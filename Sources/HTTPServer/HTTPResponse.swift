@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// What the server answers: status, headers and a body from memory or from a file, plus optional faults.
 ///
 /// `Content-Length` is always computed from the body (a handler's own is ignored). The fault and

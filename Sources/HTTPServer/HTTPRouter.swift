@@ -1,4 +1,5 @@
-import AssemblyLine
+import HTTPMessages
+
 
 /// Dispatches requests by method and path pattern, with a fallback (404 by default) for the rest.
 ///

@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// Why a request head is refused (400) before any handler sees it.
 ///
 /// libmicrohttpd 0.9.75 lets through framing that RFC 9112 asks a server to refuse: a NUL byte

@@ -1,5 +1,5 @@
-import AssemblyLine
 import CMicroHTTPD
+import HTTPMessages
 #if canImport(Glibc)
 import Glibc
 import Synchronization
@@ -154,11 +154,11 @@ final class RequestContext {
     private static func makeRequest(
         connection: OpaquePointer, method: String, target: String, version: String
     ) -> (HTTPRequest, folded: Bool) {
-        var scan = (fields: [HTTPHeaders.Field](), folded: false)
+        var scan = (fields: [HTTPHeader](), folded: false)
         withUnsafeMutablePointer(to: &scan) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
-                let scan = context!.assumingMemoryBound(to: (fields: [HTTPHeaders.Field], folded: Bool).self)
-                scan.pointee.fields.append(HTTPHeaders.Field(
+                let scan = context!.assumingMemoryBound(to: (fields: [HTTPHeader], folded: Bool).self)
+                scan.pointee.fields.append(HTTPHeader(
                     name: key.map { String(cString: $0) } ?? "", value: value.map { String(cString: $0) } ?? ""))
                 if let key, let value, !RequestContext.follows(value, key) {
                     scan.pointee.folded = true

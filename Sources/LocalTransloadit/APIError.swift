@@ -1,4 +1,5 @@
 import AssemblyLine
+import HTTPMessages
 import HTTPServer
 
 /// An error answer of the Assembly API: Transloadit's error code, the HTTP status, a message, and extras.

@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import HTTPMessages
 import HTTPServer
 
 /// `POST /assemblies` and `POST /assemblies/<id>`: admits, authorizes and stores a new Assembly.

@@ -1,4 +1,5 @@
 import AssemblyLine
+import HTTPMessages
 import HTTPServer
 
 /// The body of a creating request as it arrives: multipart parts streamed to disk, or a urlencoded form.

@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import HTTPMessages
 import HTTPServer
 
 /// `POST /assemblies/<id>/replay`: a new Assembly that runs again on the uploads of an earlier one.

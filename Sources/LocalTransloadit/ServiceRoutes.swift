@@ -1,4 +1,5 @@
 import AssemblyLine
+import HTTPMessages
 import HTTPServer
 
 /// The service's routing table (transloadit-api.md §8.1), with fault injection around each route.

@@ -1,4 +1,5 @@
 import AssemblyLine
+import HTTPMessages
 
 /// The absolute URLs the service hands out, all under its own base URL.
 ///

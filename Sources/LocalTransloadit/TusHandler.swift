@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 import HTTPServer
 
 /// tus 1.0.0 under `/resumable/files/`: OPTIONS, creation (POST), HEAD, PATCH and termination (DELETE).

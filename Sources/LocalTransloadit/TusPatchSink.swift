@@ -1,4 +1,5 @@
 import HMAC
+import HTTPMessages
 import HTTPServer
 #if canImport(Glibc)
 import Glibc

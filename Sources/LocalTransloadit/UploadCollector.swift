@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 
 /// A file part of a creating request, written to a temporary file as it arrived.
 struct StagedFile: Sendable {

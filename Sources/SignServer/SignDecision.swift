@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import HTTPMessages
 import HTTPServer
 
 /// What the signing service answers to one request, and the one log line that records it.

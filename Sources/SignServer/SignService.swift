@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 import HTTPServer
 import Synchronization
 

@@ -1,23 +1,11 @@
 import AssemblyLine
 import Foundation
+import TestSupport
 import Testing
-
-/// A deterministic generator for reproducible IDs (SplitMix64).
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 @Suite struct LedgerIdentifierTests {
     @Test func runIDHasTheDocumentedForm() throws {
-        var generator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
         let date = try #require(UTCDateTime(year: 2026, month: 11, day: 30, hour: 21, minute: 5, second: 1)).date
         let id = RunID.generate(at: date, using: &generator)
         #expect(id.rawValue.hasPrefix("20261130T210501Z-"))
@@ -27,7 +15,7 @@ private struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func runIDsSortByTime() throws {
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         let times: [Double] = [0, 1, 59, 3600, 86_400 * 40, 86_400 * 400]
         let base = Date(timeIntervalSince1970: 1_796_072_701)
         let ids = times.map { RunID.generate(at: base.addingTimeInterval($0), using: &generator) }
@@ -74,7 +62,7 @@ private struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func assemblyIDsAre32LowercaseHexDigits() throws {
-        var generator = SeededGenerator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let ids = (0..<100).map { _ in AssemblyID.generate(using: &generator) }
         #expect(Set(ids).count == 100)
         for id in ids {

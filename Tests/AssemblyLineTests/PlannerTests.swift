@@ -1,21 +1,17 @@
-import Foundation
-import Testing
 @testable import AssemblyLine
+import Foundation
+import TestSupport
+import Testing
 
 /// A real directory tree in its own temp directory, removed when the test ends.
 final class PlanningTree {
+    private let directory: TemporaryDirectory
     /// The tree's absolute path with symlinks resolved (the temp directory may itself be a symlink).
     let root: String
 
     init() throws {
-        let made = FileManager.default.temporaryDirectory
-            .appendingPathComponent("planner-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
-        root = URL(fileURLWithPath: made).resolvingSymlinksInPath().path
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: root)
+        directory = try TemporaryDirectory()
+        root = directory.url.resolvingSymlinksInPath().path
     }
 
     func path(_ relative: String) -> String {

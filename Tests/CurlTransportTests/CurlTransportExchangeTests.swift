@@ -2,7 +2,9 @@ import AssemblyLine
 import CurlTransport
 import Foundation
 import HMAC
+import HTTPMessages
 import Synchronization
+import TestSupport
 import Testing
 
 /// Successful exchanges against the loopback test server: bodies, headers, files, statuses, reuse.
@@ -56,7 +58,7 @@ import Testing
 
     @Test func multipartUploadFromFilesIsByteExact() async throws {
         // Given a form with fields and three files, one larger than any transport buffer
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         var form = MultipartFormBody()
         form.append(name: "params", value: #"{"auth":{"key":"k"},"steps":{}}"#)
         form.append(name: "signature", value: "sha384:" + String(repeating: "ab", count: 48))
@@ -85,7 +87,7 @@ import Testing
     }
 
     @Test func downloadStreamsToAFile() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         let path = scratch.path + "/download.bin"
         let length: Int64 = 5_000_000
         let response = try await transport.send(.get(server.url("/bytes?n=\(length)")), to: .file(path: path))
@@ -127,7 +129,7 @@ import Testing
 
     @Test func followedRedirectResendsAStreamedBody() async throws {
         // Given a body with a file segment posted to a 307 redirect, which keeps method and body
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         let content = Pattern.prefix(300_000)
         let path = try scratch.write("body.bin", content)
         let plan = BodyPlan([.bytes(Array("start".utf8)), .file(path: path, offset: 0, length: 300_000)])

@@ -1,6 +1,8 @@
 import AssemblyLine
 import CurlTransport
 import Foundation
+import HTTPMessages
+import TestSupport
 import Testing
 
 /// Each failure mode maps to its typed error, and timeouts and cancellation act promptly.
@@ -101,7 +103,7 @@ import Testing
     }
 
     @Test func bodyFileGoneAtSendTimeIsFileIO() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write("input.jpg", Pattern.prefix(1000))
         var form = MultipartFormBody()
         form.appendFile(name: "file", path: path)

@@ -2,6 +2,8 @@ import AssemblyLine
 import CurlTransport
 import Foundation
 import HMAC
+import HTTPMessages
+import TestSupport
 import Testing
 
 /// A 1 GiB upload and a 1 GiB download, each in a child process of its own (a Swift Testing exit test),
@@ -26,7 +28,7 @@ import Testing
     /// Sends a body of two byte segments around a 1 GiB file range; the server hashes what arrives.
     static func upload() async throws {
         let baseline = try ResidentMemory.bytes("VmRSS")
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         let path = try sparseFile(in: scratch.path, length: gibibyte)
         let plan = BodyPlan([.bytes(Array("head".utf8)), .file(path: path, offset: 0, length: gibibyte), .bytes([0x0A])])
         let expected = try sha256(of: plan)
@@ -46,7 +48,7 @@ import Testing
     /// Receives 1 GiB of the server's pattern into a file and checks every byte.
     static func download() async throws {
         let baseline = try ResidentMemory.bytes("VmRSS")
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         let path = scratch.path + "/download.bin"
 
         let server = try await TestServer.start()

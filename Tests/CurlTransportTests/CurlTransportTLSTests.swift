@@ -1,5 +1,6 @@
 import AssemblyLine
 import CurlTransport
+import TestSupport
 import Testing
 
 /// TLS verification is always on: an untrusted or misnamed certificate fails with `.tls`; a CA bundle can
@@ -9,7 +10,7 @@ import Testing
 
     @Test func certificateVerificationCannotBeBypassedButCanBeTrusted() async throws {
         // Given an HTTPS server whose self-signed certificate names 127.0.0.1
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         let pair = try await SelfSignedCertificate.make(in: scratch.path, name: "loopback", subjectAltName: "IP:127.0.0.1")
         let server = try await TestServer.start(tls: (pair.certificate, pair.key))
         let url = server.url("/echo")
@@ -31,7 +32,7 @@ import Testing
 
     @Test func hostNameIsVerified() async throws {
         // Given a trusted certificate for another name
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         let pair = try await SelfSignedCertificate.make(in: scratch.path, name: "other", subjectAltName: "DNS:example.com")
         let server = try await TestServer.start(tls: (pair.certificate, pair.key))
         // Then it is refused for 127.0.0.1
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func missingCABundleIsATLSError() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory()
         let pair = try await SelfSignedCertificate.make(in: scratch.path, name: "loopback", subjectAltName: "IP:127.0.0.1")
         let server = try await TestServer.start(tls: (pair.certificate, pair.key))
         let options = HTTPTransferOptions(caBundlePath: scratch.path + "/missing.pem")

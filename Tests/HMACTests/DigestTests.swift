@@ -1,5 +1,6 @@
 import Foundation
 import HMAC
+import TestSupport
 import Testing
 
 /// Known digests (FIPS 180 / RFC 1321 examples), streaming equal to one-shot, and file hashing.
@@ -87,16 +88,3 @@ import Testing
     }
 }
 
-/// A fresh directory under the system temp dir, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "hmac-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}

@@ -1,6 +1,7 @@
-import AssemblyLine
 import Foundation
+import HTTPMessages
 import HTTPServer
+import TestSupport
 import Testing
 
 @Suite struct HTTPServerFaultTests {

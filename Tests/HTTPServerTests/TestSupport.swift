@@ -5,23 +5,6 @@ import Synchronization
 import Glibc
 #endif
 
-/// A fresh directory under the system temp dir, removed when the value goes.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/httpserver-test-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        path = String(cString: made)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 /// What a `curl` run printed and how it exited.
 struct CurlResult {
     var status: Int32

@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import HTTPMessages
 import Testing
 
 /// Hostile requests against `assemblyline serve`, one fresh server per case, each case followed by the health checks.

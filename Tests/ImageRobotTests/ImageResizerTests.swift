@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 import ImageRobot
+import TestSupport
 import Testing
 
 @Suite struct ImageResizerTests {

@@ -2,7 +2,9 @@ import AssemblyLine
 import CurlTransport
 import Foundation
 import HMAC
+import HTTPMessages
 @testable import LocalTransloadit
+import TestSupport
 import Testing
 
 /// Listing, cancelling, replaying, and what survives a restart.

@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 @testable import LocalTransloadit
 import Testing
 

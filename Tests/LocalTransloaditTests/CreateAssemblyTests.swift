@@ -1,8 +1,10 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 import ImageRobot
 @testable import LocalTransloadit
+import TestSupport
 import Testing
 
 @Suite struct CreateAssemblyTests {

@@ -1,7 +1,9 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 @testable import LocalTransloadit
+import TestSupport
 import Testing
 import YAMLReader
 

@@ -1,6 +1,8 @@
 import AssemblyLine
 import Foundation
+import HTTPMessages
 @testable import LocalTransloadit
+import TestSupport
 import Testing
 
 /// Rate limits, and uploads that never finish.

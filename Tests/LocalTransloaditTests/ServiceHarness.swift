@@ -2,25 +2,11 @@ import AssemblyLine
 import CurlTransport
 import Foundation
 import HMAC
+import HTTPMessages
 import ImageRobot
 @testable import LocalTransloadit
 import Synchronization
-
-/// A fresh directory under the system temp dir, removed when the value goes.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "/local-transloadit-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-}
+import TestSupport
 
 /// The lines a service logged.
 final class LogCollector: Sendable {
@@ -35,7 +21,7 @@ final class LogCollector: Sendable {
 struct Answer: Sendable {
     var status: Int
     var json: JSONValue
-    var headers: [HTTPHeader]
+    var headers: HTTPHeaders
 
     subscript(key: String) -> JSONValue? { json[key] }
 }

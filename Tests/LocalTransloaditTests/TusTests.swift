@@ -1,8 +1,10 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 import ImageRobot
 @testable import LocalTransloadit
+import TestSupport
 import Testing
 
 /// tus 1.0.0 under /resumable/files/, tied to Assemblies.
@@ -44,7 +46,7 @@ import Testing
                    checksum: String? = nil, contentType: String = "application/offset+octet-stream") async throws -> HTTPResponseInfo {
             var body = BodyPlan()
             body.appendFile(path: path, offset: offset, length: length)
-            var headers = [header("Tus-Resumable", "1.0.0"), header("Upload-Offset", String(declaredOffset ?? offset)), header("Content-Type", contentType)]
+            var headers: HTTPHeaders = [header("Tus-Resumable", "1.0.0"), header("Upload-Offset", String(declaredOffset ?? offset)), header("Content-Type", contentType)]
             if let checksum { headers.append(header("Upload-Checksum", checksum)) }
             return try await harness.transport.send(HTTPRequestSpec(method: .patch, url: url, headers: headers, body: .plan(body)))
         }

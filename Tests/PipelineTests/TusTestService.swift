@@ -2,25 +2,11 @@ import AssemblyLine
 import CurlTransport
 import Foundation
 import HMAC
+import HTTPMessages
 import LocalTransloadit
 import Synchronization
+import TestSupport
 import Testing
-
-/// A fresh directory under the system temp dir, removed when the value goes.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "/pipeline-tests-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-}
 
 /// Every request sent through the real transport it wraps, so a test can see what went on the wire.
 final class RecordingTransport: HTTPTransport {

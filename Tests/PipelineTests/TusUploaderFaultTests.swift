@@ -1,8 +1,10 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 import LocalTransloadit
 import Synchronization
+import TestSupport
 import Testing
 
 /// The tus uploader survives what a real network and server do: dropped and cut connections, 5xx, slow answers,

@@ -1,8 +1,10 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 import ImageRobot
 import SQLiteLedger
+import TestSupport
 import Testing
 
 /// The tus uploader against the real local service over loopback: uploads, resumes, new uploads, refusals.

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteLedger
+import TestSupport
 import Testing
 
 @Suite struct SQLiteConnectionTests {

@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 @testable import SQLiteLedger
+import TestSupport
 import Testing
 
 /// A ledger file written by a version-1 AssemblyLine is brought to the latest version with its data kept.

@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 import SQLiteLedger
+import TestSupport
 import Testing
 
 private struct Boom: Error, Equatable {}

@@ -1,27 +1,9 @@
 import AssemblyLine
 import Foundation
 import SQLiteLedger
+import TestSupport
 
-/// A fresh directory under the system's temporary directory, removed when the value goes away.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sqliteledger-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        path = url.path
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// A path inside the directory.
-    func file(_ name: String) -> String {
-        path + "/" + name
-    }
-
+extension TemporaryDirectory {
     /// The ledger file of this directory used as a state directory.
     var ledgerPath: String { SQLiteLedger.path(inStateDirectory: path) }
 }

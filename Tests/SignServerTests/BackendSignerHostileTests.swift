@@ -1,5 +1,6 @@
 @testable import AssemblyLine
 import Foundation
+import HTTPMessages
 import HTTPServer
 import Testing
 

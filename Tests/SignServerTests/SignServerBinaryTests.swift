@@ -1,6 +1,7 @@
 import AssemblyLine
 import Foundation
 import HMAC
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -13,9 +14,8 @@ import Glibc
 
     @Test func servesOnAnEphemeralPortAndStopsOnSIGTERM() async throws {
         // Given a policy file whose secret comes from the environment
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sign-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory()
+        let directory = scratch.url
         let policy = directory.appendingPathComponent("policy.yaml")
         try Data("""
             key: \(SignServerFixture.key)

@@ -1,6 +1,7 @@
 @testable import AssemblyLine
 import Foundation
 import HMAC
+import HTTPMessages
 import SignServer
 import Testing
 
@@ -130,7 +131,7 @@ import Testing
 
     @Test func refusesABodyThatIsNotTheEnvelope() async throws {
         let fixture = try SignServerFixture()
-        let headers = [HTTPHeader(name: "Authorization", value: "Bearer \(SignServerFixture.token)")]
+        let headers: HTTPHeaders = [HTTPHeader(name: "Authorization", value: "Bearer \(SignServerFixture.token)")]
         for body in [#"{"params": 1}"#, #"{"params": "{}", "signature": "x"}"#, "params=1", String(repeating: " ", count: 70_000)] {
             let response = try await SignServerFixture.transport.send(
                 .json(.post, fixture.server.signURL, body: Array(body.utf8), headers: headers))

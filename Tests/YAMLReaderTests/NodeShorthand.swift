@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import TestSupport
 import YAMLReader
 
 /// Short constructors for expected trees: every node with its line and column.
@@ -48,9 +49,6 @@ func parseError(_ text: String) -> YAMLError? {
 
 /// A fresh directory under the system's temporary directory, removed after `body`.
 func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("YAMLReaderTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
+    let directory = try TemporaryDirectory()
+    return try body(directory.url)
 }

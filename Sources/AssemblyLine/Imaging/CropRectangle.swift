@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// The `crop` option of `/image/resize`: two corners, each coordinate in pixels or a percentage of the image.
 package struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
     /// One coordinate: whole pixels from the top or left edge, or a percentage of the width or height.

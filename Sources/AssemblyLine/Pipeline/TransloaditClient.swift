@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// The calls the orchestrator makes to a Transloadit-compatible Assembly API, over the HTTP port.
 ///
 /// Every answer is read as an ``AssemblyStatus``; anything but a usable answer is a ``TransloaditError``

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPMessages
 
 /// What a tus server announced in its answer to OPTIONS: protocol versions, extensions, checksum algorithms, size limit.
 ///
@@ -21,7 +22,7 @@ package struct TusCapabilities: Sendable, Hashable {
     }
 
     /// The capabilities in an OPTIONS answer's headers.
-    package init(headers: [HTTPHeader]) {
+    package init(headers: HTTPHeaders) {
         self.init(versions: Self.list(headers.value(for: "Tus-Version")),
                   extensions: Set(Self.list(headers.value(for: "Tus-Extension"))),
                   checksumAlgorithms: Set(Self.list(headers.value(for: "Tus-Checksum-Algorithm"))),

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPMessages
 
 /// The requests of the tus protocol, each with its own recovery: OPTIONS, creation, HEAD and PATCH.
 extension TusUploader {
@@ -57,12 +58,12 @@ extension TusUploader {
     ) async throws -> ChunkResult {
         var body = BodyPlan()
         body.appendFile(path: job.file.path, offset: position.offset, length: length)
-        var headers = [
+        var headers: HTTPHeaders = [
             Self.resumable,
             HTTPHeader(name: "Upload-Offset", value: String(position.offset)),
             HTTPHeader(name: "Content-Type", value: Self.chunkContentType),
         ]
-        if let checksum { headers.append(HTTPHeader(name: "Upload-Checksum", value: checksum)) }
+        if let checksum { headers.add("Upload-Checksum", checksum) }
         let request = HTTPRequestSpec(method: .patch, url: position.url, headers: headers, body: .plan(body))
         let counter = TusByteCounter(report: onBytes)
         let response: HTTPResponseInfo

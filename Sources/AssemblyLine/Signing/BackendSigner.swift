@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// Asks the operator's signing service for signatures over the HTTP port, and accepts only exact, well-formed answers.
 ///
 /// The contract of DESIGN.md §3: `POST <url>` with `Authorization: Bearer <token>` and the body

@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// Who AssemblyLine says it is on the wire and in `--version`.
 package enum ClientIdentity {
     /// The released version of AssemblyLine.

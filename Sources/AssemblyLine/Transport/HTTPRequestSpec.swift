@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// A request body: nothing, bytes in memory, or a plan of byte and file segments streamed while sending.
 package enum HTTPRequestBody: Sendable, Hashable {
     case none
@@ -29,10 +31,10 @@ package struct HTTPRequestSpec: Sendable, Hashable {
     /// An absolute `http://` or `https://` URL, already percent-encoded.
     package var url: String
     /// Header fields in the order they are sent; `Transloadit-Client` is added by the transport.
-    package var headers: [HTTPHeader]
+    package var headers: HTTPHeaders
     package var body: HTTPRequestBody
 
-    package init(method: HTTPMethod, url: String, headers: [HTTPHeader] = [], body: HTTPRequestBody = .none) {
+    package init(method: HTTPMethod, url: String, headers: HTTPHeaders = [], body: HTTPRequestBody = .none) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -40,13 +42,13 @@ package struct HTTPRequestSpec: Sendable, Hashable {
     }
 
     /// A GET of `url`.
-    package static func get(_ url: String, headers: [HTTPHeader] = []) -> HTTPRequestSpec {
+    package static func get(_ url: String, headers: HTTPHeaders = []) -> HTTPRequestSpec {
         HTTPRequestSpec(method: .get, url: url, headers: headers)
     }
 
     /// A request whose body is JSON text, with `Content-Type` and `Accept` set to `application/json`.
     package static func json(
-        _ method: HTTPMethod, _ url: String, body: [UInt8], headers: [HTTPHeader] = []
+        _ method: HTTPMethod, _ url: String, body: [UInt8], headers: HTTPHeaders = []
     ) -> HTTPRequestSpec {
         HTTPRequestSpec(
             method: method, url: url,
@@ -57,7 +59,7 @@ package struct HTTPRequestSpec: Sendable, Hashable {
 
     /// A request with an `application/x-www-form-urlencoded` body of `fields`, in order.
     package static func form(
-        _ method: HTTPMethod, _ url: String, fields: [(name: String, value: String)], headers: [HTTPHeader] = []
+        _ method: HTTPMethod, _ url: String, fields: [(name: String, value: String)], headers: HTTPHeaders = []
     ) -> HTTPRequestSpec {
         HTTPRequestSpec(
             method: method, url: url,
@@ -69,11 +71,16 @@ package struct HTTPRequestSpec: Sendable, Hashable {
     ///
     /// - Throws: the first error the form builder deferred (a missing or unreadable file, a bad header value).
     package static func multipart(
-        _ method: HTTPMethod = .post, _ url: String, form: MultipartFormBody, headers: [HTTPHeader] = []
+        _ method: HTTPMethod = .post, _ url: String, form: MultipartFormBody, headers: HTTPHeaders = []
     ) throws(TransportError) -> HTTPRequestSpec {
-        HTTPRequestSpec(
-            method: method, url: url,
-            headers: [HTTPHeader(name: "Content-Type", value: form.contentType)] + headers,
-            body: .plan(try form.plan()))
+        let plan: BodyPlan
+        do {
+            plan = try form.plan()
+        } catch {
+            throw TransportError(error)
+        }
+        return HTTPRequestSpec(
+            method: method, url: url, headers: [HTTPHeader(name: "Content-Type", value: form.contentType)] + headers,
+            body: .plan(plan))
     }
 }

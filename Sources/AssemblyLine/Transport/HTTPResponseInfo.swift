@@ -1,3 +1,4 @@
+import HTTPMessages
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,7 @@ package enum HTTPResponseBody: Sendable, Hashable {
 package struct HTTPResponseInfo: Sendable, Hashable {
     package var status: Int
     /// The final response's header fields in order (those of redirects and `100 Continue` are dropped).
-    package var headers: [HTTPHeader]
+    package var headers: HTTPHeaders
     package var body: HTTPResponseBody
     /// The URL of the final response (differs from the request's only when redirects were followed).
     package var url: String
@@ -27,7 +28,7 @@ package struct HTTPResponseInfo: Sendable, Hashable {
     package var httpVersion: String
 
     package init(
-        status: Int, headers: [HTTPHeader], body: HTTPResponseBody, url: String,
+        status: Int, headers: HTTPHeaders, body: HTTPResponseBody, url: String,
         bytesSent: Int64, bytesReceived: Int64, httpVersion: String
     ) {
         self.status = status

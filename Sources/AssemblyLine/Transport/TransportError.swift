@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// Why an HTTP exchange failed, as the pipeline needs to tell the cases apart (retry, fail the shard, stop).
 ///
 /// `endpoint` is the URL's `scheme://host:port` only: paths and query strings (which can carry
@@ -25,6 +27,14 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
     case httpStatus(endpoint: String, code: Int, body: String)
     /// Any other transfer failure, with libcurl's (or the server's) explanation.
     case failed(endpoint: String, reason: String)
+
+    /// The transport's name for a request body that could not be built or read.
+    package init(_ error: BodyPlanError) {
+        switch error {
+        case let .fileIO(path, reason): self = .fileIO(path: path, reason: reason)
+        case let .invalidPart(reason): self = .invalidRequest(url: "", reason: reason)
+        }
+    }
 
     /// True when trying the same request again later can help: network trouble, 5xx, 408, 413 and 429.
     package var isRetryable: Bool {

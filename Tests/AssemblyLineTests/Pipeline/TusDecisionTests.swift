@@ -1,6 +1,8 @@
 @testable import AssemblyLine
 import Foundation
+import HTTPMessages
 import Synchronization
+import TestSupport
 import Testing
 
 /// The tus client's pure parts: the metadata it sends, what it reads from OPTIONS and HEAD, and how it counts bytes.
@@ -9,7 +11,7 @@ import Testing
     static let checkpoint = TusUploadCheckpoint(url: "https://tus.example/files/abc", offset: 400)
 
     static func head(_ status: Int, _ headers: [String: String] = [:]) -> HTTPResponseInfo {
-        HTTPResponseInfo(status: status, headers: headers.sorted { $0.key < $1.key }.map { HTTPHeader(name: $0.key, value: $0.value) },
+        HTTPResponseInfo(status: status, headers: HTTPHeaders(headers.sorted { $0.key < $1.key }.map { HTTPHeader(name: $0.key, value: $0.value) }),
                          body: .bytes([]), url: checkpoint.url, bytesSent: 0, bytesReceived: 0, httpVersion: "1.1")
     }
 
@@ -94,10 +96,8 @@ import Testing
     }
 
     @Test func aFileThatChangedOrWentIsRefused() throws {
-        let directory = NSTemporaryDirectory() + "tus-decision-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/a.bin"
+        let directory = try TemporaryDirectory()
+        let path = directory.file("a.bin")
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
         var info = stat()
         #expect(stat(path, &info) == 0)

@@ -1,19 +1,7 @@
 @testable import AssemblyLine
 import Foundation
+import TestSupport
 import Testing
-
-/// A deterministic generator (SplitMix64) so that nonces are known in tests.
-private struct SeededNonceGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct AssemblyParamsTests {
     /// 2026-05-20T14:03:07.600Z.
@@ -43,7 +31,7 @@ private struct SeededNonceGenerator: RandomNumberGenerator {
     }
 
     @Test func nonceIsThirtyTwoHexFromTheGenerator() {
-        var first = SeededNonceGenerator(state: 7), second = SeededNonceGenerator(state: 7)
+        var first = SplitMix64(seed: 7), second = SplitMix64(seed: 7)
         let nonce = AssemblyParams.nonce(using: &first)
         #expect(nonce.count == AssemblyParams.nonceLength)
         #expect(nonce.allSatisfy { "0123456789abcdef".contains($0) })

@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct SecretReaderTests {
@@ -11,7 +12,7 @@ import Testing
     }
 
     @Test func readsAPrivateFile() throws {
-        let scratch = try TransportScratch()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write("secret", Array((Self.value + "\n").utf8))
         chmod(path, 0o600)
         #expect(try SecretReader(environment: [:]).read(.file(path)) == Self.value)
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func refusesAFileOthersCanRead() throws {
-        let scratch = try TransportScratch()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write("secret", Array(Self.value.utf8))
         chmod(path, 0o644)
         #expect(throws: SecretError.tooOpen(path: path, mode: 0o644)) { try SecretReader(environment: [:]).read(.file(path)) }
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func refusesWhatHoldsNoSecret() throws {
-        let scratch = try TransportScratch()
+        let scratch = try TemporaryDirectory()
         let empty = try scratch.write("empty", Array("\n".utf8))
         chmod(empty, 0o600)
         let reader = SecretReader(environment: ["EMPTY": ""])
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func messagesNameTheSourceNeverTheValue() throws {
-        let scratch = try TransportScratch()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write("secret", Array(Self.value.utf8))
         chmod(path, 0o666)
         do {

@@ -1,4 +1,6 @@
 import AssemblyLine
+import HTTPMessages
+import TestSupport
 import Testing
 
 /// Endpoints, error messages, form encoding, and the non-2xx helper.
@@ -41,7 +43,7 @@ import Testing
     }
 
     @Test func httpStatusBodyFromAFile() throws {
-        let scratch = try TransportScratch()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write("error.json", Array("line one\nline two".utf8))
         let response = HTTPResponseInfo(
             status: 503, headers: [], body: .file(path: path, length: 17), url: "http://127.0.0.1:9/r",
@@ -66,7 +68,7 @@ import Testing
     }
 
     @Test func headerLookupIsCaseInsensitive() {
-        let headers = [HTTPHeader(name: "Set-Cookie", value: "a"), HTTPHeader(name: "set-cookie", value: "b")]
+        let headers: HTTPHeaders = [HTTPHeader(name: "Set-Cookie", value: "a"), HTTPHeader(name: "set-cookie", value: "b")]
         #expect(headers.value(for: "SET-COOKIE") == "a")
         #expect(headers.values(for: "set-cookie") == ["a", "b"])
         #expect(!headers.contains(name: "Location"))

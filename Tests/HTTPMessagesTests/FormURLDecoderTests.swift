@@ -1,4 +1,4 @@
-import AssemblyLine
+import HTTPMessages
 import Testing
 
 @Suite struct FormURLDecoderTests {

@@ -27,8 +27,8 @@ package final class BodyPlanReader {
 
     /// Fills the start of `buffer` with the next body bytes and returns how many; 0 means the body is complete.
     ///
-    /// - Throws: `TransportError.fileIO` when a file cannot be opened or read, or is shorter than its range.
-    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransportError) -> Int {
+    /// - Throws: `BodyPlanError.fileIO` when a file cannot be opened or read, or is shorter than its range.
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(BodyPlanError) -> Int {
         var filled = 0
         while filled < buffer.count, segmentIndex < plan.segments.count {
             let segment = plan.segments[segmentIndex]
@@ -85,7 +85,7 @@ package final class BodyPlanReader {
 
     private func readFile(
         path: String, at fileOffset: Int64, into target: UnsafeMutableRawBufferPointer, rangeEnd: Int64
-    ) throws(TransportError) -> Int {
+    ) throws(BodyPlanError) -> Int {
         let descriptor = try descriptor(for: path)
         while true {
             let count = pread(descriptor, target.baseAddress, target.count, off_t(fileOffset))
@@ -97,7 +97,7 @@ package final class BodyPlanReader {
         }
     }
 
-    private func descriptor(for path: String) throws(TransportError) -> Int32 {
+    private func descriptor(for path: String) throws(BodyPlanError) -> Int32 {
         if let openFile, openFile.path == path { return openFile.descriptor }
         closeFile()
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)

@@ -1,4 +1,5 @@
-import AssemblyLine
+import HTTPMessages
+import TestSupport
 import Testing
 
 /// The multipart builder against bodies spelled out by hand from RFC 7578's grammar.
@@ -10,7 +11,7 @@ import Testing
     @Test(arguments: [1, 7, 64, 4096, 100_000])
     func fieldsAndFilesAreByteExact(bufferSize: Int) throws {
         // Given a text field, a file and an in-memory part
-        let scratch = try TransportScratch()
+        let scratch = try TemporaryDirectory()
         let photo = try scratch.write("photo.JPG", pixels)
         var form = MultipartFormBody(boundary: Self.boundary)
         form.append(name: "params", value: #"{"auth":{"key":"k"}}"#)
@@ -19,7 +20,7 @@ import Testing
 
         // When the plan is read back
         let plan = try form.plan()
-        let body = try TransportScratch.materialize(plan, bufferSize: bufferSize)
+        let body = try BodyPlanBytes.materialize(plan, bufferSize: bufferSize)
 
         // Then it is exactly the hand-built body, and its declared length is its length
         let crlf = Self.crlf
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func fileContentIsReferencedNotCopied() throws {
-        let scratch = try TransportScratch()
+        let scratch = try TemporaryDirectory()
         let path = try scratch.write("big.bin", pixels)
         var form = MultipartFormBody(boundary: Self.boundary)
         form.appendFile(name: "f", path: path)
@@ -51,7 +52,7 @@ import Testing
     @Test func namesAndFilenamesAreQuotedAndEscaped() throws {
         var form = MultipartFormBody(boundary: Self.boundary)
         form.append(name: "a\"b\r\nc", bytes: [0x41], filename: "we\"ird\nname é.png")
-        let body = String(decoding: try TransportScratch.materialize(try form.plan()), as: UTF8.self)
+        let body = String(decoding: try BodyPlanBytes.materialize(try form.plan()), as: UTF8.self)
         let expected = "--\(Self.boundary)\r\n"
             + "Content-Disposition: form-data; name=\"a%22b%0D%0Ac\"; filename=\"we%22ird%0Aname é.png\"\r\n\r\n"
             + "A\r\n--\(Self.boundary)--\r\n"
@@ -60,26 +61,26 @@ import Testing
 
     @Test func emptyFormIsTheClosingDelimiterOnly() throws {
         let form = MultipartFormBody(boundary: Self.boundary)
-        #expect(try TransportScratch.materialize(try form.plan()) == Array("--\(Self.boundary)--\r\n".utf8))
+        #expect(try BodyPlanBytes.materialize(try form.plan()) == Array("--\(Self.boundary)--\r\n".utf8))
     }
 
     @Test func firstErrorIsDeferredAndWins() throws {
         // Given a missing file, then a directory, then a valid field
-        let scratch = try TransportScratch()
+        let scratch = try TemporaryDirectory()
         let missing = scratch.path + "/missing.jpg"
         var form = MultipartFormBody(boundary: Self.boundary)
         form.appendFile(name: "a", path: missing)
         form.appendFile(name: "b", path: scratch.path)
         form.append(name: "c", value: "ok")
         // Then plan() throws the first problem, naming the file
-        #expect(throws: TransportError.fileIO(path: missing, reason: "No such file or directory")) { try form.plan() }
+        #expect(throws: BodyPlanError.fileIO(path: missing, reason: "No such file or directory")) { try form.plan() }
     }
 
     @Test func directoryIsRefused() throws {
-        let scratch = try TransportScratch()
+        let scratch = try TemporaryDirectory()
         var form = MultipartFormBody(boundary: Self.boundary)
         form.appendFile(name: "dir", path: scratch.path)
-        #expect(throws: TransportError.fileIO(path: scratch.path, reason: "is a directory, expected a regular file")) {
+        #expect(throws: BodyPlanError.fileIO(path: scratch.path, reason: "is a directory, expected a regular file")) {
             try form.plan()
         }
     }
@@ -87,7 +88,7 @@ import Testing
     @Test func lineBreakInPartContentTypeIsRefused() {
         var form = MultipartFormBody(boundary: Self.boundary)
         form.append(name: "x", bytes: [], filename: "x", contentType: "text/plain\r\nX-Evil: 1")
-        let error = #expect(throws: TransportError.self) { try form.plan() }
+        let error = #expect(throws: BodyPlanError.self) { try form.plan() }
         #expect(error?.description.contains("line break") == true)
     }
 

@@ -76,7 +76,7 @@ struct HeaderParameters: Sendable, Hashable {
 
 extension String {
     /// The string without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else {
             return ""

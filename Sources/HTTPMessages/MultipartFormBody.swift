@@ -20,7 +20,7 @@ package struct MultipartFormBody: Sendable {
     /// The delimiter between parts; 1 to 70 characters of RFC 2046 `bchars`, no trailing space.
     package let boundary: String
     private var body = BodyPlan()
-    private var firstError: TransportError?
+    private var firstError: BodyPlanError?
 
     /// A builder with `boundary`, by default a fresh random one.
     package init(boundary: String = MultipartFormBody.randomBoundary()) {
@@ -73,7 +73,7 @@ package struct MultipartFormBody: Sendable {
     /// The finished body, closing delimiter included.
     ///
     /// - Throws: the first error met while appending.
-    package func plan() throws(TransportError) -> BodyPlan {
+    package func plan() throws(BodyPlanError) -> BodyPlan {
         if let firstError { throw firstError }
         var finished = body
         finished.append(finished.contentLength == 0 ? "--\(boundary)--\r\n" : "\r\n--\(boundary)--\r\n")
@@ -85,7 +85,7 @@ package struct MultipartFormBody: Sendable {
     private mutating func appendPart(name: String, filename: String?, contentType: String?, content: BodySegment) {
         guard firstError == nil else { return }
         if let contentType, contentType.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
-            firstError = .invalidRequest(url: "", reason: "Content-Type of part \"\(name)\" contains a line break")
+            firstError = .invalidPart(reason: "Content-Type of part \"\(name)\" contains a line break")
             return
         }
         var head = body.contentLength == 0 ? "--\(boundary)\r\n" : "\r\n--\(boundary)\r\n"

@@ -1,4 +1,5 @@
-import AssemblyLine
+import HTTPMessages
+import TestSupport
 import Testing
 
 @Suite struct MultipartParserTests {
@@ -7,7 +8,7 @@ import Testing
     /// A body whose file content is built to trip a careless boundary search.
     static func trickyBody() -> (MultipartBodyBuilder, [MultipartEvent]) {
         let boundary = "----AssemblyLineBoundary7MA4YWxk"
-        var random = SeededBytes(seed: 42)
+        var random = SplitMix64(seed: 42)
         let nearMiss = Array("\r\n--\(boundary.dropLast())X".utf8) + Array("\r\r\n-\r\n--".utf8)
         let binary = random.bytes(10_000) + nearMiss + random.bytes(333) + [13]
         var builder = MultipartBodyBuilder(boundary: boundary)
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func streamsALargeFileInPiecesNoLargerThanTheInput() throws {
-        var random = SeededBytes(seed: 7)
+        var random = SplitMix64(seed: 7)
         let data = random.bytes(3 << 20)
         var builder = MultipartBodyBuilder(boundary: "xyzzy")
         builder.parts = [.file(name: "f", filename: "big.bin", contentType: "application/octet-stream", data: data)]
