@@ -1,7 +1,8 @@
 import AssemblyLine
-import HTTPServer
+import ConfigFormat
 import Foundation
 import HMAC
+import HTTPServer
 import ImageRobot
 
 /// Runs one Assembly's steps on a worker thread and records the outcome.

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import Foundation
 
 /// One file of an Assembly, an upload or a result, as stored on disk and shown in `uploads[]` and `results`.

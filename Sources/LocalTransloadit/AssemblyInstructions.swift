@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import HTTPServer
 
 /// What an Assembly's steps do, checked before any file is stored: robots known, `use` resolvable, options valid.

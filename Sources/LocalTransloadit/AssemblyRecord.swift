@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import Foundation
 
 /// Everything the service knows about one Assembly; persisted as `assemblies/<id>/assembly.json`.

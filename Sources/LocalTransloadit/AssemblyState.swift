@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 
 /// Where an Assembly is in its life; the raw value is its `ok` code (none for ``failed``).
 enum AssemblyState: String, Codable, Sendable, Hashable {

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import Foundation
 
 /// Renders an Assembly's status JSON: the fields official clients read (transloadit-api.md §3).

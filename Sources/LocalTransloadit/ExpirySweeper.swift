@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import Dispatch
 import Foundation
 import Synchronization

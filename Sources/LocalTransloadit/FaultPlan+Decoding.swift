@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 
 extension FaultPlan {
     static let routeKeys = ["fail", "statuses", "drop", "cut", "slow", "delay", "truncate", "corrupt"]

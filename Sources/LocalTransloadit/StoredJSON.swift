@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 
 /// A ``JSONValue`` inside a `Codable` record, written as the JSON it is (not as a string).
 ///

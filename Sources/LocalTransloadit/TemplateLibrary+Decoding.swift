@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 
 extension TemplateLibrary {
     /// The keys a Template may hold.

@@ -1,4 +1,4 @@
-import AssemblyLine
+import ConfigFormat
 import CYAML
 
 /// Owns one libyaml parser (`yaml_parser_t`) reading a source text, and hands out its events in order.

@@ -1,4 +1,4 @@
-import AssemblyLine
+import ConfigFormat
 
 extension NodeBuilder {
     /// The mapping that starts with `start`: scalar keys only, no key twice, merge keys resolved.

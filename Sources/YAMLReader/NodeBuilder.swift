@@ -1,4 +1,4 @@
-import AssemblyLine
+import ConfigFormat
 
 /// Builds the one document of a YAML stream as a `ConfigNode` tree from libyaml events,
 /// expanding aliases (bounded) and checking tags and nesting depth.

@@ -1,4 +1,4 @@
-import AssemblyLine
+import ConfigFormat
 import CYAML
 
 /// One libyaml parser event, copied into Swift values so that the C event can be freed at once.

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import Foundation
 
 /// Every Assembly a local service's data directory holds, as the service's own `GET /assemblies` lists them.

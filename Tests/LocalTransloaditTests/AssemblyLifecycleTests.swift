@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import CurlTransport
 import Foundation
 import HMAC

@@ -1,4 +1,5 @@
 @testable import AssemblyLine
+import ConfigFormat
 import YAMLReader
 
 /// Decodes manifest text as the CLI does, with the manifest at `/jobs/m.yaml`.

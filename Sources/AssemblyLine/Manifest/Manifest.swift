@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// A validated job manifest, version 1: what to send, how, and where the results and the ledger go.
 ///
 /// Every path in it is absolute: relative paths were resolved against the manifest's own directory,

@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// Turns a parsed manifest into a ``Manifest``, reporting every problem of the file in one ``ConfigError``.
 package struct ManifestDecoder {
     static let topLevelKeys = [

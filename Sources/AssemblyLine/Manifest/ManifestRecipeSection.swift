@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// Reads exactly one of `template`, `resize` and `steps`: what the Assemblies do.
 struct ManifestRecipeSection {
     static let kinds = ["template", "resize", "steps"]

@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// Reads the `signer` section: which kind, and where its token or secret comes from.
 struct ManifestSignerSection {
     static let keysByKind: [String: [String]] = [

@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// Capped exponential backoff with jitter: how long to wait before the next try, and whether there is one.
 package struct RetryPolicy: Sendable, Hashable {
     package var attempts: Int

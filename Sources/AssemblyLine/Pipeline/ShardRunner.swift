@@ -1,3 +1,4 @@
+import ConfigFormat
 import Foundation
 
 /// Drives one shard through its state machine to `downloaded` or `failed`, each step committed to the ledger first.

@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// What an Assembly does with its files, as params members: a Template with fields, or Steps with fields.
 ///
 /// Built from a manifest's ``Recipe``; the same recipe always gives the same members, and so the

@@ -1,3 +1,4 @@
+import ConfigFormat
 import Foundation
 
 /// Builds the `params` JSON of one Assembly creation: auth, instructions and notify URL, serialized once.

@@ -1,3 +1,4 @@
+import ConfigFormat
 import HTTPMessages
 
 /// Asks the operator's signing service for signatures over the HTTP port, and accepts only exact, well-formed answers.

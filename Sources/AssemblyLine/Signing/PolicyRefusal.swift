@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// Why a policy refuses params: a stable code for logs and clients, and a one-line reason.
 ///
 /// Values quoted from the params are escaped and shortened, so that a reason is always one

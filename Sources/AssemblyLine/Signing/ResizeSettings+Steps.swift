@@ -1,3 +1,5 @@
+import ConfigFormat
+
 extension ResizeSettings {
     /// The name of the resize Step in the Assembly Instructions, and so of its results.
     package static let stepName = "resize"

@@ -1,3 +1,6 @@
+import ConfigFormat
+import HTTPMessages
+
 /// Reads a signing service's HTTP answer: a signature when it is exactly right, a typed refusal otherwise.
 struct SignerAnswer {
     /// How many characters of a service's reason a message keeps.
@@ -77,6 +80,6 @@ struct SignerAnswer {
 
     /// `Retry-After` in seconds (the date form is not used by signing services).
     private var retryAfter: Duration? {
-        response.header("Retry-After").flatMap { Int($0.trimmingSpaces) }.map { .seconds($0) }
+        response.header("Retry-After").flatMap { Int($0.trimmingWhitespace()) }.map { .seconds($0) }
     }
 }

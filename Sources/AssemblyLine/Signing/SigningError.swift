@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// Why no signature came back for a params string; never holds a token or a secret.
 ///
 /// Every case fails the shard before any upload. ``isRetryable`` says whether asking again

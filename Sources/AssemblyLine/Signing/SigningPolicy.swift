@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// What a signing service signs: its Auth Key, its callers, and the allow-list params are checked against.
 ///
 /// Decoded from a policy file by ``SigningPolicyDecoder``; ``evaluate(_:now:)`` decides on one

@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// Turns a parsed policy file into a ``SigningPolicy``, reporting every problem of the file in one ``ConfigError``.
 ///
 /// ```yaml

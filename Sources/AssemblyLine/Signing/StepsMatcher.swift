@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// Compares params' `steps` with a policy's allowed sets: equal to one exactly, or the first difference from the closest.
 struct StepsMatcher {
     let allowed: [JSONValue]

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 
 /// `assemblyline plan MANIFEST [--json]`: validates, expands the globs, shards, and prints the plan; writes nothing.
 struct PlanCommand: CLICommand {

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import SQLiteLedger
 
 /// `assemblyline report RUN_ID|latest [--format table|json|csv]`: what the ledger knows of one run.

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import SQLiteLedger
 
 /// `assemblyline runs [--limit N] [--json]`: the recent runs of a ledger, newest first.

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import YAMLReader
 
 /// A configuration file that parsed but did not validate, with its text so that each issue can quote its line.

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import Foundation
 
 /// The options `run` and `resume` share, read once (the shape of argument-parser's `@OptionGroup`).

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import Foundation
 import Synchronization
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
-import Foundation
 import AssemblyLine
+import ConfigFormat
+import Foundation
 
 /// One run's report: the run, its shards and files by state, what it moved and how fast, and its failures by code.
 struct RunReport {

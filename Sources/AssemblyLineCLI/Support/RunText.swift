@@ -1,5 +1,6 @@
-import Foundation
 import AssemblyLine
+import ConfigFormat
+import Foundation
 
 /// How runs read in tables and JSON: one place for `runs` and `report`.
 enum RunText {

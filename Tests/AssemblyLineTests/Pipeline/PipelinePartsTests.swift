@@ -1,4 +1,5 @@
 @testable import AssemblyLine
+import ConfigFormat
 import Foundation
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 @testable import AssemblyLine
+import ConfigFormat
 import Testing
 
 @Suite struct AssemblyInstructionsTests {

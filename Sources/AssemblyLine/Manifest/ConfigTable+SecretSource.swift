@@ -1,3 +1,5 @@
+import ConfigFormat
+
 extension ConfigTable {
     /// Exactly one of `<prefix>_env` (a variable's name) and `<prefix>_file` (a path, resolved against `directory`).
     ///

@@ -1,4 +1,4 @@
-@testable import AssemblyLine
+@testable import ConfigFormat
 import Testing
 
 @Suite struct ConfigUnitsTests {
@@ -43,14 +43,5 @@ import Testing
         #expect(throws: EnvironmentExpander.Failure.unset("C")) { try expander.expand("${C}") }
         #expect(throws: EnvironmentExpander.Failure.malformed) { try expander.expand("${A") }
         #expect(throws: EnvironmentExpander.Failure.malformed) { try expander.expand("${1A}") }
-    }
-
-    @Test func outputLayoutRendersAndStaysInside() throws {
-        let layout = try OutputLayout("{run}/{step}/{relpath}.{ext}")
-        #expect(layout.render([.run: "R1", .step: "thumb", .relpath: "a/b/cat", .ext: "jpg"]) == "R1/thumb/a/b/cat.jpg")
-        #expect(layout.render([.run: "R1", .step: "..", .relpath: "../../etc/passwd", .ext: "jpg"]) == "R1/etc/passwd.jpg")
-        #expect(throws: OutputLayout.Failure.absolute) { try OutputLayout("/abs/{relpath}") }
-        #expect(throws: OutputLayout.Failure.climbs) { try OutputLayout("../{relpath}") }
-        #expect(throws: OutputLayout.Failure.unclosedBrace) { try OutputLayout("{relpath") }
     }
 }

@@ -1,4 +1,4 @@
-import AssemblyLine
+import ConfigFormat
 import Testing
 
 @Suite struct JSONParsingTests {

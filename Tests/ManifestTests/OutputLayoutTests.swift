@@ -1,0 +1,13 @@
+@testable import AssemblyLine
+import Testing
+
+@Suite struct OutputLayoutTests {
+    @Test func outputLayoutRendersAndStaysInside() throws {
+        let layout = try OutputLayout("{run}/{step}/{relpath}.{ext}")
+        #expect(layout.render([.run: "R1", .step: "thumb", .relpath: "a/b/cat", .ext: "jpg"]) == "R1/thumb/a/b/cat.jpg")
+        #expect(layout.render([.run: "R1", .step: "..", .relpath: "../../etc/passwd", .ext: "jpg"]) == "R1/etc/passwd.jpg")
+        #expect(throws: OutputLayout.Failure.absolute) { try OutputLayout("/abs/{relpath}") }
+        #expect(throws: OutputLayout.Failure.climbs) { try OutputLayout("../{relpath}") }
+        #expect(throws: OutputLayout.Failure.unclosedBrace) { try OutputLayout("{relpath") }
+    }
+}
