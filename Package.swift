@@ -24,16 +24,16 @@ let package = Package(
         .target(name: "AssemblyLine", dependencies: ["HTTPMessages", "ConfigFormat"]),
         .target(name: "YAMLReader", dependencies: ["ConfigFormat", "CYAML"]),
         .target(name: "SQLiteLedger", dependencies: ["AssemblyLine", "CSQLite"]),
-        .target(name: "HMAC", dependencies: ["AssemblyLine", "CCrypto"]),
+        .target(name: "Digests", dependencies: ["AssemblyLine", "CCrypto"]),
         .target(name: "CurlTransport", dependencies: ["AssemblyLine", "HTTPMessages", "CCurl"]),
         .target(name: "HTTPServer", dependencies: ["HTTPMessages", "CMicroHTTPD"]),
         .target(name: "ImageRobot", dependencies: ["AssemblyLine", "CVips"]),
-        .target(name: "SignServer", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages", "HTTPServer", "HMAC"]),
+        .target(name: "SignServer", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages", "HTTPServer", "Digests"]),
         .target(name: "LocalTransloadit", dependencies: [
-            "AssemblyLine", "ConfigFormat", "HTTPMessages", "HTTPServer", "ImageRobot", "HMAC",
+            "AssemblyLine", "ConfigFormat", "HTTPMessages", "HTTPServer", "ImageRobot", "Digests",
         ]),
         .target(name: "AssemblyLineCLI", dependencies: [
-            "AssemblyLine", "ConfigFormat", "HTTPMessages", "YAMLReader", "SQLiteLedger", "SignServer", "LocalTransloadit", "HMAC",
+            "AssemblyLine", "ConfigFormat", "HTTPMessages", "YAMLReader", "SQLiteLedger", "SignServer", "LocalTransloadit", "Digests",
             "CurlTransport",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
@@ -46,25 +46,25 @@ let package = Package(
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", "ConfigFormat", "TestSupport"]),
         .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "TestSupport"]),
         .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "ConfigFormat", "YAMLReader"]),
-        .testTarget(name: "HMACTests", dependencies: ["HMAC", "TestSupport"]),
-        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HTTPMessages", "HMAC", "TestSupport"],
+        .testTarget(name: "DigestsTests", dependencies: ["Digests", "TestSupport"]),
+        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HTTPMessages", "Digests", "TestSupport"],
                     exclude: ["Support/test_server.py"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages", "TestSupport"]),
         .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "AssemblyLine", "TestSupport"]),
         .testTarget(name: "SignServerTests", dependencies: [
-            "SignServer", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "HMAC", "HTTPServer", "assemblyline", "TestSupport",
+            "SignServer", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "Digests", "HTTPServer", "assemblyline", "TestSupport",
         ]),
         .testTarget(name: "LocalTransloaditTests", dependencies: [
-            "LocalTransloadit", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "ImageRobot", "HMAC", "YAMLReader", "TestSupport",
+            "LocalTransloadit", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "ImageRobot", "Digests", "YAMLReader", "TestSupport",
         ]),
         .testTarget(name: "PipelineTests", dependencies: [
-            "AssemblyLine", "ConfigFormat", "HTTPMessages", "LocalTransloadit", "CurlTransport", "HMAC", "ImageRobot", "SQLiteLedger", "TestSupport",
+            "AssemblyLine", "ConfigFormat", "HTTPMessages", "LocalTransloadit", "CurlTransport", "Digests", "ImageRobot", "SQLiteLedger", "TestSupport",
         ]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: [
-            "AssemblyLineCLI", "assemblyline", "AssemblyLine", "ConfigFormat", "SQLiteLedger", "ImageRobot", "HMAC", "TestSupport",
+            "AssemblyLineCLI", "assemblyline", "AssemblyLine", "ConfigFormat", "SQLiteLedger", "ImageRobot", "Digests", "TestSupport",
         ]),
         .testTarget(name: "HostileInputTests", dependencies: [
-            "assemblyline", "TestSupport", "HMAC", "AssemblyLine", "ConfigFormat", "HTTPMessages",
+            "assemblyline", "TestSupport", "Digests", "AssemblyLine", "ConfigFormat", "HTTPMessages",
         ]),
     ],
     swiftLanguageModes: [.v6]

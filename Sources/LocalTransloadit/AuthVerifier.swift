@@ -1,7 +1,7 @@
 import AssemblyLine
 import ConfigFormat
+import Digests
 import Foundation
-import HMAC
 import Synchronization
 
 /// Checks the `params` and `signature` of a request against the service's key and secret.

@@ -1,5 +1,5 @@
+import Digests
 import Foundation
-import HMAC
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import HMAC
+import Digests
 
 /// The MD5 of a tus upload's bytes so far, kept between PATCHes so that completing it needs no second read of the file.
 ///

@@ -1,4 +1,4 @@
-import HMAC
+import Digests
 
 /// The Auth Key and Auth Secret the service accepts; the secret signs params and is never shown.
 package struct ServiceCredentials: Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import AssemblyLine
+import Digests
 import Foundation
-import HMAC
 import HTTPMessages
 import HTTPServer
 

@@ -1,4 +1,4 @@
-import HMAC
+import Digests
 import HTTPMessages
 import HTTPServer
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import AssemblyLine
+import Digests
 import Foundation
-import HMAC
 import HTTPMessages
 
 /// A file part of a creating request, written to a temporary file as it arrived.

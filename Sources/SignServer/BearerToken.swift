@@ -1,5 +1,5 @@
 import AssemblyLine
-import HMAC
+import Digests
 
 /// A bearer token presented to the service, kept only as its SHA-256: matched against a policy and named in logs by a fingerprint.
 struct BearerToken: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import ConfigFormat
 import CYAML
+import ConfigFormat
 
 /// Owns one libyaml parser (`yaml_parser_t`) reading a source text, and hands out its events in order.
 ///

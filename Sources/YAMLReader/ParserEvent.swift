@@ -1,5 +1,5 @@
-import ConfigFormat
 import CYAML
+import ConfigFormat
 
 /// One libyaml parser event, copied into Swift values so that the C event can be freed at once.
 struct ParserEvent {

@@ -1,5 +1,5 @@
+import Digests
 import Foundation
-import HMAC
 
 /// The local service's account-wide list of Assemblies (`GET /assemblies`, signed), as the tests count what was created.
 struct AssemblyListing {

@@ -1,5 +1,5 @@
-import Testing
 @testable import AssemblyLine
+import Testing
 
 /// One row of the glob semantics table.
 struct GlobCase: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,6 @@
+@testable import AssemblyLine
 import Foundation
 import Testing
-@testable import AssemblyLine
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,8 +1,8 @@
 import AssemblyLine
 import ConfigFormat
 import CurlTransport
+import Digests
 import Foundation
-import HMAC
 import HTTPMessages
 @testable import LocalTransloadit
 import TestSupport

@@ -1,7 +1,7 @@
 import AssemblyLine
 import ConfigFormat
+import Digests
 import Foundation
-import HMAC
 import HTTPMessages
 import ImageRobot
 @testable import LocalTransloadit

@@ -1,5 +1,5 @@
-import Foundation
 @testable import AssemblyLine
+import Foundation
 import Testing
 
 /// One bad manifest and the exact issue it must give.

@@ -1,6 +1,6 @@
 import AssemblyLine
 import ConfigFormat
-import HMAC
+import Digests
 import HTTPServer
 
 /// A signing backend that misbehaves on purpose: each answer is made from the params it received.

@@ -1,6 +1,6 @@
 import AssemblyLine
+import Digests
 import Foundation
-import HMAC
 import TestSupport
 import Testing
 #if canImport(Glibc)

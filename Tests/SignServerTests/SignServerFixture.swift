@@ -1,8 +1,8 @@
 @testable import AssemblyLine
 import ConfigFormat
 import CurlTransport
+import Digests
 import Foundation
-import HMAC
 import SignServer
 import Synchronization
 

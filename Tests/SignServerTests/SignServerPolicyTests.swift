@@ -1,7 +1,7 @@
 @testable import AssemblyLine
 import ConfigFormat
+import Digests
 import Foundation
-import HMAC
 import HTTPMessages
 import SignServer
 import Testing

@@ -1,7 +1,7 @@
 import AssemblyLine
 import ConfigFormat
+import Digests
 import Foundation
-import HMAC
 #if canImport(Glibc)
 import Glibc
 import SQLiteLedger

@@ -1,7 +1,7 @@
 import AssemblyLine
 import CurlTransport
+import Digests
 import Foundation
-import HMAC
 import LocalTransloadit
 import SQLiteLedger
 

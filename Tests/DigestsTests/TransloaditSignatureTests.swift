@@ -1,5 +1,5 @@
+import Digests
 import Foundation
-import HMAC
 import Testing
 
 /// The legacy-docs vector of shared/reference/transloadit-api.md §2.4 and the prefix rules around it.

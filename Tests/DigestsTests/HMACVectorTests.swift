@@ -1,4 +1,4 @@
-import HMAC
+import Digests
 import Testing
 
 /// One published HMAC test case: key and message in hex, the expected code (possibly truncated) in hex.

@@ -1,4 +1,4 @@
-import HMAC
+import Digests
 import Testing
 
 /// Hex text, constant-time comparison and the random source.

@@ -1,5 +1,5 @@
+import Digests
 import Foundation
-import HMAC
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import AssemblyLine
-import HMAC
+import Digests
 import Testing
 
 @Suite struct HMACSignerTests {
