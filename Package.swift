@@ -37,7 +37,7 @@ let package = Package(
             "CurlTransport",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
-        .target(name: "TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ConfigFormat"]),
         .executableTarget(name: "ledger-bench", dependencies: ["AssemblyLine", "SQLiteLedger"], path: "bench/LedgerBench"),
 
         .testTarget(name: "HTTPMessagesTests", dependencies: ["HTTPMessages", "TestSupport"]),
@@ -45,14 +45,15 @@ let package = Package(
         .testTarget(name: "AssemblyLineTests", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages", "TestSupport"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", "ConfigFormat", "TestSupport"]),
         .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "TestSupport"]),
-        .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "ConfigFormat", "YAMLReader"]),
+        .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "ConfigFormat", "YAMLReader", "TestSupport"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests", "TestSupport"]),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HTTPMessages", "Digests", "TestSupport"],
                     exclude: ["Support/test_server.py"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages", "TestSupport"]),
         .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "AssemblyLine", "TestSupport"]),
         .testTarget(name: "SignServerTests", dependencies: [
-            "SignServer", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "Digests", "HTTPServer", "assemblyline", "TestSupport",
+            "SignServer", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "Digests", "HTTPServer", "YAMLReader",
+            "assemblyline", "TestSupport",
         ]),
         .testTarget(name: "LocalTransloaditTests", dependencies: [
             "LocalTransloadit", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "ImageRobot", "Digests", "YAMLReader", "TestSupport",

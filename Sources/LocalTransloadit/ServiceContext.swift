@@ -10,8 +10,8 @@ final class ServiceContext: Sendable {
     let tus: TusUploadStore
     let verifier: AuthVerifier
     let templates: TemplateLibrary
-    let creations: RateLimiter
-    let statusRequests: RateLimiter
+    let creations: ServiceRateLimiter
+    let statusRequests: ServiceRateLimiter
     let faults: FaultInjector
     let queue: ExecutionQueue
     let resultTTL: Duration
@@ -37,8 +37,8 @@ final class ServiceContext: Sendable {
             credentials: credentials, requireSignature: configuration.requireSignature,
             detectReuse: configuration.detectSignatureReuse)
         self.templates = configuration.templates
-        self.creations = RateLimiter(limit: configuration.creationsPerMinute, window: .seconds(60))
-        self.statusRequests = RateLimiter(limit: configuration.statusRequestsPerSecond, window: .seconds(1))
+        self.creations = ServiceRateLimiter(limit: configuration.creationsPerMinute, window: .seconds(60))
+        self.statusRequests = ServiceRateLimiter(limit: configuration.statusRequestsPerSecond, window: .seconds(1))
         self.faults = faults
         self.queue = ExecutionQueue(workers: configuration.workers) { executor.execute($0) }
         self.resultTTL = configuration.resultTTL

@@ -18,7 +18,7 @@ final class SignService: HTTPHandler {
 
     private struct State {
         var nonces = NonceRegistry()
-        var rates: RateLimiter
+        var rates: TokenRateLimiter
     }
 
     private let policy: SigningPolicy
@@ -32,7 +32,7 @@ final class SignService: HTTPHandler {
         self.secret = secret
         self.log = log
         self.now = now
-        state = Mutex(State(rates: RateLimiter(perMinute: policy.requestsPerMinute)))
+        state = Mutex(State(rates: TokenRateLimiter(perMinute: policy.requestsPerMinute)))
     }
 
     func plan(for request: HTTPRequest) -> HTTPRequestPlan {

@@ -1,5 +1,6 @@
 @testable import AssemblyLine
 import ConfigFormat
+import TestSupport
 import YAMLReader
 
 /// Decodes manifest text as the CLI does, with the manifest at `/jobs/m.yaml`.
@@ -10,12 +11,7 @@ func decodeManifest(_ yaml: String, environment: [String: String] = [:]) throws 
 
 /// The issues a manifest text gives, one line each, or an empty list when it is valid.
 func manifestIssues(_ yaml: String, environment: [String: String] = [:]) throws -> [String] {
-    do {
-        _ = try decodeManifest(yaml, environment: environment)
-        return []
-    } catch let error as ConfigError {
-        return error.issues.map(\.description)
-    }
+    try configIssues { _ = try decodeManifest(yaml, environment: environment) }
 }
 
 /// A valid manifest's lines, to which a case adds or replaces lines.

@@ -1,6 +1,7 @@
 import AssemblyLine
 import Digests
 import Foundation
+import SignServer
 import TestSupport
 import Testing
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import AssemblyLine
 import ConfigFormat
 import Foundation
+import SignServer
 import YAMLReader
 
 /// Reads every configuration file the same way: parse the YAML (or JSON), decode, and on failure keep the

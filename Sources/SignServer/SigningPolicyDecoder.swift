@@ -1,3 +1,4 @@
+import AssemblyLine
 import ConfigFormat
 
 /// Turns a parsed policy file into a ``SigningPolicy``, reporting every problem of the file in one ``ConfigError``.

@@ -1,4 +1,5 @@
 import AssemblyLine
+import SignServer
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func rateAllowsAMinuteAtOnceThenRefillsEvenly() {
-        var limiter = RateLimiter(perMinute: 3)
+        var limiter = TokenRateLimiter(perMinute: 3)
         let burst = (0..<3).map { _ in limiter.admit("a", now: Self.start) }
         let fourth = limiter.admit("a", now: Self.start)
         let otherCaller = limiter.admit("b", now: Self.start)

@@ -1,4 +1,5 @@
 import AssemblyLine
+import SignServer
 import Testing
 
 @Suite struct LinearRegexTests {

@@ -1,4 +1,5 @@
 import AssemblyLine
+import SignServer
 import ConfigFormat
 import Foundation
 import Testing

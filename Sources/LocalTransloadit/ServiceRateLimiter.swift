@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// The service keeps one for Assembly creations (one key, per minute) and one for status
 /// requests (one key per Assembly, per second). A limit of 0 admits everything.
-final class RateLimiter: Sendable {
+final class ServiceRateLimiter: Sendable {
     let limit: Int
     let window: Duration
     private let clock = ContinuousClock()

@@ -1,5 +1,7 @@
 import AssemblyLine
+import SignServer
 import ConfigFormat
+import TestSupport
 import Testing
 import YAMLReader
 
@@ -10,12 +12,7 @@ private func decodePolicy(_ yaml: String) throws -> SigningPolicy {
 }
 
 private func policyIssues(_ yaml: String) throws -> [String] {
-    do {
-        _ = try decodePolicy(yaml)
-        return []
-    } catch let error as ConfigError {
-        return error.issues.map(\.description)
-    }
+    try configIssues { _ = try decodePolicy(yaml) }
 }
 
 private let hash = String(repeating: "ab", count: 32)

@@ -1,3 +1,4 @@
+import AssemblyLine
 import ConfigFormat
 import Foundation
 

@@ -1,3 +1,4 @@
+import AssemblyLine
 import ConfigFormat
 
 /// What a signing service signs: its Auth Key, its callers, and the allow-list params are checked against.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Requests a minute per caller, as a token bucket: a full minute's worth at once, then refilled evenly.
-package struct RateLimiter: Sendable {
+package struct TokenRateLimiter: Sendable {
     /// Whether a request may go ahead, or how long until it could.
     package enum Admission: Sendable, Hashable {
         case admitted
