@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "Digests", dependencies: ["AssemblyLine", "CCrypto"]),
         .target(name: "CurlTransport", dependencies: ["AssemblyLine", "HTTPMessages", "CCurl"]),
         .target(name: "HTTPServer", dependencies: ["HTTPMessages", "CMicroHTTPD"]),
-        .target(name: "ImageRobot", dependencies: ["AssemblyLine", "CVips"]),
+        .target(name: "ImageRobot", dependencies: ["CVips"]),
         .target(name: "SignServer", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages", "HTTPServer", "Digests"]),
         .target(name: "LocalTransloadit", dependencies: [
             "AssemblyLine", "ConfigFormat", "HTTPMessages", "HTTPServer", "ImageRobot", "Digests",
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HTTPMessages", "Digests", "TestSupport"],
                     exclude: ["Support/test_server.py"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages", "TestSupport"]),
-        .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "AssemblyLine", "TestSupport"]),
+        .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "TestSupport"]),
         .testTarget(name: "SignServerTests", dependencies: [
             "SignServer", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "Digests", "HTTPServer", "YAMLReader",
             "assemblyline", "TestSupport",

@@ -1,4 +1,3 @@
-import AssemblyLine
 
 /// What an image file holds, as libvips decoded it.
 package struct ImageInfo: Sendable, Hashable {

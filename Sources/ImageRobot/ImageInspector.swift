@@ -1,4 +1,3 @@
-import AssemblyLine
 import CVips
 
 /// Reads image files back: their size, format and pixels, decoding every pixel to prove the file is whole.

@@ -1,4 +1,3 @@
-import AssemblyLine
 
 /// Resizes image files as Transloadit's `/image/resize` robot does, with libvips.
 ///

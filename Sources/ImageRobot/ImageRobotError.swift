@@ -1,4 +1,3 @@
-import AssemblyLine
 
 /// Why an image could not be resized, inspected or written.
 ///

@@ -1,4 +1,3 @@
-import AssemblyLine
 
 /// What a resize wrote: the output's size, format and length, and the plan that made it.
 package struct ResizedImage: Sendable, Hashable {

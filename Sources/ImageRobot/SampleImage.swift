@@ -1,4 +1,3 @@
-import AssemblyLine
 import CVips
 
 /// Draws synthetic images with libvips, for tests and demos that must not ship third-party media.

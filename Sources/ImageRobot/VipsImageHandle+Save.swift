@@ -1,4 +1,3 @@
-import AssemblyLine
 import CVips
 #if canImport(Glibc)
 import Glibc

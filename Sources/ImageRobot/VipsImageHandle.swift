@@ -1,4 +1,3 @@
-import AssemblyLine
 import CVips
 
 /// Owns one libvips image (a reference-counted GObject) and applies operations that make new ones.

@@ -1,6 +1,7 @@
 import AssemblyLine
 import ConfigFormat
 import HTTPServer
+import ImageRobot
 
 /// What an Assembly's steps do, checked before any file is stored: robots known, `use` resolvable, options valid.
 ///

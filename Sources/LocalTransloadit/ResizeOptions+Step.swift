@@ -1,6 +1,7 @@
 import AssemblyLine
 import ConfigFormat
 import HTTPServer
+import ImageRobot
 
 extension ResizeOptions {
     /// The options of an `/image/resize` step's JSON (transloadit-api.md §6.1); other keys are ignored.

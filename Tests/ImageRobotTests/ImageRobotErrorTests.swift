@@ -1,4 +1,3 @@
-import AssemblyLine
 import Foundation
 import ImageRobot
 import TestSupport

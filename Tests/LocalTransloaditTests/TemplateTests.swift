@@ -1,6 +1,7 @@
 import AssemblyLine
 import ConfigFormat
 import Foundation
+import ImageRobot
 @testable import LocalTransloadit
 import Testing
 import YAMLReader

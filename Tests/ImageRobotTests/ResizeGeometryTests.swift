@@ -1,4 +1,4 @@
-import AssemblyLine
+import ImageRobot
 import Testing
 
 @Suite struct ResizeGeometryTests {

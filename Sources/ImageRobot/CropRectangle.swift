@@ -1,4 +1,4 @@
-import HTTPMessages
+import Foundation
 
 /// The `crop` option of `/image/resize`: two corners, each coordinate in pixels or a percentage of the image.
 package struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
@@ -9,7 +9,7 @@ package struct CropRectangle: Sendable, Hashable, CustomStringConvertible {
 
         /// Parses `10`, `10px` or `25%` (a percentage from 0 to 100).
         package init(parsing text: String) throws(ImagingError) {
-            let trimmed = text.trimmingWhitespace()
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
             if trimmed.hasSuffix("%"), let value = Double(trimmed.dropLast()), (0...100).contains(value) {
                 self = .percent(value)
             } else if let value = Int(trimmed.hasSuffix("px") ? String(trimmed.dropLast(2)) : trimmed), value >= 0 {
