@@ -19,9 +19,9 @@ struct AssemblyExecutor: Sendable {
 
     /// What a run produced before it was committed.
     private struct Outcome {
-        var uploads: [AssemblyFile]
-        var results: [String: [AssemblyFile]] = [:]
-        var written: [AssemblyFile] = []
+        var uploads: [ServiceAssemblyFile]
+        var results: [String: [ServiceAssemblyFile]] = [:]
+        var written: [ServiceAssemblyFile] = []
         var failure: AssemblyFailure?
     }
 
@@ -44,7 +44,7 @@ struct AssemblyExecutor: Sendable {
             }
         }
         let finished = Date()
-        var replaced: [AssemblyFile] = []
+        var replaced: [ServiceAssemblyFile] = []
         let committed = store.update(id) { record -> Bool in
             guard record.state == .executing else { return false }
             // results of an earlier run that a stop cut short
@@ -66,17 +66,17 @@ struct AssemblyExecutor: Sendable {
     private func run(_ record: AssemblyRecord, into outcome: inout Outcome) throws(Canceled) {
         var params = record.mergedParams.value.objectValue ?? [:]
         params["template_id"] = nil
-        let instructions: AssemblyInstructions
+        let instructions: ServiceInstructions
         do {
-            instructions = try AssemblyInstructions(params: params, templates: .empty)
+            instructions = try ServiceInstructions(params: params, templates: .empty)
         } catch {
             outcome.failure = AssemblyFailure(code: error.code, message: error.message, reason: error.reason)
             return
         }
-        var outputs: [String: [AssemblyFile]] = [AssemblyInstructions.original: outcome.uploads]
+        var outputs: [String: [ServiceAssemblyFile]] = [ServiceInstructions.original: outcome.uploads]
         for step in instructions.steps {
             let inputs = step.inputs.flatMap { outputs[$0] ?? [] }
-            var files: [AssemblyFile] = []
+            var files: [ServiceAssemblyFile] = []
             switch step.robot {
             case .uploadHandle:
                 files = outcome.uploads
@@ -100,8 +100,8 @@ struct AssemblyExecutor: Sendable {
     }
 
     /// Resizes one file into a new result of the Assembly.
-    private func resize(_ input: AssemblyFile, step: String, options: ResizeOptions, assembly: String) throws(AssemblyFailure) -> AssemblyFile {
-        let fileID = AssemblyID.generate().rawValue
+    private func resize(_ input: ServiceAssemblyFile, step: String, options: ResizeOptions, assembly: String) throws(AssemblyFailure) -> ServiceAssemblyFile {
+        let fileID = ServiceID.make()
         let storedPath = store.storedPath(assembly: assembly, file: fileID)
         let output = store.absolute(storedPath)
         do {
@@ -112,7 +112,7 @@ struct AssemblyExecutor: Sendable {
             file.id = fileID
             file.assemblyID = assembly
             file.ext = ext
-            file.name = AssemblyFile.join(basename: input.basename, ext: ext)
+            file.name = ServiceAssemblyFile.join(basename: input.basename, ext: ext)
             file.size = resized.byteCount
             file.mime = resized.mimeType
             file.md5hash = Hex.encode(try Digest.hashFile(.md5, path: output))
@@ -138,7 +138,7 @@ struct AssemblyExecutor: Sendable {
     }
 
     /// An upload with `meta.width`/`meta.height` filled in when it is a readable image.
-    private func withMeta(_ file: AssemblyFile) -> AssemblyFile {
+    private func withMeta(_ file: ServiceAssemblyFile) -> ServiceAssemblyFile {
         guard file.width == nil, file.mime.hasPrefix("image/"),
               let info = try? ImageInspector.inspect(store.absolute(file.storedPath)) else { return file }
         var file = file

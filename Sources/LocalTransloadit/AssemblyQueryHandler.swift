@@ -29,7 +29,7 @@ struct AssemblyQueryHandler: Sendable {
             error.retryIn = wait.retrySeconds
             return error.about(id).response(urls: urls)
         }
-        let status = AssemblyStatus(record: record, urls: urls, liveOffsets: service.tus.liveOffsets(assembly: id))
+        let status = ServiceAssemblyStatus(record: record, urls: urls, liveOffsets: service.tus.liveOffsets(assembly: id))
         return .json(status.json.serialized)
     }
 
@@ -48,7 +48,7 @@ struct AssemblyQueryHandler: Sendable {
         for upload in record.tusUploads where !upload.finished {
             service.tus.remove(upload.id)
         }
-        return .json(AssemblyStatus(record: record, urls: service.urls).json.serialized)
+        return .json(ServiceAssemblyStatus(record: record, urls: service.urls).json.serialized)
     }
 
     /// One page of Assemblies, newest first: `{"items": [...], "count": total}`.
@@ -76,7 +76,7 @@ struct AssemblyQueryHandler: Sendable {
         // page ≤ maxPage and size ≤ maxPageSize keep the product far from overflow
         let start = min(all.count, (page - 1) * size)
         let items = all[start..<min(all.count, start + size)].map { record in
-            JSONValue.object(AssemblyStatus(record: record, urls: urls).summary)
+            JSONValue.object(ServiceAssemblyStatus(record: record, urls: urls).summary)
         }
         return .json(JSONValue.object(["items": .array(Array(items)), "count": .integer(Int64(all.count))]).serialized)
     }

@@ -5,7 +5,7 @@ import Foundation
 /// Everything the service knows about one Assembly; persisted as `assemblies/<id>/assembly.json`.
 struct AssemblyRecord: Codable, Sendable, Hashable {
     var id: String
-    var state: AssemblyState
+    var state: ServiceAssemblyState
     var failure: AssemblyFailure?
     /// The order of creation in this data directory, for listing newest first.
     var sequence: Int
@@ -26,13 +26,13 @@ struct AssemblyRecord: Codable, Sendable, Hashable {
     var bytesReceived: Int64
     var expectedTusUploads: Int
     var tusUploads: [TusUploadEntry]
-    var uploads: [AssemblyFile]
-    var results: [String: [AssemblyFile]]
+    var uploads: [ServiceAssemblyFile]
+    var results: [String: [ServiceAssemblyFile]]
     /// The Assembly this one replays.
     var replayOf: String?
 
     /// A new Assembly with no files yet.
-    init(id: String, sequence: Int, created: Date, params: String, instructions: AssemblyInstructions,
+    init(id: String, sequence: Int, created: Date, params: String, instructions: ServiceInstructions,
          fields: JSONValue, client: String?) {
         self.id = id
         self.state = .uploading
@@ -58,7 +58,7 @@ struct AssemblyRecord: Codable, Sendable, Hashable {
     var uploadsComplete: Bool { finishedTusUploads >= expectedTusUploads }
 
     /// Every file the Assembly holds on disk, uploads and results, each once.
-    var storedFiles: [AssemblyFile] {
+    var storedFiles: [ServiceAssemblyFile] {
         var seen = Set<String>()
         return (uploads + results.values.flatMap { $0 }).filter { seen.insert($0.storedPath).inserted }
     }

@@ -23,7 +23,7 @@ struct CreateAssemblyHandler: Sendable {
     /// A creation whose params were accepted.
     struct Authorization: Sendable {
         var params: String
-        var instructions: AssemblyInstructions
+        var instructions: ServiceInstructions
         var fields: JSONValue
         var expectedTusUploads: Int
     }
@@ -51,7 +51,7 @@ struct CreateAssemblyHandler: Sendable {
             error.retryIn = wait.retrySeconds
             return .respond(error.response(urls: urls))
         }
-        let id = chosenID ?? AssemblyID.generate().rawValue
+        let id = chosenID ?? ServiceID.make()
         guard service.store.reserve(id) else {
             let error = APIError(
                 "DO_NOT_REUSE_ASSEMBLY_IDS", status: 409,
@@ -79,7 +79,7 @@ struct CreateAssemblyHandler: Sendable {
     func authorize(_ fields: [FormField]) throws(APIError) -> Authorization {
         let params = fields.firstValue(named: "params")
         let object = try service.verifier.verify(params: params, signature: fields.firstValue(named: "signature"), purpose: .create)
-        let instructions = try AssemblyInstructions(params: object, templates: service.templates)
+        let instructions = try ServiceInstructions(params: object, templates: service.templates)
         var expected = 0
         if let text = fields.firstValue(named: "tus_num_expected_upload_files") ?? fields.firstValue(named: "num_expected_upload_files") {
             guard let count = Int(text.trimmingCharacters(in: .whitespaces)), (0...Self.maxExpectedUploads).contains(count) else {
@@ -95,7 +95,7 @@ struct CreateAssemblyHandler: Sendable {
     }
 
     /// The Assembly's `fields`: those of the merged params, with the form's extra fields over them.
-    static func fields(_ instructions: AssemblyInstructions, form: [FormField]) -> JSONValue {
+    static func fields(_ instructions: ServiceInstructions, form: [FormField]) -> JSONValue {
         var merged = instructions.mergedParams.objectValue?["fields"]?.objectValue ?? [:]
         let reserved: Set = ["params", "signature", "tus_num_expected_upload_files", "num_expected_upload_files"]
         for field in form where !reserved.contains(field.name) {
@@ -136,7 +136,7 @@ struct CreateAssemblyHandler: Sendable {
         if record.state == .executing {
             service.queue.enqueue(record.id)
         }
-        return .json(AssemblyStatus(record: record, urls: service.urls).json.serialized)
+        return .json(ServiceAssemblyStatus(record: record, urls: service.urls).json.serialized)
     }
 
     /// A creating body that will not complete: temporary files go; an authorized Assembly is kept as `REQUEST_ABORTED`.
@@ -156,15 +156,15 @@ struct CreateAssemblyHandler: Sendable {
     }
 
     /// Moves a staged file into the Assembly and describes it as an upload.
-    private func place(_ staged: StagedFile, assembly: String) throws -> AssemblyFile {
-        let fileID = AssemblyID.generate().rawValue
+    private func place(_ staged: StagedFile, assembly: String) throws -> ServiceAssemblyFile {
+        let fileID = ServiceID.make()
         let storedPath = service.store.storedPath(assembly: assembly, file: fileID)
         try FileManager.default.moveItem(atPath: staged.temporaryPath, toPath: service.store.absolute(storedPath))
         let name = Self.baseName(staged.filename)
-        let (basename, ext) = AssemblyFile.split(name: name)
+        let (basename, ext) = ServiceAssemblyFile.split(name: name)
         let declared = staged.contentType.flatMap(MediaType.init(parsing:))?.essence
         let mime = declared.flatMap { $0 == MediaType.octetStream ? nil : $0 } ?? MediaType.forPath(name)
-        return AssemblyFile(
+        return ServiceAssemblyFile(
             id: fileID, assemblyID: assembly, name: name, basename: basename, ext: ext, size: staged.size, mime: mime,
             field: staged.field, md5hash: staged.md5hash, originalID: fileID, originalName: name, originalBasename: basename,
             originalMD5: staged.md5hash, isTusFile: false, userMeta: [:], storedPath: storedPath)

@@ -43,18 +43,18 @@ struct ReplayHandler: Sendable {
                 "ASSEMBLY_CANNOT_BE_REPLAYED", status: 400,
                 "The Assembly \(EchoedText.excerpt(originalID)) is still running or its files have expired.").about(originalID)
         }
-        let instructions: AssemblyInstructions
+        let instructions: ServiceInstructions
         if object["steps"] != nil || object["template_id"] != nil {
-            instructions = try AssemblyInstructions(params: object, templates: service.templates)
+            instructions = try ServiceInstructions(params: object, templates: service.templates)
         } else {
             var previous = original.mergedParams.value.objectValue ?? [:]
             previous["template_id"] = nil
-            var rebuilt = try AssemblyInstructions(params: previous, templates: .empty)
+            var rebuilt = try ServiceInstructions(params: previous, templates: .empty)
             rebuilt.mergedParams = original.mergedParams.value
             rebuilt.templateID = original.templateID
             instructions = rebuilt
         }
-        let id = AssemblyID.generate().rawValue
+        let id = ServiceID.make()
         guard service.store.reserve(id) else { throw .internalError("a fresh Assembly ID was taken") }
         let replacesInstructions = object["steps"] != nil || object["template_id"] != nil
         let mergedFields = instructions.mergedParams.objectValue?["fields"]?.objectValue.map(JSONValue.object)
@@ -87,7 +87,7 @@ struct ReplayHandler: Sendable {
         }
         try service.store.insert(record)
         service.queue.enqueue(id)
-        guard case .object(var members) = AssemblyStatus(record: record, urls: service.urls).json else {
+        guard case .object(var members) = ServiceAssemblyStatus(record: record, urls: service.urls).json else {
             throw .internalError("the status is not an object")
         }
         members["ok"] = .string("ASSEMBLY_REPLAYING")

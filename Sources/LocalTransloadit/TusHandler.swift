@@ -46,7 +46,7 @@ struct TusHandler: Sendable {
         guard let assemblyID = metadata["assembly_url"].flatMap(ServiceURLs.assemblyID(inURL:)) else {
             return Self.answer(400, "Upload-Metadata needs assembly_url naming an Assembly")
         }
-        let id = AssemblyID.generate().rawValue
+        let id = ServiceID.make()
         let filename = CreateAssemblyHandler.baseName(metadata["filename"] ?? "file")
         let fieldname = metadata["fieldname"] ?? "file"
         let userMeta = metadata.filter { !TusMetadata.reservedKeys.contains($0.key) }
@@ -159,7 +159,7 @@ struct TusHandler: Sendable {
             unlink(data)
             return
         }
-        let fileID = AssemblyID.generate().rawValue
+        let fileID = ServiceID.make()
         let storedPath = store.storedPath(assembly: upload.assemblyID, file: fileID)
         let md5: String
         do {
@@ -169,9 +169,9 @@ struct TusHandler: Sendable {
             service.log("error: cannot store tus upload \(upload.id): \(error)")
             return
         }
-        let (basename, ext) = AssemblyFile.split(name: upload.filename)
+        let (basename, ext) = ServiceAssemblyFile.split(name: upload.filename)
         let mime = upload.userMeta["filetype"].flatMap(MediaType.init(parsing:))?.essence ?? MediaType.forPath(upload.filename)
-        let file = AssemblyFile(
+        let file = ServiceAssemblyFile(
             id: fileID, assemblyID: upload.assemblyID, name: upload.filename, basename: basename, ext: ext,
             size: upload.length, mime: mime, field: upload.fieldname, md5hash: md5, originalID: fileID,
             originalName: upload.filename, originalBasename: basename, originalMD5: md5, isTusFile: true,

@@ -7,7 +7,7 @@ import ImageRobot
 ///
 /// Built from the request's params with the Template merged under them. Steps are kept in an
 /// order where every step comes after the steps it uses, so a worker runs them front to back.
-struct AssemblyInstructions: Sendable {
+struct ServiceInstructions: Sendable {
     /// One step: its robot, its inputs, and whether its files appear in `results`.
     struct Step: Sendable {
         enum Robot: Sendable {

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The bytes live under the Assembly's directory at ``storedPath``; ``json(urls:)`` renders the
 /// file object of the status JSON (transloadit-api.md §3.2).
-struct AssemblyFile: Codable, Sendable, Hashable {
+struct ServiceAssemblyFile: Codable, Sendable, Hashable {
     /// 32 lowercase hex digits.
     var id: String
     /// The Assembly the file belongs to (its URL is served under it).

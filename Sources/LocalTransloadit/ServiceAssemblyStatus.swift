@@ -6,7 +6,7 @@ import Foundation
 ///
 /// `ok` is the state's code, or `null` with `error` set when execution failed; both URLs of the
 /// Assembly, `tus_url` and every file URL point back at this service.
-struct AssemblyStatus {
+struct ServiceAssemblyStatus {
     let record: AssemblyRecord
     let urls: ServiceURLs
     /// Current offsets of unfinished tus uploads, by upload ID (the record keeps offsets only once finished).

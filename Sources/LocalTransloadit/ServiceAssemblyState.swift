@@ -2,7 +2,7 @@ import AssemblyLine
 import ConfigFormat
 
 /// Where an Assembly is in its life; the raw value is its `ok` code (none for ``failed``).
-enum AssemblyState: String, Codable, Sendable, Hashable {
+enum ServiceAssemblyState: String, Codable, Sendable, Hashable {
     /// Waiting for expected tus uploads.
     case uploading = "ASSEMBLY_UPLOADING"
     /// Queued for a worker, or running.
