@@ -92,7 +92,7 @@ struct LedgerRowReader {
         let code = optionalText()
         let message = optionalText()
         let retryable = optionalInteger()
-        return code.map { FailureReason(code: $0, message: message ?? "", isRetryable: retryable == 1) }
+        return code.map { FailureReason(code: FailureCode(rawValue: $0), message: message ?? "", isRetryable: retryable == 1) }
     }
 
     private func invalid(_ name: String, _ problem: String) -> SQLiteError {

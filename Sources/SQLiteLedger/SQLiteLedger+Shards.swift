@@ -208,6 +208,6 @@ extension SQLiteLedger {
 
     /// The values of the columns `error_code, error_message, retryable`.
     static func values(_ reason: FailureReason?) -> [SQLiteValue] {
-        [.text(reason?.code), .text(reason?.message), .bool(reason?.isRetryable)]
+        [.text(reason?.code.rawValue), .text(reason?.message), .bool(reason?.isRetryable)]
     }
 }

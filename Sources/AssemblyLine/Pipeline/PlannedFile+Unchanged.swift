@@ -8,11 +8,11 @@ extension PlannedFile {
     package func checkUnchanged() throws(TransloaditError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw TransloaditError(code: "INPUT_MISSING", message: "\(path) is gone since the plan", isRetryable: false)
+            throw TransloaditError(code: .inputMissing, message: "\(path) is gone since the plan", isRetryable: false)
         }
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         guard Int64(info.st_size) == size, modified == modifiedNanoseconds else {
-            throw TransloaditError(code: "INPUT_CHANGED", message: "\(path) changed since the plan (size or modification time)",
+            throw TransloaditError(code: .inputChanged, message: "\(path) changed since the plan (size or modification time)",
                                    isRetryable: false)
         }
     }

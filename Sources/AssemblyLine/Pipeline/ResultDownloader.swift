@@ -25,7 +25,7 @@ package struct ResultDownloader: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw Self.failure("OUTPUT_NOT_WRITABLE", "cannot create \(directory): \(error.localizedDescription)", retryable: false)
+            throw Self.failure(.outputNotWritable, "cannot create \(directory): \(error.localizedDescription)", retryable: false)
         }
         let temporary = result.outputPath + ".part"
         defer { unlink(temporary) }
@@ -45,19 +45,19 @@ package struct ResultDownloader: Sendable {
     /// Checks a file's size and, when the service gave one, its MD5 against the result.
     func verify(_ result: NewResult, at path: String) throws(TransloaditError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw Self.failure("DOWNLOAD_MISSING", "\(path) is missing", retryable: true) }
+        guard stat(path, &info) == 0 else { throw Self.failure(.downloadMissing, "\(path) is missing", retryable: true) }
         guard Int64(info.st_size) == result.size else {
-            throw Self.failure("DOWNLOAD_SIZE_MISMATCH", "\(result.name): \(info.st_size) bytes received, \(result.size) expected", retryable: true)
+            throw Self.failure(.downloadSizeMismatch, "\(result.name): \(info.st_size) bytes received, \(result.size) expected", retryable: true)
         }
         guard let expected = result.md5 else { return }
         let actual: String
         do {
             actual = try digester.md5Hex(ofFile: path)
         } catch {
-            throw Self.failure("DOWNLOAD_UNREADABLE", "\(path): \(error)", retryable: true)
+            throw Self.failure(.downloadUnreadable, "\(path): \(error)", retryable: true)
         }
         guard actual == expected.lowercased() else {
-            throw Self.failure("DOWNLOAD_CHECKSUM_MISMATCH", "\(result.name): MD5 \(actual), \(expected) expected", retryable: true)
+            throw Self.failure(.downloadChecksumMismatch, "\(result.name): MD5 \(actual), \(expected) expected", retryable: true)
         }
     }
 
@@ -66,10 +66,10 @@ package struct ResultDownloader: Sendable {
         let flushed = file >= 0 && fsync(file) == 0
         if file >= 0 { close(file) }
         guard flushed else {
-            throw failure("OUTPUT_NOT_WRITABLE", "cannot flush \(temporary): \(String(cString: strerror(errno)))", retryable: false)
+            throw failure(.outputNotWritable, "cannot flush \(temporary): \(String(cString: strerror(errno)))", retryable: false)
         }
         guard rename(temporary, path) == 0 else {
-            throw failure("OUTPUT_NOT_WRITABLE", "cannot move the download to \(path): \(String(cString: strerror(errno)))", retryable: false)
+            throw failure(.outputNotWritable, "cannot move the download to \(path): \(String(cString: strerror(errno)))", retryable: false)
         }
         let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 {
@@ -78,7 +78,7 @@ package struct ResultDownloader: Sendable {
         }
     }
 
-    private static func failure(_ code: String, _ message: String, retryable: Bool) -> TransloaditError {
+    private static func failure(_ code: FailureCode, _ message: String, retryable: Bool) -> TransloaditError {
         TransloaditError(code: code, message: message, isRetryable: retryable)
     }
 }

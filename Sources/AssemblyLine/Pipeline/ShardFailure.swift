@@ -21,14 +21,14 @@ struct ShardFailure: Error, Sendable {
     /// A failure uploading one input: a file changed or gone since the plan fails alone (`culprit`).
     init(_ error: TransloaditError, uploading file: Int) {
         self.init(error)
-        if error.code == "INPUT_CHANGED" || error.code == "INPUT_MISSING" { culprit = file }
+        if error.code == .inputChanged || error.code == .inputMissing { culprit = file }
     }
 
     init(_ error: SigningError) {
-        self.init(FailureReason(code: "SIGNING_REFUSED", message: error.description, isRetryable: error.isRetryable))
+        self.init(FailureReason(code: .signingRefused, message: error.description, isRetryable: error.isRetryable))
     }
 
-    init(code: String, _ message: String, retryable: Bool, needsNewAssembly: Bool = false) {
+    init(code: FailureCode, _ message: String, retryable: Bool, needsNewAssembly: Bool = false) {
         self.init(FailureReason(code: code, message: message, isRetryable: retryable), needsNewAssembly: needsNewAssembly)
     }
 }

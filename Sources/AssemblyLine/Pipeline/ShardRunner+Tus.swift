@@ -9,17 +9,17 @@ extension ShardRunner {
     func uploadByTus() async throws -> ShardState {
         let attempt = try await currentAttempt()
         guard let assemblyURL = attempt.assemblyURL, let tusURL = attempt.tusURL, let tus = context.tus else {
-            throw ShardFailure(code: "TUS_URL_MISSING", "the service named no tus endpoint for the Assembly", retryable: true, needsNewAssembly: true)
+            throw ShardFailure(code: .tusURLMissing, "the service named no tus endpoint for the Assembly", retryable: true, needsNewAssembly: true)
         }
         guard let status = try await status(at: assemblyURL) else {
-            throw ShardFailure(code: "ASSEMBLY_NOT_FOUND", "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
+            throw ShardFailure(code: .assemblyNotFound, "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
         }
         if !status.isRunning {
-            throw ShardFailure(code: status.error ?? status.ok ?? "ASSEMBLY_STOPPED",
+            throw ShardFailure(code: status.error ?? status.ok.map { FailureCode(rawValue: $0.code) } ?? .assemblyStopped,
                                "the Assembly stopped before its uploads finished; the shard runs again", retryable: true, needsNewAssembly: true)
         }
         var detail = "every file was already there"
-        if status.ok == "ASSEMBLY_UPLOADING" {
+        if status.ok == .uploading {
             let done = try await context.ledger.uploads(of: context.runID, shard: shard.index)
                 .filter { $0.attempt == attempt.number }
             let stored = Dictionary(done.map { ($0.fileIndex, $0) }, uniquingKeysWith: { _, last in last })

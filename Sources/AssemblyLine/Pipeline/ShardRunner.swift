@@ -146,7 +146,7 @@ package struct ShardRunner: Sendable {
             case .success(let status):
                 context.checkpoint(.afterCreateAnswer)
                 return try await created(status, fallbackURL: statusURL, bytesSent: bytes)
-            case .failure(let error) where error.code == "DO_NOT_REUSE_ASSEMBLY_IDS":
+            case .failure(let error) where error.code == .assemblyIDTaken:
                 // The ID is ours: the creation went through but its answer was lost (a re-sent request finds it taken).
                 guard let existing = try await status(at: statusURL) else {
                     throw ShardFailure(error.failureReason.retryable, needsNewAssembly: true)
@@ -179,7 +179,7 @@ package struct ShardRunner: Sendable {
     private func poll(from start: ShardState) async throws -> ShardState {
         let attempt = try await currentAttempt()
         guard let url = attempt.assemblyURL else {
-            throw ShardFailure(code: "ASSEMBLY_URL_MISSING", "the ledger has no status URL for the Assembly", retryable: true, needsNewAssembly: true)
+            throw ShardFailure(code: .assemblyURLMissing, "the ledger has no status URL for the Assembly", retryable: true, needsNewAssembly: true)
         }
         let deadline = (attempt.createdAt ?? attempt.startedAt).addingTimeInterval(Double(context.poll.timeout.milliseconds) / 1_000)
         var state = start
@@ -187,14 +187,14 @@ package struct ShardRunner: Sendable {
         while true {
             try await context.governor.awaitStatus(of: url)
             guard let status = try await status(at: url) else {
-                throw ShardFailure(code: "ASSEMBLY_NOT_FOUND", "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
+                throw ShardFailure(code: .assemblyNotFound, "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
             }
             context.checkpoint(.midPoll)
             let next = try await advance(with: status, from: state)
             if next == .completed { await context.governor.forget(url) }
             if next == .completed || next == .downloaded { return next }
             guard Date() < deadline else {
-                throw ShardFailure(code: "POLL_TIMEOUT", "the Assembly did not finish within \(ConfigUnits.formatDuration(context.poll.timeout))", retryable: false)
+                throw ShardFailure(code: .pollTimeout, "the Assembly did not finish within \(ConfigUnits.formatDuration(context.poll.timeout))", retryable: false)
             }
             state = next
             try await Task.sleep(for: interval)
@@ -225,17 +225,17 @@ package struct ShardRunner: Sendable {
             return .completed
         }
         if let error = status.error {
-            let aborted = error == "REQUEST_ABORTED"
+            let aborted = error == .requestAborted
             var failure = ShardFailure(code: error, status.message ?? status.reason ?? "the Assembly failed", retryable: aborted, needsNewAssembly: aborted)
             if !aborted { failure.culprit = ResultMapper.failedFileIndex(of: status) }
             throw failure
         }
         switch status.ok {
-        case "ASSEMBLY_EXECUTING" where state != .executing:
+        case .executing? where state != .executing:
             try await transition(.executing, event: .executing)
             return .executing
-        case "REQUEST_ABORTED", "ASSEMBLY_CANCELED":
-            throw ShardFailure(code: status.ok ?? "", status.message ?? "the Assembly stopped", retryable: true, needsNewAssembly: true)
+        case .aborted?, .canceled?:
+            throw ShardFailure(code: FailureCode(rawValue: status.ok?.code ?? ""), status.message ?? "the Assembly stopped", retryable: true, needsNewAssembly: true)
         default:
             return state
         }
@@ -262,7 +262,7 @@ package struct ShardRunner: Sendable {
     private func download() async throws -> ShardState {
         let attempt = try await currentAttempt()
         if let completed = attempt.completedAt, Date().timeIntervalSince(completed) > Double(context.resultLifetime.milliseconds) / 1_000 {
-            throw ShardFailure(code: "RESULTS_EXPIRED", "the results are past their lifetime; the shard runs again", retryable: true, needsNewAssembly: true)
+            throw ShardFailure(code: .resultsExpired, "the results are past their lifetime; the shard runs again", retryable: true, needsNewAssembly: true)
         }
         let pending = try await context.ledger.results(of: context.runID, shard: shard.index)
             .filter { $0.attempt == attempt.number && !$0.isDownloaded }
@@ -303,7 +303,7 @@ package struct ShardRunner: Sendable {
 
     func currentAttempt() async throws -> AttemptRecord {
         guard let attempt = try await context.ledger.attempts(of: context.runID, shard: shard.index).last else {
-            throw ShardFailure(code: "NO_ATTEMPT", "the ledger has no attempt for the shard", retryable: true, needsNewAssembly: true)
+            throw ShardFailure(code: .noAttempt, "the ledger has no attempt for the shard", retryable: true, needsNewAssembly: true)
         }
         return attempt
     }

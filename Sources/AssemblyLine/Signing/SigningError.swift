@@ -32,12 +32,12 @@ package enum SigningError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Any other status; `reason` is the service's own, on one line and shortened.
     case httpStatus(code: Int, reason: String)
 
-    /// True when asking again later can help: timeouts, network trouble, 429, 408 and 5xx.
+    /// True when asking again later can help (``Retryability``): timeouts, network trouble, 429, 408 and 5xx.
     package var isRetryable: Bool {
         switch self {
         case .timeout, .rateLimited: true
-        case let .unreachable(error): error.isRetryable
-        case let .httpStatus(code, _): code >= 500 || code == 408
+        case let .unreachable(error): Retryability.isRetryable(error, from: .signer)
+        case let .httpStatus(code, _): Retryability.isRetryable(status: code, from: .signer)
         case .denied, .unauthorized, .malformed, .tampered, .badSignature, .redirected, .insecureURL,
              .invalidToken, .tooLarge:
             false

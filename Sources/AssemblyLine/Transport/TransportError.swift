@@ -36,16 +36,9 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    /// True when trying the same request again later can help: network trouble, 5xx, 408, 413 and 429.
+    /// True when trying the same request again later can help (``Retryability``, whoever answered).
     package var isRetryable: Bool {
-        switch self {
-        case .resolve, .connect, .timeout, .reset:
-            true
-        case let .httpStatus(_, code, _):
-            code >= 500 || code == 408 || code == 413 || code == 429
-        case .invalidRequest, .tls, .cancelled, .tooLarge, .fileIO, .failed:
-            false
-        }
+        Retryability.isRetryable(self, from: nil)
     }
 
     package var description: String {

@@ -25,7 +25,7 @@ struct RunReport {
     /// Failed files grouped by error code, codes in order.
     var failuresByCode: [(code: String, files: [FileRecord])] {
         let failed = files.filter { $0.state == .failed }
-        return Dictionary(grouping: failed) { $0.failure?.code ?? "UNKNOWN" }
+        return Dictionary(grouping: failed) { $0.failure?.code.rawValue ?? "UNKNOWN" }
             .sorted { $0.key < $1.key }
             .map { (code: $0.key, files: $0.value) }
     }
@@ -65,7 +65,7 @@ struct RunReport {
     var failedTable: String {
         let failed = files.filter { $0.state == .failed }
         guard !failed.isEmpty else { return "no failed files in run \(summary.record.id)\n" }
-        let rows = failed.map { [$0.file.relativePath, $0.failure?.code ?? "", $0.failure?.message ?? ""] }
+        let rows = failed.map { [$0.file.relativePath, $0.failure?.code.rawValue ?? "", $0.failure?.message ?? ""] }
         return TextTable.render(header: ["FILE", "CODE", "REASON"], rows: rows)
     }
 
@@ -100,7 +100,7 @@ struct RunReport {
         for record in files {
             let cells = [String(record.index), record.shardIndex.map(String.init) ?? "", record.state.rawValue,
                          record.file.path, record.file.relativePath, String(record.file.size),
-                         record.failure?.code ?? "", record.failure?.message ?? ""]
+                         record.failure?.code.rawValue ?? "", record.failure?.message ?? ""]
             lines.append(cells.map(Self.csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
@@ -111,7 +111,7 @@ struct RunReport {
     }
 
     private static func json(_ failure: FailureReason) -> JSONValue {
-        .object(["code": .string(failure.code), "message": .string(failure.message), "retryable": .bool(failure.isRetryable)])
+        .object(["code": .string(failure.code.rawValue), "message": .string(failure.message), "retryable": .bool(failure.isRetryable)])
     }
 
     /// `12 planned, 3 failed`: the non-zero counts, or `none`.

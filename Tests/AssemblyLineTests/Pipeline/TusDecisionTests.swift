@@ -68,8 +68,8 @@ import Testing
          "/in/clip.mov: the server's offset 1001 is past the file's 1000 bytes"),
         (head(200, ["Upload-Length": "1000"]), "TUS_PROTOCOL_ERROR", "/in/clip.mov: HEAD answered HTTP 200 without Upload-Offset"),
         (head(403), "HTTP_403", "/in/clip.mov: tus HEAD answered HTTP 403"),
-    ] as [(HTTPResponseInfo, String, String)])
-    func headAnswersThatCannotBeTrustedAreErrors(head: HTTPResponseInfo, code: String, message: String) {
+    ] as [(HTTPResponseInfo, FailureCode, String)])
+    func headAnswersThatCannotBeTrustedAreErrors(head: HTTPResponseInfo, code: FailureCode, message: String) {
         let error = #expect(throws: TransloaditError.self) {
             try TusUploader.resumePoint(after: head, from: Self.checkpoint, file: Self.file)
         }

@@ -83,7 +83,7 @@ package struct TransloaditClient: Sendable {
             throw TransloaditError(error)
         }
         let status = AssemblyStatus.decode(response.bodyBytes)
-        guard response.isSuccess, let status, !(status.error.map(TransloaditError.rateLimitCodes.contains) ?? false) else {
+        guard response.isSuccess, let status, !(status.error.map(Retryability.isRateLimit) ?? false) else {
             throw TransloaditError(status: response.status, body: status, retryAfter: response.header("Retry-After"))
         }
         return status

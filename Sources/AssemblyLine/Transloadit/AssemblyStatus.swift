@@ -2,10 +2,10 @@ import Foundation
 
 /// The parts of an Assembly Status JSON the orchestrator acts on (transloadit-api.md §3).
 package struct AssemblyStatus: Sendable, Hashable, Decodable {
-    /// The state code: `ASSEMBLY_UPLOADING`, `ASSEMBLY_EXECUTING`, `ASSEMBLY_COMPLETED`, ...; nil on errors.
-    package var ok: String?
+    /// Where the Assembly stands (`ok`); nil on errors.
+    package var ok: AssemblyState?
     /// The error code when the Assembly, or the request, ended in error.
-    package var error: String?
+    package var error: FailureCode?
     package var message: String?
     package var reason: String?
     /// On an execution error, the upload (its `id`) whose processing failed, when the service says.
@@ -35,8 +35,8 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        ok = try? container.decodeIfPresent(String.self, forKey: .ok)
-        error = try? container.decodeIfPresent(String.self, forKey: .error)
+        ok = (try? container.decodeIfPresent(String.self, forKey: .ok)).flatMap { $0 }.map(AssemblyState.init(code:))
+        error = (try? container.decodeIfPresent(String.self, forKey: .error)).flatMap { $0 }.map(FailureCode.init(rawValue:))
         message = try? container.decodeIfPresent(String.self, forKey: .message)
         reason = try? container.decodeIfPresent(String.self, forKey: .reason)
         failedOriginalID = try? container.decodeIfPresent(String.self, forKey: .failedOriginalID)
@@ -56,59 +56,11 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     }
 
     /// True while the Assembly still runs: uploading, executing or replaying.
-    package var isRunning: Bool {
-        error == nil && ["ASSEMBLY_UPLOADING", "ASSEMBLY_EXECUTING", "ASSEMBLY_REPLAYING"].contains(ok ?? "")
-    }
+    package var isRunning: Bool { error == nil && ok?.isRunning == true }
 
     /// True when it completed without error.
-    package var isCompleted: Bool { error == nil && ok == "ASSEMBLY_COMPLETED" }
+    package var isCompleted: Bool { error == nil && ok == .completed }
 
     /// The URL to poll and to name in tus metadata: the ssl URL, else the plain one.
     package var statusURL: String? { assemblySSLURL ?? assemblyURL }
-}
-
-/// One file of an Assembly: an upload or a result (transloadit-api.md §3.2).
-package struct AssemblyFile: Sendable, Hashable, Decodable {
-    package var id: String
-    package var name: String?
-    package var ext: String?
-    package var size: Int64?
-    package var mime: String?
-    package var field: String?
-    package var md5hash: String?
-    package var originalID: String?
-    package var url: String?
-    package var sslURL: String?
-    package var width: Int?
-    package var height: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, ext, size, mime, field, md5hash, url, meta
-        case originalID = "original_id"
-        case sslURL = "ssl_url"
-    }
-
-    enum MetaKeys: String, CodingKey {
-        case width, height
-    }
-
-    package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        name = try? container.decodeIfPresent(String.self, forKey: .name)
-        ext = try? container.decodeIfPresent(String.self, forKey: .ext)
-        size = try? container.decodeIfPresent(Int64.self, forKey: .size)
-        mime = try? container.decodeIfPresent(String.self, forKey: .mime)
-        field = try? container.decodeIfPresent(String.self, forKey: .field)
-        md5hash = try? container.decodeIfPresent(String.self, forKey: .md5hash)
-        originalID = try? container.decodeIfPresent(String.self, forKey: .originalID)
-        url = try? container.decodeIfPresent(String.self, forKey: .url)
-        sslURL = try? container.decodeIfPresent(String.self, forKey: .sslURL)
-        let meta = try? container.nestedContainer(keyedBy: MetaKeys.self, forKey: .meta)
-        width = try? meta?.decodeIfPresent(Int.self, forKey: .width)
-        height = try? meta?.decodeIfPresent(Int.self, forKey: .height)
-    }
-
-    /// Where to download it: the ssl URL, else the plain one.
-    package var downloadURL: String? { sslURL ?? url }
 }

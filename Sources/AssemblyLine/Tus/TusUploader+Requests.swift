@@ -38,7 +38,7 @@ extension TusUploader {
         let response = try await exchange(request, "creation", job: job, session: &session)
         guard response.isSuccess else { throw TransloaditError.tusAnswer("creation", file: job.file.path, response: response) }
         guard let location = response.header("Location"), let url = Self.resolve(location, against: job.endpoint) else {
-            throw TransloaditError.tus("TUS_PROTOCOL_ERROR", file: job.file.path,
+            throw TransloaditError.tus(.tusProtocolError, file: job.file.path,
                                        "the creation answered HTTP \(response.status) without a usable Location")
         }
         return url
@@ -84,11 +84,11 @@ extension TusUploader {
         switch response.status {
         case 200...299:
             guard let offset = response.header("Upload-Offset").flatMap({ Int64($0) }) else {
-                throw TransloaditError.tus("TUS_PROTOCOL_ERROR", file: path, "PATCH answered HTTP \(response.status) without Upload-Offset")
+                throw TransloaditError.tus(.tusProtocolError, file: path, "PATCH answered HTTP \(response.status) without Upload-Offset")
             }
             try Self.check(offset, from: position.offset, size: job.file.size, path: path)
             guard offset > position.offset else {
-                try await session.recover(from: .tus("TUS_NO_PROGRESS", file: path, "PATCH at byte \(offset) was accepted without moving the offset",
+                try await session.recover(from: .tus(.tusNoProgress, file: path, "PATCH at byte \(offset) was accepted without moving the offset",
                                                      retryable: true), wait: true)
                 return .resynchronize
             }
@@ -100,11 +100,11 @@ extension TusUploader {
             try await session.recover(from: .tusAnswer("PATCH", file: path, response: response), wait: false)
             return .startOver
         case 460:
-            try await session.recover(from: .tus("TUS_CHECKSUM_MISMATCH", file: path,
+            try await session.recover(from: .tus(.tusChecksumMismatch, file: path,
                                                  "the chunk at byte \(position.offset) failed its checksum (HTTP 460)", retryable: true),
                                       wait: false)
             return .sendAgain
-        case let status where TransloaditError.isTusRetryable(status: status):
+        case let status where Retryability.isRetryable(status: status, from: .tus):
             try await session.recover(from: .tusAnswer("PATCH", file: path, response: response), wait: true)
             return .resynchronize
         default:
@@ -117,7 +117,7 @@ extension TusUploader {
         do {
             return "sha1 " + Data(try digester.sha1(ofFile: file.path, offset: offset, length: length)).base64EncodedString()
         } catch {
-            throw .tus("INPUT_UNREADABLE", file: file.path, "cannot read bytes \(offset) to \(offset + length) for their checksum: \(error)")
+            throw .tus(.inputUnreadable, file: file.path, "cannot read bytes \(offset) to \(offset + length) for their checksum: \(error)")
         }
     }
 
@@ -137,7 +137,7 @@ extension TusUploader {
                 try await session.recover(from: failure, wait: true)
                 continue
             }
-            guard TransloaditError.isTusRetryable(status: response.status) else { return response }
+            guard Retryability.isRetryable(status: response.status, from: .tus) else { return response }
             try await session.recover(from: .tusAnswer(name, file: job.file.path, response: response), wait: true)
         }
     }
@@ -154,7 +154,7 @@ extension TusUploader {
         guard head.isSuccess else { throw .tusAnswer("HEAD", file: file.path, response: head) }
         guard head.header("Upload-Length").flatMap({ Int64($0) }) == file.size else { return nil }
         guard let offset = head.header("Upload-Offset").flatMap({ Int64($0) }) else {
-            throw .tus("TUS_PROTOCOL_ERROR", file: file.path, "HEAD answered HTTP \(head.status) without Upload-Offset")
+            throw .tus(.tusProtocolError, file: file.path, "HEAD answered HTTP \(head.status) without Upload-Offset")
         }
         try check(offset, from: checkpoint.offset, size: file.size, path: file.path)
         return TusUploadCheckpoint(url: checkpoint.url, offset: offset)
@@ -163,10 +163,10 @@ extension TusUploader {
     /// Refuses a server offset behind what it confirmed before, or past the file's size.
     static func check(_ offset: Int64, from confirmed: Int64, size: Int64, path: String) throws(TransloaditError) {
         guard offset >= confirmed else {
-            throw .tus("TUS_OFFSET_BACKWARDS", file: path, "the server's offset \(offset) is behind the confirmed \(confirmed)")
+            throw .tus(.tusOffsetBackwards, file: path, "the server's offset \(offset) is behind the confirmed \(confirmed)")
         }
         guard offset <= size else {
-            throw .tus("TUS_OFFSET_BEYOND_SIZE", file: path, "the server's offset \(offset) is past the file's \(size) bytes")
+            throw .tus(.tusOffsetBeyondSize, file: path, "the server's offset \(offset) is past the file's \(size) bytes")
         }
     }
 

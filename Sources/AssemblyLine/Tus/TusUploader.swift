@@ -157,11 +157,11 @@ package struct TusUploader: Sendable {
     /// Refuses a server that does not speak tus 1.0.0, and a file over its size limit.
     static func check(_ server: TusCapabilities, accepts file: PlannedFile) throws(TransloaditError) {
         guard server.speaksVersion1 else {
-            throw .tus("TUS_UNSUPPORTED", file: file.path,
+            throw .tus(.tusUnsupported, file: file.path,
                        "the server speaks tus \(server.versions.joined(separator: ", ")), expected \(protocolVersion)")
         }
         if let maxSize = server.maxSize, file.size > maxSize {
-            throw .tus("TUS_TOO_LARGE", file: file.path, "\(file.size) bytes, over the server's Tus-Max-Size of \(maxSize)")
+            throw .tus(.tusTooLarge, file: file.path, "\(file.size) bytes, over the server's Tus-Max-Size of \(maxSize)")
         }
     }
 }

@@ -1,0 +1,86 @@
+/// A failure's stable code, as the ledger, the reports and `report --failed` show it.
+///
+/// The client's own codes are the constants below; the service's (`IMAGE_RESIZE_ERROR`, ...),
+/// an HTTP status (`HTTP_503`) and the transport's (`TRANSPORT_CONNECT`) are codes of the same
+/// type, so that every decision about a failure compares typed values, never text.
+package struct FailureCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible, ExpressibleByStringInterpolation {
+    package let rawValue: String
+
+    package init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    package init(stringLiteral rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    package var description: String { rawValue }
+
+    /// `HTTP_<status>`, for an answer that carried no error code of its own.
+    package static func http(_ status: Int) -> FailureCode { FailureCode(rawValue: "HTTP_\(status)") }
+
+    // MARK: - Inputs
+
+    /// An input's size or modification time changed since the plan.
+    package static let inputChanged: FailureCode = "INPUT_CHANGED"
+    /// An input is gone since the plan.
+    package static let inputMissing: FailureCode = "INPUT_MISSING"
+    /// An input's bytes could not be read.
+    package static let inputUnreadable: FailureCode = "INPUT_UNREADABLE"
+
+    // MARK: - The Assembly API
+
+    package static let rateLimitReached: FailureCode = "RATE_LIMIT_REACHED"
+    package static let statusRateLimitReached: FailureCode = "ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED"
+    /// A creation named an ID that exists: ours, when the first try went through and its answer was lost.
+    package static let assemblyIDTaken: FailureCode = "DO_NOT_REUSE_ASSEMBLY_IDS"
+    /// The creating request broke off before the service had its whole body.
+    package static let requestAborted: FailureCode = "REQUEST_ABORTED"
+    /// The service no longer knows the Assembly.
+    package static let assemblyNotFound: FailureCode = "ASSEMBLY_NOT_FOUND"
+    /// The Assembly stopped (an error or a cancel) before its uploads were in.
+    package static let assemblyStopped: FailureCode = "ASSEMBLY_STOPPED"
+    /// The Assembly did not finish within `poll.timeout`.
+    package static let pollTimeout: FailureCode = "POLL_TIMEOUT"
+    /// The results are past their lifetime at the service.
+    package static let resultsExpired: FailureCode = "RESULTS_EXPIRED"
+    /// The ledger has no status URL for the attempt's Assembly.
+    package static let assemblyURLMissing: FailureCode = "ASSEMBLY_URL_MISSING"
+    /// The service named no tus endpoint for the Assembly.
+    package static let tusURLMissing: FailureCode = "TUS_URL_MISSING"
+    /// The ledger has no attempt for the shard.
+    package static let noAttempt: FailureCode = "NO_ATTEMPT"
+    /// The signing backend refused or could not sign.
+    package static let signingRefused: FailureCode = "SIGNING_REFUSED"
+
+    // MARK: - Downloads
+
+    package static let outputNotWritable: FailureCode = "OUTPUT_NOT_WRITABLE"
+    package static let downloadMissing: FailureCode = "DOWNLOAD_MISSING"
+    package static let downloadSizeMismatch: FailureCode = "DOWNLOAD_SIZE_MISMATCH"
+    package static let downloadUnreadable: FailureCode = "DOWNLOAD_UNREADABLE"
+    package static let downloadChecksumMismatch: FailureCode = "DOWNLOAD_CHECKSUM_MISMATCH"
+
+    // MARK: - tus
+
+    package static let tusProtocolError: FailureCode = "TUS_PROTOCOL_ERROR"
+    package static let tusUnsupported: FailureCode = "TUS_UNSUPPORTED"
+    package static let tusTooLarge: FailureCode = "TUS_TOO_LARGE"
+    package static let tusOffsetBeyondSize: FailureCode = "TUS_OFFSET_BEYOND_SIZE"
+    package static let tusOffsetBackwards: FailureCode = "TUS_OFFSET_BACKWARDS"
+    package static let tusNoProgress: FailureCode = "TUS_NO_PROGRESS"
+    package static let tusChecksumMismatch: FailureCode = "TUS_CHECKSUM_MISMATCH"
+
+    // MARK: - Transport
+
+    package static let transportInvalidRequest: FailureCode = "TRANSPORT_INVALID_REQUEST"
+    package static let transportResolve: FailureCode = "TRANSPORT_RESOLVE"
+    package static let transportConnect: FailureCode = "TRANSPORT_CONNECT"
+    package static let transportTimeout: FailureCode = "TRANSPORT_TIMEOUT"
+    package static let transportTLS: FailureCode = "TRANSPORT_TLS"
+    package static let transportReset: FailureCode = "TRANSPORT_RESET"
+    package static let transportCancelled: FailureCode = "TRANSPORT_CANCELLED"
+    package static let transportTooLarge: FailureCode = "TRANSPORT_TOO_LARGE"
+    package static let transportFileIO: FailureCode = "TRANSPORT_FILE_IO"
+    package static let transportFailed: FailureCode = "TRANSPORT_FAILED"
+}

@@ -1,0 +1,58 @@
+import HTTPMessages
+
+/// The one decision whether trying an exchange again later can help, and how long to wait first.
+///
+/// Every caller asks here: the API client, the tus uploader, the signer, the downloads and the
+/// transport's own errors. What a status means depends a little on whom it came from, so the
+/// peer is part of the question.
+package enum Retryability {
+    /// Whom an exchange was with.
+    package enum Peer: Sendable, Hashable {
+        /// The Assembly API (`/assemblies`).
+        case assemblyAPI
+        /// A tus server (`/resumable/files/`).
+        case tus
+        /// The signing backend.
+        case signer
+        /// Where results are fetched from.
+        case storage
+    }
+
+    /// True when the same request may succeed later after this status.
+    ///
+    /// Everyone: 5xx (the server failed), 408 (Request Timeout) and 429 (Too Many Requests). The
+    /// Assembly API also 413: Transloadit answers `RATE_LIMIT_REACHED` with it (docs "Rate
+    /// limiting"). A tus server also 423 Locked: another request holds the upload for now.
+    /// `peer` nil: only the statuses that mean the same from everyone.
+    package static func isRetryable(status: Int, from peer: Peer?) -> Bool {
+        if status >= 500 || status == 408 || status == 429 { return true }
+        switch peer {
+        case .assemblyAPI?: return status == 413
+        case .tus?: return status == 423
+        case .signer?, .storage?, nil: return false
+        }
+    }
+
+    /// True when a failed transfer may succeed later: network trouble (resolve, connect, timeout,
+    /// reset), or a status that is retryable from `peer`.
+    package static func isRetryable(_ error: TransportError, from peer: Peer?) -> Bool {
+        switch error {
+        case .resolve, .connect, .timeout, .reset: true
+        case let .httpStatus(_, code, _): isRetryable(status: code, from: peer)
+        case .invalidRequest, .tls, .cancelled, .tooLarge, .fileIO, .failed: false
+        }
+    }
+
+    /// True for the codes that mean "slow down", whatever status they came with.
+    package static func isRateLimit(_ code: FailureCode) -> Bool {
+        code == .rateLimitReached || code == .statusRateLimitReached
+    }
+
+    /// How long the service asked to wait: `info.retryIn` (seconds, fractions allowed), else a
+    /// `Retry-After` of whole seconds; nil when it said nothing usable.
+    package static func wait(retryIn: Double?, retryAfter: String?) -> Duration? {
+        if let retryIn, retryIn.isFinite, retryIn >= 0 { return .milliseconds(Int64(min(retryIn, 86_400) * 1_000)) }
+        guard let text = retryAfter?.trimmingWhitespace(), let seconds = Int64(text), seconds >= 0 else { return nil }
+        return .seconds(min(seconds, 86_400))
+    }
+}
