@@ -16,48 +16,45 @@ package enum AssemblyLineTool {
         exit(status.rawValue)
     }
 
-    /// Runs one command line and returns the exit status; every error is reported here and nowhere else.
+    /// Runs one command line and returns the exit status; every error is reported, and every status chosen, by ``ErrorReporter``.
     static func run(_ arguments: [String], console: Console) async -> ExitStatus {
-        let configurations = commands.map { $0.configuration }
-        guard let first = arguments.first else {
-            console.error(HelpRenderer.rootHelp(commands: configurations))
-            return .usage
-        }
-        switch first {
-        case "-h", "--help":
-            console.out(HelpRenderer.rootHelp(commands: configurations))
-            return .success
-        case "--version":
-            console.line(ClientIdentity.version)
-            return .success
-        case "help":
-            return help(Array(arguments.dropFirst()), console: console)
-        default:
-            break
-        }
-        guard let command = commands.first(where: { $0.configuration.commandName == first }) else {
-            return ErrorReporter.report(UsageError("unknown subcommand '\(first)'"), configuration: nil, console: console)
-        }
-        let configuration = command.configuration
+        var configuration: CommandConfiguration?
         do {
-            let values = try ArgumentParser.parse(Array(arguments.dropFirst()), for: configuration, commandPath: "\(HelpRenderer.toolName) \(first)")
+            guard let first = arguments.first else {
+                throw MissingSubcommand(help: HelpRenderer.rootHelp(commands: commands.map { $0.configuration }))
+            }
+            switch first {
+            case "-h", "--help":
+                throw CleanExit(text: HelpRenderer.rootHelp(commands: commands.map { $0.configuration }))
+            case "--version":
+                throw CleanExit(text: ClientIdentity.version + "\n")
+            case "help":
+                throw CleanExit(text: try help(Array(arguments.dropFirst())))
+            default:
+                break
+            }
+            guard let command = commands.first(where: { $0.configuration.commandName == first }) else {
+                throw UsageError("unknown subcommand '\(first)'")
+            }
+            configuration = command.configuration
+            let values = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.configuration, commandPath: "\(HelpRenderer.toolName) \(first)")
             let instance = try command.init(values)
             try instance.validate()
-            return try await instance.run(console)
+            try await instance.run(console)
+            return .success
         } catch {
             return ErrorReporter.report(error, configuration: configuration, console: console)
         }
     }
 
-    private static func help(_ arguments: [String], console: Console) -> ExitStatus {
+    /// The text `help [SUBCOMMAND]` prints.
+    private static func help(_ arguments: [String]) throws(UsageError) -> String {
         guard let name = arguments.first else {
-            console.out(HelpRenderer.rootHelp(commands: commands.map { $0.configuration }))
-            return .success
+            return HelpRenderer.rootHelp(commands: commands.map { $0.configuration })
         }
         guard let command = commands.first(where: { $0.configuration.commandName == name }) else {
-            return ErrorReporter.report(UsageError("unknown subcommand '\(name)'"), configuration: nil, console: console)
+            throw UsageError("unknown subcommand '\(name)'")
         }
-        console.out(HelpRenderer.help(for: command.configuration, commandPath: "\(HelpRenderer.toolName) \(name)"))
-        return .success
+        return HelpRenderer.help(for: command.configuration, commandPath: "\(HelpRenderer.toolName) \(name)")
     }
 }

@@ -1,8 +1,8 @@
 import CMicroHTTPD
 import HTTPMessages
+import Synchronization
 #if canImport(Glibc)
 import Glibc
-import Synchronization
 #endif
 
 /// One request's state between libmicrohttpd's calls: the handler's plan, the body so far, the outcome.

@@ -1,7 +1,7 @@
 import CMicroHTTPD
+import Synchronization
 #if canImport(Glibc)
 import Glibc
-import Synchronization
 #endif
 
 /// The bodies of libmicrohttpd's callbacks, reached through the closure pointer each one receives.

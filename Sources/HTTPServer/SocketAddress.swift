@@ -1,5 +1,5 @@
-#if canImport(Glibc)
 import CMicroHTTPD
+#if canImport(Glibc)
 import Glibc
 #endif
 

@@ -18,14 +18,13 @@ struct PlanCommand: CLICommand {
         json = values.flag("json")
     }
 
-    func run(_ console: Console) async throws -> ExitStatus {
+    func run(_ console: Console) async throws {
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         let result = try manifest.planner.plan()
         for warning in result.warnings {
             console.error("warning: \(warning)\n")
         }
         console.out(json ? Self.json(result, manifest: manifest).serialized + "\n" : Self.table(result.plan, manifest: manifest))
-        return .success
     }
 
     static func table(_ plan: Plan, manifest: Manifest) -> String {

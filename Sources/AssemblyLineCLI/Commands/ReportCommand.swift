@@ -44,10 +44,10 @@ struct ReportCommand: CLICommand {
         try location.validate()
     }
 
-    func run(_ console: Console) async throws -> ExitStatus {
+    func run(_ console: Console) async throws {
         let (opened, path) = try await location.openForReading()
         guard let ledger = opened else {
-            throw CommandFailure(message: "Error: no ledger at \(path); no run has been recorded there", status: .invalidInput)
+            throw CommandError.noLedger(path: "at \(path)", hint: "no run has been recorded there")
         }
         let report: RunReport
         do {
@@ -63,14 +63,13 @@ struct ReportCommand: CLICommand {
         case .json: console.line(report.json.serialized)
         case .csv: console.out(report.csv)
         }
-        return .success
     }
 
     /// The report of the run, or of the newest one when `runID` is nil.
     private static func read(_ ledger: SQLiteLedger, runID: RunID?, path: String, failedOnly: Bool) async throws -> RunReport {
         let latest = runID == nil ? try await ledger.recentRuns(limit: 1).first?.id : nil
         guard let id = runID ?? latest else {
-            throw CommandFailure(message: "Error: no runs recorded in \(path)", status: .invalidInput)
+            throw CommandError.noRuns(path: path)
         }
         return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id),
                          files: try await ledger.files(of: id, shard: nil, state: failedOnly ? .failed : nil),

@@ -41,11 +41,11 @@ struct ResumeCommand: CLICommand {
         try location.validate()
     }
 
-    func run(_ console: Console) async throws -> ExitStatus {
+    func run(_ console: Console) async throws {
         let signals = TerminationSignal()
         let stateDirectory = try location.stateDirectory()
         guard FileManager.default.fileExists(atPath: SQLiteLedger.path(inStateDirectory: stateDirectory)) else {
-            throw CommandFailure(message: "Error: no ledger in \(stateDirectory); name the state directory with --state-dir", status: .invalidInput)
+            throw CommandError.noLedger(path: "in \(stateDirectory)", hint: "name the state directory with --state-dir")
         }
         let reader = try await SQLiteLedger.open(stateDirectory: stateDirectory, mode: .readOnly)
         let record: RunRecord
@@ -58,11 +58,11 @@ struct ResumeCommand: CLICommand {
         }
         if record.state == .finished {
             console.line("run \(runID) is finished: every shard is done; nothing to resume")
-            return .success
+            return
         }
         let manifest = try ConfigFileLoader.manifest(record.manifestPath)
         guard manifest.recipe.fingerprint == record.recipeFingerprint else {
-            throw CommandFailure(message: "Error: the recipe of \(record.manifestPath) changed since run \(runID); start a new run instead", status: .invalidInput)
+            throw CommandError.recipeChanged(manifest: record.manifestPath, runID: runID)
         }
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
         let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)
@@ -75,10 +75,10 @@ struct ResumeCommand: CLICommand {
             }
             console.line(runID.rawValue)
             let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
-            let status = try await RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
+            let end = try await RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
                 .drive(shards, options: options, signals: signals)
             await environment.close()
-            return status
+            try RunEnded.check(end)
         } catch {
             await environment.close()
             throw error

@@ -32,7 +32,7 @@ struct RunCommand: CLICommand {
         options = try RunOptions(values)
     }
 
-    func run(_ console: Console) async throws -> ExitStatus {
+    func run(_ console: Console) async throws {
         let signals = TerminationSignal()
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
@@ -41,10 +41,10 @@ struct RunCommand: CLICommand {
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
         let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)
         do {
-            let status = try await execute(manifest, plan: planned.plan, environment: environment, lock: lock,
-                                           signals: signals, console: console)
+            let end = try await execute(manifest, plan: planned.plan, environment: environment, lock: lock,
+                                        signals: signals, console: console)
             await environment.close()
-            return status
+            try RunEnded.check(end)
         } catch {
             await environment.close()
             throw error
@@ -52,7 +52,7 @@ struct RunCommand: CLICommand {
     }
 
     private func execute(_ manifest: Manifest, plan: Plan, environment: RunEnvironment, lock: RunLock,
-                         signals: TerminationSignal, console: Console) async throws -> ExitStatus {
+                         signals: TerminationSignal, console: Console) async throws -> RunState {
         let fingerprint = manifest.recipe.fingerprint
         let done = force ? [] : try await environment.ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: fingerprint)
         let files = plan.shards.flatMap(\.files)

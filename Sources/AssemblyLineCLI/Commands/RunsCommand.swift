@@ -25,7 +25,7 @@ struct RunsCommand: CLICommand {
         try location.validate()
     }
 
-    func run(_ console: Console) async throws -> ExitStatus {
+    func run(_ console: Console) async throws {
         let (ledger, path) = try await location.openForReading()
         let runs = try await ledger?.recentRuns(limit: limit) ?? []
         await ledger?.close()
@@ -36,6 +36,5 @@ struct RunsCommand: CLICommand {
         } else {
             console.out(RunText.table(runs))
         }
-        return .success
     }
 }

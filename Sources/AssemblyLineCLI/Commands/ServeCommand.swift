@@ -87,7 +87,7 @@ struct ServeCommand: CLICommand {
         }
     }
 
-    func run(_ console: Console) async throws -> ExitStatus {
+    func run(_ console: Console) async throws {
         let environment = ProcessInfo.processInfo.environment
         let (credentials, secretPath, generated) = try ServeCredentials.resolve(
             key: key, secretEnv: secretEnv, secretFile: secretFile, dataDirectory: dataDirectory, environment: environment)
@@ -111,7 +111,7 @@ struct ServeCommand: CLICommand {
         do {
             service = try LocalService.start(configuration)
         } catch {
-            throw CommandFailure(message: "Error: \(error.description)", status: .unavailable)
+            throw CommandError.listenFailed(reason: error.description)
         }
         let signals = TerminationSignal()
         console.line("listening on \(service.baseURL)")
@@ -125,6 +125,5 @@ struct ServeCommand: CLICommand {
         if await !ServerShutdown.stop({ service.stop() }) {
             console.error("serve: requests still running after \(ServerShutdown.grace); exiting without them\n")
         }
-        return .success
     }
 }

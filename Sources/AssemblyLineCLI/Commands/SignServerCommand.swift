@@ -30,20 +30,20 @@ struct SignServerCommand: CLICommand {
         (host, port) = try ListenAddress.parse(values.option("listen") ?? Self.defaultListen)
     }
 
-    func run(_ console: Console) async throws -> ExitStatus {
+    func run(_ console: Console) async throws {
         let policy = try ConfigFileLoader.policy(policyPath)
         let secret: String
         do {
             secret = try SecretReader().read(policy.secret)
         } catch {
-            throw CommandFailure(message: "Error: \(policyPath): \(error)", status: .invalidInput)
+            throw CommandError.secretUnusable(file: policyPath, reason: "\(error)")
         }
         let signals = TerminationSignal()
         let server: SignServer
         do {
             server = try SignServer(policy: policy, secret: secret, host: host, port: port)
         } catch {
-            throw CommandFailure(message: "Error: sign-server: \(error)", status: .unavailable)
+            throw CommandError.listenFailed(reason: "sign-server: \(error)")
         }
         console.line("listening on \(server.baseURL)")
         let signal = await signals.wait()
@@ -51,6 +51,5 @@ struct SignServerCommand: CLICommand {
             console.error("sign-server: requests still running after \(ServerShutdown.grace); exiting without them\n")
         }
         console.error("sign-server: stopped on signal \(signal)\n")
-        return .success
     }
 }

@@ -14,9 +14,8 @@ struct ValidateCommand: CLICommand {
         manifestPath = values.positional(0) ?? ""
     }
 
-    func run(_ console: Console) async throws -> ExitStatus {
+    func run(_ console: Console) async throws {
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         console.line("\(manifestPath): valid manifest '\(manifest.name)' (\(manifest.recipe.kind), endpoint \(manifest.endpoint), signer \(manifest.signer.kind))")
-        return .success
     }
 }

@@ -8,8 +8,8 @@ protocol CLICommand: Sendable {
     /// Checks what parsing cannot; throws a ``UsageError``.
     func validate() throws
 
-    /// Does the work and says how the process should exit.
-    func run(_ console: Console) async throws -> ExitStatus
+    /// Does the work; an error says why it could not (``ErrorReporter`` gives its exit status).
+    func run(_ console: Console) async throws
 }
 
 extension CLICommand {

@@ -1,13 +1,24 @@
 import AssemblyLine
 import YAMLReader
 
-/// The one place that turns an error into a message on standard error and an exit status.
+/// The one place that turns an error into a message and an exit status, the way swift-argument-parser's `MessageInfo` does.
+///
+/// Commands throw typed errors (or end without one, exit 0) and never pick an exit status
+/// themselves; README's table of exit codes is this switch.
 enum ErrorReporter {
     static func report(_ error: any Error, configuration: CommandConfiguration?, console: Console) -> ExitStatus {
         switch error {
         case let exit as CleanExit:
             console.out(exit.text)
             return .success
+        case let missing as MissingSubcommand:
+            console.error(missing.help)
+            return .usage
+        case let ended as RunEnded:
+            return ended.state == .interrupted ? .interrupted : .failedShards
+        case let failure as CommandError:
+            console.error(failure.message + "\n")
+            return status(of: failure)
         case let usage as UsageError:
             let tool = HelpRenderer.toolName
             var text = "Error: \(usage.message)\n"
@@ -35,18 +46,22 @@ enum ErrorReporter {
         case let held as RunLock.Held:
             console.error(held.description + "\n")
             return .locked
-        case let failure as CommandFailure:
-            console.error(failure.message.hasSuffix("\n") ? failure.message : failure.message + "\n")
-            return failure.status
         default:
             console.error("Error: internal error: \(error)\n")
             return .internalError
         }
     }
-}
 
-/// A failure a command has already put into words, with the exit status it calls for.
-struct CommandFailure: Error, Sendable {
-    var message: String
-    var status: ExitStatus
+    /// The exit status each command failure calls for.
+    private static func status(of failure: CommandError) -> ExitStatus {
+        switch failure {
+        case .secretVariableUnset, .secretFileUnreadable, .secretFileEmpty, .embeddedSignerNeedsEmbeddedEndpoint,
+             .secretUnusable, .noLedger, .noRuns, .recipeChanged:
+            .invalidInput
+        case .listenFailed:
+            .unavailable
+        case .credentialsNotWritable, .lockUnopenable, .embeddedServiceFailed:
+            .internalError
+        }
+    }
 }

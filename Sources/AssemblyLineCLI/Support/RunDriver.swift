@@ -2,9 +2,9 @@ import AssemblyLine
 import ConfigFormat
 import Digests
 import Foundation
+import SQLiteLedger
 #if canImport(Glibc)
 import Glibc
-import SQLiteLedger
 #endif
 
 /// Runs the unfinished shards of a recorded run to their end, and stops in order on a signal or at a deadline.
@@ -18,7 +18,8 @@ struct RunDriver {
     let runID: RunID
     let progress: RunProgress
 
-    func drive(_ shards: [ShardRecord], options: RunOptions, signals: TerminationSignal) async throws -> ExitStatus {
+    /// Runs `shards` to their end and returns the run's end state: finished, failed or interrupted.
+    func drive(_ shards: [ShardRecord], options: RunOptions, signals: TerminationSignal) async throws -> RunState {
         let clock = ContinuousClock()
         let started = clock.now
         var checkpoint: @Sendable (PipelineCheckpoint) -> Void = { _ in }
@@ -54,7 +55,7 @@ struct RunDriver {
             progress.console.error("run \(runID): signal \(number); stopping (a second signal exits at once)\n")
             work.cancel()
             _ = await signals.wait()
-            exit(ExitStatus.interrupted.rawValue)
+            exit(ErrorReporter.report(RunEnded(state: .interrupted), configuration: nil, console: progress.console).rawValue)
         }
         defer {
             deadline?.cancel()
@@ -71,6 +72,6 @@ struct RunDriver {
         let state: RunState = interrupted ? .interrupted : failed ? .failed : .finished
         try await environment.ledger.updateRunState(runID, to: state, at: Date())
         progress.summary(try await environment.ledger.run(runID), elapsed: clock.now - started)
-        return interrupted ? .interrupted : failed ? .failedShards : .success
+        return state
     }
 }

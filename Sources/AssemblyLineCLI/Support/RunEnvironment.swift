@@ -49,21 +49,21 @@ final class RunEnvironment: Sendable {
                     return RunEnvironment(endpoint: url, key: key, signer: HMACSigner(secret: try secrets.read(source)),
                                           transport: transport, ledger: ledger, embedded: nil)
                 case .embedded:
-                    throw CommandFailure(message: "Error: signer kind embedded needs endpoint: embedded", status: .invalidInput)
+                    throw CommandError.embeddedSignerNeedsEmbeddedEndpoint
                 }
             }
-        } catch let failure as CommandFailure {
+        } catch let failure as CommandError {
             await ledger.close()
             throw failure
         } catch let error as SecretError {
             await ledger.close()
-            throw CommandFailure(message: "Error: \(manifest.file): \(error)", status: .invalidInput)
+            throw CommandError.secretUnusable(file: manifest.file, reason: error.description)
         } catch let error as SigningError {
             await ledger.close()
-            throw CommandFailure(message: "Error: \(manifest.file): \(error)", status: .invalidInput)
+            throw CommandError.secretUnusable(file: manifest.file, reason: error.description)
         } catch {
             await ledger.close()
-            throw CommandFailure(message: "Error: the embedded service did not start: \(error)", status: .internalError)
+            throw CommandError.embeddedServiceFailed(reason: "\(error)")
         }
     }
 

@@ -31,7 +31,7 @@ final class RunLock {
         path = "\(folder)/\(manifest.name)-\(String(hash, radix: 16)).lock"
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CommandFailure(message: "Error: cannot open the lock \(path): \(String(cString: strerror(errno)))", status: .internalError)
+            throw CommandError.lockUnopenable(path: path, reason: String(cString: strerror(errno)))
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""

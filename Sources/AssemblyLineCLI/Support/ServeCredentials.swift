@@ -18,7 +18,7 @@ enum ServeCredentials {
             let secret: String
             if let name = secretEnv {
                 guard let value = environment[name], !value.isEmpty else {
-                    throw CommandFailure(message: "Error: --secret-env \(name): the environment variable is unset or empty", status: .invalidInput)
+                    throw CommandError.secretVariableUnset(name: name)
                 }
                 secret = value
             } else if let path = secretFile {
@@ -40,7 +40,7 @@ enum ServeCredentials {
             try write(fresh.secret + "\n", to: secretPath, mode: 0o600)
             try write(fresh.key + "\n", to: keyPath, mode: 0o644)
         } catch {
-            throw CommandFailure(message: "Error: cannot write the generated credentials to \(dataDirectory): \(error.localizedDescription)", status: .internalError)
+            throw CommandError.credentialsNotWritable(directory: dataDirectory, reason: error.localizedDescription)
         }
         return (fresh, secretPath, true)
     }
@@ -49,11 +49,11 @@ enum ServeCredentials {
     private static func readSecret(_ path: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path),
               let text = String(data: data, encoding: .utf8) else {
-            throw CommandFailure(message: "Error: cannot read \(path)", status: .invalidInput)
+            throw CommandError.secretFileUnreadable(path: path)
         }
         let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw CommandFailure(message: "Error: \(path) is empty", status: .invalidInput) }
+        guard !trimmed.isEmpty else { throw CommandError.secretFileEmpty(path: path) }
         return trimmed
     }
 
