@@ -37,7 +37,7 @@ let package = Package(
             "CurlTransport",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
-        .target(name: "TestSupport", dependencies: ["ConfigFormat"]),
+        .target(name: "TestSupport", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages"]),
         .executableTarget(name: "ledger-bench", dependencies: ["AssemblyLine", "SQLiteLedger"], path: "bench/LedgerBench"),
 
         .testTarget(name: "HTTPMessagesTests", dependencies: ["HTTPMessages", "TestSupport"]),

@@ -68,6 +68,12 @@ package struct PollSettings: Sendable, Hashable {
     package var interval: Duration
     package var maxInterval: Duration
     package var timeout: Duration
+
+    package init(interval: Duration, maxInterval: Duration, timeout: Duration) {
+        self.interval = interval
+        self.maxInterval = maxInterval
+        self.timeout = timeout
+    }
 }
 
 /// The governor's pace, below the account's limits.

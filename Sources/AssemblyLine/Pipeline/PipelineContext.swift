@@ -20,13 +20,18 @@ package struct PipelineContext: Sendable {
     package var checkpoint: @Sendable (PipelineCheckpoint) -> Void
     /// Called with each increment of file bytes sent, on the transport's thread; must not block.
     package var sent: @Sendable (Int64) -> Void
+    /// Time for the ledger and expiries, and every wait of the pipeline.
+    package var clock: any PipelineClock
+    /// Fixes the shards' retry jitter (each shard adds its index).
+    package var seed: UInt64
 
     package init(runID: RunID, ledger: any RunLedger, client: TransloaditClient, downloader: ResultDownloader,
                 signer: any Signer, tus: TusUploader? = nil, params: AssemblyParams, governor: Governor, retry: RetryPolicy,
                 poll: PollSettings, output: OutputSettings, resultLifetime: Duration = .seconds(86_400),
                 report: @escaping @Sendable (ShardEvent) -> Void,
                 checkpoint: @escaping @Sendable (PipelineCheckpoint) -> Void = { _ in },
-                sent: @escaping @Sendable (Int64) -> Void = { _ in }) {
+                sent: @escaping @Sendable (Int64) -> Void = { _ in },
+                clock: any PipelineClock = SystemClock(), seed: UInt64 = .random(in: .min ... .max)) {
         self.runID = runID
         self.ledger = ledger
         self.client = client
@@ -42,5 +47,7 @@ package struct PipelineContext: Sendable {
         self.report = report
         self.checkpoint = checkpoint
         self.sent = sent
+        self.clock = clock
+        self.seed = seed
     }
 }

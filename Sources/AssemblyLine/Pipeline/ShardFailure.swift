@@ -1,34 +1,34 @@
 /// Why a step of a shard stopped, and what may follow: a retry of the step, a new Assembly, or nothing.
-struct ShardFailure: Error, Sendable {
-    var reason: FailureReason
+package struct ShardFailure: Error, Sendable, Hashable {
+    package var reason: FailureReason
     /// True when the next try needs a new Assembly (the old one is gone, expired, or broke mid-upload).
-    var needsNewAssembly: Bool
+    package var needsNewAssembly: Bool
     /// How long the service asked to wait, if it did.
-    var retryIn: Duration?
+    package var retryIn: Duration?
     /// The one input the failure is about (a corrupt file): it fails alone and the shard goes on without it.
-    var culprit: Int?
+    package var culprit: Int?
 
-    init(_ reason: FailureReason, needsNewAssembly: Bool = false, retryIn: Duration? = nil) {
+    package init(_ reason: FailureReason, needsNewAssembly: Bool = false, retryIn: Duration? = nil) {
         self.reason = reason
         self.needsNewAssembly = needsNewAssembly
         self.retryIn = retryIn
     }
 
-    init(_ error: TransloaditError, needsNewAssembly: Bool = false) {
+    package init(_ error: TransloaditError, needsNewAssembly: Bool = false) {
         self.init(error.failureReason, needsNewAssembly: needsNewAssembly, retryIn: error.retryIn)
     }
 
     /// A failure uploading one input: a file changed or gone since the plan fails alone (`culprit`).
-    init(_ error: TransloaditError, uploading file: Int) {
+    package init(_ error: TransloaditError, uploading file: Int) {
         self.init(error)
         if error.code == .inputChanged || error.code == .inputMissing { culprit = file }
     }
 
-    init(_ error: SigningError) {
+    package init(_ error: SigningError) {
         self.init(FailureReason(code: .signingRefused, message: error.description, isRetryable: error.isRetryable))
     }
 
-    init(code: FailureCode, _ message: String, retryable: Bool, needsNewAssembly: Bool = false) {
+    package init(code: FailureCode, _ message: String, retryable: Bool, needsNewAssembly: Bool = false) {
         self.init(FailureReason(code: code, message: message, isRetryable: retryable), needsNewAssembly: needsNewAssembly)
     }
 }

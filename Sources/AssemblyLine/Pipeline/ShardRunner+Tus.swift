@@ -1,45 +1,30 @@
-import Foundation
-
 extension ShardRunner {
-    /// Uploads the shard's files into its created Assembly over tus, each resumed from the ledger, then marks it `uploaded`.
+    /// Uploads the shard's files that the created Assembly lacks over tus, each resumed from the ledger; returns what was done.
     ///
-    /// The Assembly is asked first: one still `ASSEMBLY_UPLOADING` gets the files it lacks; one that
-    /// already runs or completed got them all (a crash came after the last chunk); one that stopped
-    /// with an error, or is gone, makes the shard run again in a new Assembly.
-    func uploadByTus() async throws -> ShardState {
-        let attempt = try await currentAttempt()
+    /// An Assembly still `ASSEMBLY_UPLOADING` gets the files it lacks; one that already runs or
+    /// completed got them all (a crash came after the last chunk).
+    func uploadByTus(_ attempt: AttemptRecord, status: AssemblyStatus) async throws -> String {
+        guard status.ok == .uploading else { return "every file was already there" }
         guard let assemblyURL = attempt.assemblyURL, let tusURL = attempt.tusURL, let tus = context.tus else {
-            throw ShardFailure(code: .tusURLMissing, "the service named no tus endpoint for the Assembly", retryable: true, needsNewAssembly: true)
+            preconditionFailure("the state machine asks for tus uploads only with both URLs and a tus uploader")
         }
-        guard let status = try await status(at: assemblyURL) else {
-            throw ShardFailure(code: .assemblyNotFound, "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
-        }
-        if !status.isRunning {
-            throw ShardFailure(code: status.error ?? status.ok.map { FailureCode(rawValue: $0.code) } ?? .assemblyStopped,
-                               "the Assembly stopped before its uploads finished; the shard runs again", retryable: true, needsNewAssembly: true)
-        }
-        var detail = "every file was already there"
-        if status.ok == .uploading {
-            let done = try await context.ledger.uploads(of: context.runID, shard: shard.index)
-                .filter { $0.attempt == attempt.number }
-            let stored = Dictionary(done.map { ($0.fileIndex, $0) }, uniquingKeysWith: { _, last in last })
-            let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
-                .filter { stored[$0.index]?.isComplete != true }
-            let outcomes = try await withThrowingTaskGroup(of: TusUploadOutcome.self) { group in
-                for record in files {
-                    let job = TusUploadJob(file: record.file, endpoint: tusURL, assemblyURL: assemblyURL,
-                                           fieldname: ResultMapper.field(forFile: record.index),
-                                           filename: PathText.lastComponent(of: record.file.relativePath))
-                    let checkpoint = stored[record.index].map(TusUploadCheckpoint.init)
-                    group.addTask { try await upload(job, of: record, attempt: attempt.number, resuming: checkpoint, with: tus) }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
+        let done = try await context.ledger.uploads(of: context.runID, shard: shard.index)
+            .filter { $0.attempt == attempt.number }
+        let stored = Dictionary(done.map { ($0.fileIndex, $0) }, uniquingKeysWith: { _, last in last })
+        let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
+            .filter { stored[$0.index]?.isComplete != true }
+        let outcomes = try await withThrowingTaskGroup(of: TusUploadOutcome.self) { group in
+            for record in files {
+                let job = TusUploadJob(file: record.file, endpoint: tusURL, assemblyURL: assemblyURL,
+                                       fieldname: ResultMapper.field(forFile: record.index),
+                                       filename: PathText.lastComponent(of: record.file.relativePath))
+                let checkpoint = stored[record.index].map(TusUploadCheckpoint.init)
+                group.addTask { try await upload(job, of: record, attempt: attempt.number, resuming: checkpoint, with: tus) }
             }
-            let resumed = outcomes.filter { !$0.createdNew }.count
-            detail = "\(outcomes.count) files over tus, \(outcomes.reduce(0) { $0 + $1.bytesSent }) bytes sent, \(resumed) resumed"
+            return try await group.reduce(into: []) { $0.append($1) }
         }
-        try await transition(.uploaded, event: .uploaded, detail: detail)
-        return try await advance(with: status, from: .uploaded)
+        let resumed = outcomes.filter { !$0.createdNew }.count
+        return "\(outcomes.count) files over tus, \(outcomes.reduce(0) { $0 + $1.bytesSent }) bytes sent, \(resumed) resumed"
     }
 
     /// One file's tus upload in one of the run's upload slots, each step written to the ledger before the next.
@@ -48,15 +33,16 @@ extension ShardRunner {
         let (ledger, run, shard) = (context.ledger, context.runID, shard.index)
         let halfway = HalfwayTrigger(context.checkpoint, at: .midUpload)
         let sent = context.sent
+        let clock = context.clock
         let length = record.file.size
         do {
             return try await context.governor.uploads.withSlot {
                 try await tus.upload(job, resuming: checkpoint, onEvent: { event in
                     switch event {
                     case let .created(url, length):
-                        try await ledger.recordUpload(run, shard: shard, attempt: attempt, file: record.index, url: url, length: length, at: Date())
+                        try await ledger.recordUpload(run, shard: shard, attempt: attempt, file: record.index, url: url, length: length, at: clock.now)
                     case let .confirmed(url, offset):
-                        try await ledger.recordUploadOffset(run, shard: shard, attempt: attempt, file: record.index, url: url, offset: offset, at: Date())
+                        try await ledger.recordUploadOffset(run, shard: shard, attempt: attempt, file: record.index, url: url, offset: offset, at: clock.now)
                     }
                 }, onBytes: { bytes in
                     sent(bytes)

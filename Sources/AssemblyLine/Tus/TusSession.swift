@@ -5,6 +5,7 @@
 /// `policy.attempts` tries.
 struct TusSession: Sendable {
     let policy: RetryPolicy
+    let clock: any PipelineClock
     /// Failures since the upload last moved forward.
     private(set) var failures = 0
     /// Every failure recovered from, over the whole call.
@@ -12,8 +13,9 @@ struct TusSession: Sendable {
     /// Request body bytes sent, re-sent ones included.
     var bytesSent: Int64 = 0
 
-    init(policy: RetryPolicy) {
+    init(policy: RetryPolicy, clock: any PipelineClock) {
         self.policy = policy
+        self.clock = clock
     }
 
     /// Counts a failure and, when another try is allowed, waits for it (when `wait` is set); else throws `error`.
@@ -24,7 +26,7 @@ struct TusSession: Sendable {
         guard policy.allowsRetry(after: failures) else { throw error }
         retries += 1
         if wait {
-            try await Task.sleep(for: policy.delay(after: failures, hint: error.retryIn))
+            try await clock.sleep(for: policy.delay(after: failures, hint: error.retryIn))
         }
     }
 

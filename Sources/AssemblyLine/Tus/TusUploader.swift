@@ -38,10 +38,13 @@ package struct TusUploader: Sendable {
     /// False never sends checksums, even to a server that takes them (saves reading each chunk twice).
     package let useChecksums: Bool
     package let options: HTTPTransferOptions
+    /// Waits between retries.
+    package let clock: any PipelineClock
     private let servers = TusCapabilityCache()
 
     package init(transport: any HTTPTransport, digester: any FileDigester, chunkSize: Int64 = ManifestDefaults.chunkSize,
-                retry: RetryPolicy, useChecksums: Bool = true, options: HTTPTransferOptions = HTTPTransferOptions()) {
+                retry: RetryPolicy, useChecksums: Bool = true, options: HTTPTransferOptions = HTTPTransferOptions(),
+                clock: any PipelineClock = SystemClock()) {
         precondition(chunkSize > 0, "a tus chunk holds at least one byte")
         self.transport = transport
         self.digester = digester
@@ -49,6 +52,7 @@ package struct TusUploader: Sendable {
         self.retry = retry
         self.useChecksums = useChecksums
         self.options = options
+        self.clock = clock
     }
 
     /// Uploads the job's file, continuing from `checkpoint` when the server still holds that upload.
@@ -72,7 +76,7 @@ package struct TusUploader: Sendable {
         let server = try await capabilities(for: job)
         try Self.check(server, accepts: file)
         let checksums = useChecksums && server.acceptsSHA1Checksums
-        var session = TusSession(policy: retry)
+        var session = TusSession(policy: retry, clock: clock)
         var position: TusUploadCheckpoint?
         var createdNew = false
         if let checkpoint {

@@ -1,0 +1,134 @@
+
+extension ShardRunner {
+    /// Performs one of the machine's requests; a failure of the step is thrown as ``ShardFailure``.
+    func request(_ action: ShardStateMachine.Action) async throws -> ShardStateMachine.Event {
+        let (ledger, run, index) = (context.ledger, context.runID, shard.index)
+        switch action {
+        case .loadLastAttempt:
+            return .lastAttempt(try await ledger.attempts(of: run, shard: index).last)
+        case .loadAttempt:
+            return .attempt(try await ledger.attempts(of: run, shard: index).last)
+        case .recordAttempt:
+            let id = AssemblyID.generate()
+            _ = try await ledger.recordAttempt(run, shard: index, assemblyID: id, at: context.clock.now)
+            return .attemptRecorded(id)
+        case .sign:
+            do {
+                return .signed(try await context.signer.signed(context.params.serialized(now: context.clock.now)))
+            } catch {
+                throw ShardFailure(error)
+            }
+        case let .lookUp(url):
+            return .lookedUp(try await status(at: url))
+        case let .create(id, signed):
+            return .createAnswered(try await create(id, signed))
+        case let .pollStatus(url):
+            try await context.governor.awaitStatus(of: url)
+            return .statusAnswered(try await status(at: url))
+        case let .uploadByTus(attempt, status):
+            return .tusUploaded(detail: try await uploadByTus(attempt, status: status))
+        case let .download(attempt):
+            return .downloaded(count: try await download(attempt))
+        case let .isolate(file, reason):
+            return try await isolate(file, reason)
+        case let .wait(duration):
+            try await context.clock.sleep(for: duration)
+            return .waited
+        case .transition, .recordCreated, .recordCompletion, .report, .checkpoint, .backOffCreations, .forgetStatusPacing, .finish:
+            preconditionFailure("\(action) is not a request")
+        }
+    }
+
+    /// The status of an Assembly, nil when the service does not know it; rate limits wait and ask again.
+    func status(at url: String) async throws -> AssemblyStatus? {
+        while true {
+            do {
+                return try await context.client.status(url: url)
+            } catch where error.isRateLimit {
+                try await context.clock.sleep(for: error.retryIn ?? context.poll.maxInterval)
+            } catch {
+                throw ShardFailure(error)
+            }
+        }
+    }
+
+    /// Sends the creating request with the shard's pending files (none over tus), once the run's pace allows.
+    private func create(_ id: AssemblyID, _ signed: SignedParams) async throws -> Result<AssemblyStatus, TransloaditError> {
+        let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
+        let tus = context.tus != nil
+        let uploads: [TransloaditClient.Upload] = tus ? [] : try files.map { record in
+            try Self.checkUnchanged(record)
+            return TransloaditClient.Upload(field: ResultMapper.field(forFile: record.index), path: record.file.path,
+                                            filename: PathText.lastComponent(of: record.file.relativePath))
+        }
+        try await context.governor.awaitCreation()
+        let client = context.client
+        let halfway = HalfwayTrigger(context.checkpoint, at: .midUpload).sending
+        let counter = SentBytesCounter(context.sent)
+        let both: TransferProgressHandler = { progress in
+            halfway(progress)
+            counter.report(progress)
+        }
+        let progress = tus ? nil : both
+        return try await context.governor.uploads.withSlot { () async -> Result<AssemblyStatus, TransloaditError> in
+            do throws(TransloaditError) {
+                return .success(try await client.create(id: id, params: signed.params, signature: signed.signature, uploads: uploads,
+                                                        expectedTusUploads: tus ? files.count : nil, progress: progress))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Fails one corrupt input alone; `notIsolated` when it is not one of the shard's pending files.
+    private func isolate(_ file: Int, _ reason: FailureReason) async throws -> ShardStateMachine.Event {
+        let pending = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
+        guard let culprit = pending.first(where: { $0.index == file }) else { return .notIsolated }
+        try await context.ledger.failFiles(context.runID, files: [file], reason: reason, at: context.clock.now)
+        return .isolated(culprit: culprit.file.relativePath, othersLeft: pending.count - 1)
+    }
+
+    /// Downloads every result of the attempt not yet in place, verified; returns how many.
+    private func download(_ attempt: AttemptRecord) async throws -> Int {
+        let pending = try await context.ledger.results(of: context.runID, shard: shard.index)
+            .filter { $0.attempt == attempt.number && !$0.isDownloaded }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for record in pending {
+                group.addTask { try await fetch(record) }
+            }
+            try await group.waitForAll()
+        }
+        return pending.count
+    }
+
+    private func fetch(_ record: ResultRecord) async throws {
+        let downloader = context.downloader
+        let result = record.result
+        let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
+        let outcome = try await context.governor.downloads.withSlot { () async -> TransloaditError? in
+            do throws(TransloaditError) {
+                _ = try await downloader.fetch(result, progress: progress)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let outcome {
+            // A result the service no longer has (404) needs the shard run again; a retry of the download cannot help.
+            guard outcome.httpStatus == 404 else { throw ShardFailure(outcome) }
+            throw ShardFailure(outcome.failureReason.retryable, needsNewAssembly: true)
+        }
+        context.checkpoint(.afterRename)
+        try await context.ledger.recordDownload(context.runID, result: record.id, at: context.clock.now)
+        context.checkpoint(.afterDownloadCommit)
+    }
+
+    /// Refuses a file whose size or modification time changed since the plan; the file fails alone.
+    static func checkUnchanged(_ record: FileRecord) throws {
+        do {
+            try record.file.checkUnchanged()
+        } catch {
+            throw ShardFailure(error, uploading: record.index)
+        }
+    }
+}

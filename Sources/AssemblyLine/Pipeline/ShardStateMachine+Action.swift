@@ -1,0 +1,52 @@
+extension ShardStateMachine {
+    /// One thing the driver is asked to do.
+    ///
+    /// Commands are done in order and answer nothing; a request ends the list the machine
+    /// returned, and its outcome comes back as the next ``Event``.
+    package enum Action: Sendable, Hashable {
+        // MARK: Commands
+
+        /// Write `transition` to the ledger, then report `event` with `detail`.
+        case transition(ShardTransition, ShardEvent.Kind, detail: String)
+        /// Write that the service accepted the attempt's Assembly (its status URL, else `fallbackURL`),
+        /// with the bytes the creating request carried.
+        case recordCreated(AssemblyStatus, fallbackURL: String)
+        /// Write the Assembly's results (mapped to the shard's files and their output paths) and `completed`.
+        case recordCompletion(AssemblyStatus)
+        /// Report an event without writing a transition.
+        case report(ShardEvent.Kind, detail: String)
+        /// Pass a named crash checkpoint.
+        case checkpoint(PipelineCheckpoint)
+        /// Push every later creation of the run back by `duration` (the service said slow down).
+        case backOffCreations(Duration)
+        /// Stop pacing the status requests of an Assembly that will not be polled again.
+        case forgetStatusPacing(url: String)
+
+        // MARK: Requests
+
+        /// Read the shard's last attempt: ``Event/lastAttempt(_:)``.
+        case loadLastAttempt
+        /// Read the shard's current attempt: ``Event/attempt(_:)``.
+        case loadAttempt
+        /// Write a new attempt's intent with a fresh Assembly ID: ``Event/attemptRecorded(_:)``.
+        case recordAttempt
+        /// Sign fresh params: ``Event/signed(_:)`` or ``Event/failed(_:)``.
+        case sign
+        /// Ask for an Assembly's status (waiting out rate limits): ``Event/lookedUp(_:)`` or ``Event/failed(_:)``.
+        case lookUp(url: String)
+        /// Create the attempt's Assembly with the shard's pending files: ``Event/createAnswered(_:)`` or ``Event/failed(_:)``.
+        case create(AssemblyID, SignedParams)
+        /// Ask for the status once the run's pace allows: ``Event/statusAnswered(_:)`` or ``Event/failed(_:)``.
+        case pollStatus(url: String)
+        /// Upload the shard's files that the Assembly lacks over tus: ``Event/tusUploaded(detail:)`` or ``Event/failed(_:)``.
+        case uploadByTus(AttemptRecord, AssemblyStatus)
+        /// Download the attempt's results not yet in place: ``Event/downloaded(count:)`` or ``Event/failed(_:)``.
+        case download(AttemptRecord)
+        /// Fail one input alone if it is one of the shard's pending files: ``Event/isolated(culprit:othersLeft:)`` or ``Event/notIsolated``.
+        case isolate(file: Int, FailureReason)
+        /// Wait: ``Event/waited``.
+        case wait(Duration)
+        /// The shard's work is over, in this state.
+        case finish(ShardState)
+    }
+}
