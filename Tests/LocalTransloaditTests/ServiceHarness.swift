@@ -9,15 +9,6 @@ import ImageRobot
 import Synchronization
 import TestSupport
 
-/// The lines a service logged.
-final class LogCollector: Sendable {
-    private let storage = Mutex<[String]>([])
-
-    func append(_ line: String) { storage.withLock { $0.append(line) } }
-
-    var lines: [String] { storage.withLock { $0 } }
-}
-
 /// A decoded HTTP answer of the service.
 struct Answer: Sendable {
     var status: Int
@@ -32,7 +23,7 @@ final class ServiceHarness: Sendable {
     let directory: TemporaryDirectory
     let service: RunningService
     let transport = CurlTransport()
-    let logLines = LogCollector()
+    let logLines = Recorder<String>()
     let counter = Atomic<Int>(0)
 
     /// Starts a service; `configure` adjusts the configuration (the data directory is set already).
@@ -151,7 +142,7 @@ final class ServiceHarness: Sendable {
         return path
     }
 
-    var log: [String] { logLines.lines }
+    var log: [String] { logLines.all }
 }
 
 extension JSONValue {

@@ -5,17 +5,7 @@ import Digests
 import Foundation
 import SignServer
 import Synchronization
-
-/// The lines a service logged, kept for assertions.
-final class LogRecorder: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var all: [String] { lines.withLock { $0 } }
-
-    var sink: @Sendable (String) -> Void {
-        { line in self.lines.withLock { $0.append(line) } }
-    }
-}
+import TestSupport
 
 /// A real sign-server on an ephemeral loopback port with a known policy, and signers that talk to it over libcurl.
 final class SignServerFixture {
@@ -37,7 +27,7 @@ final class SignServerFixture {
             requestsPerMinute: requestsPerMinute)
     }
 
-    let log = LogRecorder()
+    let log = Recorder<String>()
     let server: SignServer
 
     init(requestsPerMinute: Int = 600) throws {

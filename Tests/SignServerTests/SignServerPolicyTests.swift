@@ -4,6 +4,7 @@ import Digests
 import Foundation
 import HTTPMessages
 import SignServer
+import TestSupport
 import Testing
 
 /// The real sign-server on loopback, driven by `BackendSigner` over `CurlTransport`.

@@ -1,0 +1,114 @@
+@testable import AssemblyLine
+import Digests
+import Foundation
+import HTTPMessages
+import SQLiteLedger
+import TestSupport
+
+/// One shard of two small files on a real SQLite ledger, driven in-process against a scripted
+/// transport on a manual clock: no socket, no service, no sleep.
+final class ShardHarness: Sendable {
+    static let endpoint = "https://api.test"
+    static let machine = "https://api-m1.test"
+
+    let directory: TemporaryDirectory
+    let transport = ScriptedTransport()
+    let clock = ManualClock()
+    let ledger: SQLiteLedger
+    let run: RunID
+    let files: [PlannedFile]
+    let contents: [[UInt8]] = [Array("first file\n".utf8), Array("second, longer file\n".utf8)]
+    private let reported = Recorder<ShardEvent>()
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        var planned: [PlannedFile] = []
+        for (index, bytes) in contents.enumerated() {
+            let path = try directory.write("in-\(index).txt", bytes)
+            planned.append(try TestFiles.planned(path))
+        }
+        files = planned
+        ledger = try await SQLiteLedger.open(path: directory.file("ledger.sqlite"))
+        run = try await ledger.createRun(NewRun(
+            id: RunID.generate(at: clock.now), manifestPath: directory.file("job.yaml"), manifestName: "job",
+            recipeFingerprint: "sha256:test", plan: Plan(shards: [Shard(index: 0, files: planned)]), createdAt: clock.now)).id
+    }
+
+    /// What the shard reported, in order.
+    var events: [ShardEvent] { reported.all }
+
+    /// The kinds of what the shard reported, in order.
+    var eventKinds: [ShardEvent.Kind] { events.map(\.kind) }
+
+    /// Runs the shard from its ledger state with `attempts` tries and a poll timeout of `pollTimeout`.
+    func runShard(attempts: Int = 3, pollTimeout: Duration = .seconds(3_600)) async throws -> ShardState {
+        let client = TransloaditClient(transport: transport, endpoint: Self.endpoint)
+        let context = PipelineContext(
+            runID: run, ledger: ledger, client: client,
+            downloader: ResultDownloader(client: client, digester: LibcryptoFileDigester()), signer: FixedSigner(),
+            params: AssemblyParams(key: "key", expiresIn: .seconds(3_600), instructions: .template(id: "thumbs", fields: [:])),
+            governor: Governor(limits: RateLimits(creationsPerMinute: 100_000, statusRequestsPerSecond: 1_000),
+                               concurrency: ConcurrencyLimits(assemblies: 1, uploads: 2, downloads: 2), clock: clock),
+            retry: RetryPolicy(attempts: attempts, baseDelay: .seconds(1), maxDelay: .seconds(4)),
+            poll: PollSettings(interval: .seconds(1), maxInterval: .seconds(4), timeout: pollTimeout),
+            output: OutputSettings(dir: directory.file("out"), layout: try OutputLayout("{relpath}.{ext}")),
+            report: reported.sink,
+            clock: clock, seed: 1)
+        let shard = try await ledger.shards(of: run)[0]
+        return try await ShardRunner(context: context, shard: shard).run()
+    }
+
+    // MARK: - Answers
+
+    /// The Assembly ID a request names at the end of its path.
+    static func assemblyID(of request: HTTPRequestSpec) -> String {
+        String(request.url.split(separator: "/").last ?? "")
+    }
+
+    /// A status JSON for the Assembly `id` in state `ok`, with `results` when given.
+    static func status(_ ok: String, id: String, results: String = "{}") -> String {
+        #"{"ok":"\#(ok)","assembly_id":"\#(id)","assembly_ssl_url":"\#(machine)/assemblies/\#(id)","results":\#(results)}"#
+    }
+
+    /// The `results` of a completed Assembly: one `txt` per input, with its size and MD5.
+    func results() -> String {
+        let entries = contents.enumerated().map { index, bytes in
+            #"{"id":"r\#(index)","name":"out-\#(index).txt","ext":"txt","field":"file_\#(index)","size":\#(bytes.count),"#
+                + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"https://tmp.test/r\#(index)/out-\#(index).txt"}"#
+        }
+        return #"{"copy":[\#(entries.joined(separator: ","))]}"#
+    }
+
+    /// Scripts a creation answered with `ok`.
+    func acceptCreation(_ ok: String = "ASSEMBLY_EXECUTING") {
+        transport.script(.post, "/assemblies/") { .json(200, Self.status(ok, id: Self.assemblyID(of: $0))) }
+    }
+
+    /// Scripts `polls` status answers of `ok`, then one completed.
+    func answerPolls(executing polls: Int = 1) {
+        if polls > 0 {
+            transport.script(.get, "\(Self.machine)/assemblies/", times: polls) { .json(200, Self.status("ASSEMBLY_EXECUTING", id: Self.assemblyID(of: $0))) }
+        }
+        transport.script(.get, "\(Self.machine)/assemblies/") { [self] in .json(200, Self.status("ASSEMBLY_COMPLETED", id: Self.assemblyID(of: $0), results: results())) }
+    }
+
+    /// Scripts the result downloads.
+    func serveResults() {
+        for (index, bytes) in contents.enumerated() {
+            transport.script(.get, "https://tmp.test/r\(index)/") { _ in .bytes(200, bytes) }
+        }
+    }
+
+    /// The bytes of the downloaded output of input `index`, nil when it is not on disk.
+    func output(_ index: Int) -> [UInt8]? {
+        FileManager.default.contents(atPath: directory.file("out/in-\(index).txt"))
+            .map(Array.init)
+    }
+}
+
+/// A signer that signs everything with the same signature: the tests look at the pipeline, not at signatures.
+struct FixedSigner: Signer {
+    func sign(_ params: String) async throws(SigningError) -> String {
+        "sha384:" + String(repeating: "ab", count: 48)
+    }
+}
