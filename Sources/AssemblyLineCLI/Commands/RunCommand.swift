@@ -55,13 +55,12 @@ struct RunCommand: CLICommand {
                          signals: TerminationSignal, console: Console) async throws -> RunState {
         let fingerprint = manifest.recipe.fingerprint
         let done = force ? [] : try await environment.ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: fingerprint)
-        let files = plan.shards.flatMap(\.files)
-        let skipped = files.filter { done.contains(FileIdentity($0)) }
-        let toRun = skipped.isEmpty ? plan : Plan(sharding: files.filter { !done.contains(FileIdentity($0)) }, limits: manifest.shards)
+        let incremental = IncrementalPlan(plan, done: done, limits: manifest.shards)
+        let skipped = incremental.skipped
         let runID = RunID.generate()
         _ = try await environment.ledger.createRun(NewRun(
             id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: fingerprint,
-            plan: toRun, skipped: skipped, createdAt: Date()))
+            plan: incremental.plan, skipped: skipped, createdAt: Date()))
         lock.record(runID: runID)
         console.line(runID.rawValue)
         if !skipped.isEmpty && !options.quiet {
