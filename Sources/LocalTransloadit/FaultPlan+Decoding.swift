@@ -18,28 +18,28 @@ extension FaultPlan {
     /// 599; `truncate` and `corrupt` apply to `download` only, `cut` to `create` and `tus_patch` only. Route names: the raw values of ``Route``.
     /// - Throws: ``ConfigError`` with every issue, each naming `file:line:column` and the field.
     package static func decode(_ node: ConfigNode, file: String, environment: [String: String] = [:]) throws(ConfigError) -> FaultPlan {
-        let reader = ConfigReader(file: file, environment: environment)
-        var plan = FaultPlan(seed: 0)
-        if let root = reader.table(node, field: "", keys: ["seed", "routes", "assemblies"]) {
-            if let text = root.string("seed", required: true, expected: "a whole number from 0 to 2^64-1") {
-                if let seed = UInt64(text) { plan.seed = seed } else { root.report("seed", "expected a whole number from 0 to 2^64-1, found '\(text)'") }
-            }
-            if let routes = root.table("routes", keys: Route.allCases.map(\.rawValue)) {
-                for route in Route.allCases {
-                    if let table = routes.table(route.rawValue, keys: routeKeys) {
-                        plan.routes[route] = decodeRoute(table, route: route)
+        try ConfigSource(displayPath: file, absolutePath: file, environment: environment).decode { reader in
+            var plan = FaultPlan(seed: 0)
+            if let root = reader.table(node, field: "", keys: ["seed", "routes", "assemblies"]) {
+                if let text = root.string("seed", required: true, expected: "a whole number from 0 to 2^64-1") {
+                    if let seed = UInt64(text) { plan.seed = seed } else { root.report("seed", "expected a whole number from 0 to 2^64-1, found '\(text)'") }
+                }
+                if let routes = root.table("routes", keys: Route.allCases.map(\.rawValue)) {
+                    for route in Route.allCases {
+                        if let table = routes.table(route.rawValue, keys: routeKeys) {
+                            plan.routes[route] = decodeRoute(table, route: route)
+                        }
+                    }
+                }
+                if let table = root.table("assemblies", keys: ["fail", "error"]) {
+                    let code = table.string("error", expected: "an error code such as INTERNAL_COMMAND_ERROR")
+                    if let fail = share(table, "fail") {
+                        plan.execution = ExecutionFaults(fail: fail, error: code ?? "INTERNAL_COMMAND_ERROR")
                     }
                 }
             }
-            if let table = root.table("assemblies", keys: ["fail", "error"]) {
-                let code = table.string("error", expected: "an error code such as INTERNAL_COMMAND_ERROR")
-                if let fail = share(table, "fail") {
-                    plan.execution = ExecutionFaults(fail: fail, error: code ?? "INTERNAL_COMMAND_ERROR")
-                }
-            }
+            return plan
         }
-        guard reader.issues.isEmpty else { throw ConfigError(issues: reader.issues) }
-        return plan
     }
 
     private static func decodeRoute(_ table: ConfigTable, route: Route) -> RouteFaults {

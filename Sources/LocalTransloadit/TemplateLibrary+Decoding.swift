@@ -17,23 +17,23 @@ extension TemplateLibrary {
     /// true); unknown keys are errors. `${VAR}` is expanded from `environment` in every value.
     /// - Throws: ``ConfigError`` with every issue, each naming `file:line:column` and the field.
     package static func decode(_ node: ConfigNode, file: String, environment: [String: String] = [:]) throws(ConfigError) -> TemplateLibrary {
-        let reader = ConfigReader(file: file, environment: environment)
-        var templates: [String: Template] = [:]
-        if case .mapping(let entries) = node.content {
-            for entry in entries {
-                guard let id = entry.key.scalarText, !id.isEmpty else {
-                    reader.report(entry.key, field: "", "expected a Template ID, found \(entry.key.kindDescription)")
-                    continue
+        try ConfigSource(displayPath: file, absolutePath: file, environment: environment).decode { reader in
+            var templates: [String: Template] = [:]
+            if case .mapping(let entries) = node.content {
+                for entry in entries {
+                    guard let id = entry.key.scalarText, !id.isEmpty else {
+                        reader.report(entry.key, field: "", "expected a Template ID, found \(entry.key.kindDescription)")
+                        continue
+                    }
+                    if let template = decodeTemplate(entry.value, id: id, reader: reader) {
+                        templates[id] = template
+                    }
                 }
-                if let template = decodeTemplate(entry.value, id: id, reader: reader) {
-                    templates[id] = template
-                }
+            } else {
+                reader.report(node, field: "", "expected a mapping of Template IDs to Templates, found \(node.kindDescription)")
             }
-        } else {
-            reader.report(node, field: "", "expected a mapping of Template IDs to Templates, found \(node.kindDescription)")
+            return TemplateLibrary(templates)
         }
-        guard reader.issues.isEmpty else { throw ConfigError(issues: reader.issues) }
-        return TemplateLibrary(templates)
     }
 
     private static func decodeTemplate(_ node: ConfigNode, id: String, reader: ConfigReader) -> Template? {

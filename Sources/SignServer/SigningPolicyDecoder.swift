@@ -16,24 +16,16 @@ package struct SigningPolicyDecoder {
         "templates", "steps", "fields", "notify_urls", "requests_per_minute",
     ]
 
-    /// The file name used in messages, as the user gave it.
-    package var displayPath: String
-    /// The policy's absolute path; a relative `secret_file` resolves against its directory.
-    package var absolutePath: String
-    package var environment: [String: String]
+    /// The policy file; a relative `secret_file` resolves against its directory.
+    package var source: ConfigSource
 
     package init(displayPath: String, absolutePath: String, environment: [String: String]) {
-        self.displayPath = displayPath
-        self.absolutePath = absolutePath
-        self.environment = environment
+        source = ConfigSource(displayPath: displayPath, absolutePath: absolutePath, environment: environment)
     }
 
     /// The validated policy, or every issue found in it.
     package func decode(_ root: ConfigNode) throws(ConfigError) -> SigningPolicy {
-        let reader = ConfigReader(file: displayPath, environment: environment)
-        let policy = decode(root, reader: reader)
-        guard reader.issues.isEmpty, let policy else { throw ConfigError(issues: reader.issues) }
-        return policy
+        try source.decode { reader in decode(root, reader: reader) }
     }
 
     private func decode(_ root: ConfigNode, reader: ConfigReader) -> SigningPolicy? {
@@ -42,7 +34,7 @@ package struct SigningPolicyDecoder {
             table.report("secret", "a literal secret in a policy file is refused: such files end up in version control, backups and logs; use secret_env or secret_file instead")
         }
         let key = table.string("key", required: true, expected: "the Auth Key this service signs for")
-        let secret = table.secretSource(prefix: "secret", relativeTo: PathText.directory(of: absolutePath))
+        let secret = table.secretSource(prefix: "secret", relativeTo: PathText.directory(of: source.absolutePath))
         let tokens = tokenHashes(table, reader: reader)
         let maxExpiresIn = table.duration("max_expires_in", in: SigningPolicy.maxExpiresInRange) ?? SigningPolicy.defaultMaxExpiresIn
         let clockSkew = table.duration("clock_skew", in: SigningPolicy.clockSkewRange) ?? SigningPolicy.defaultClockSkew

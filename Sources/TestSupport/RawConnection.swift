@@ -49,6 +49,22 @@ package final class RawConnection {
         return true
     }
 
+    /// Shuts the sending side down, so that the server sees the end of the request.
+    package func closeWriting() {
+        shutdown(socket, Int32(SHUT_WR))
+    }
+
+    /// Everything the server sends until it closes the connection.
+    package func receiveUntilClosed() -> [UInt8] {
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let got = recv(socket, &buffer, buffer.count, 0)
+            guard got > 0 else { return reply }
+            reply += buffer[0..<got]
+        }
+    }
+
     /// What arrives within `timeout` (until the peer closes, or a whole response head and `Content-Length` body).
     package func receive(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], closed: Bool) {
         var reply: [UInt8] = []

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Synchronization
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,30 +36,13 @@ func curl(_ arguments: [String]) throws -> CurlResult {
 /// With `readReply`, it first reads until the server closes; with `halfClose` as well, it shuts
 /// its own sending side down before reading (so the server sees the end of the request).
 func sendRaw(_ bytes: [UInt8], to port: UInt16, readReply: Bool = false, halfClose: Bool = true) throws -> [UInt8] {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw POSIXError(.EIO) }
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-    _ = bytes.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    guard let connection = RawConnection(port: port) else { throw POSIXError(.ECONNREFUSED) }
+    connection.send(bytes)
     guard readReply else { return [] }
     if halfClose {
-        shutdown(socket, Int32(SHUT_WR))
+        connection.closeWriting()
     }
-    var reply: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let got = recv(socket, &buffer, buffer.count, 0)
-        guard got > 0 else { break }
-        reply += buffer[0..<got]
-    }
-    return reply
+    return connection.receiveUntilClosed()
 }
 
 /// Writes `size` deterministic pseudo-random bytes to `path`, a megabyte at a time.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,23 +8,8 @@ import Glibc
 enum RawHTTP {
     /// Connects to 127.0.0.1:`port`, sends `bytes`, then closes the connection without reading.
     static func sendAndHangUp(_ bytes: [UInt8], port: UInt16) throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.EIO) }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw POSIXError(.EPIPE) }
-            sent += count
-        }
+        guard let connection = RawConnection(port: port) else { throw POSIXError(.ECONNREFUSED) }
+        guard connection.send(bytes) else { throw POSIXError(.EPIPE) }
         usleep(50_000)
     }
 

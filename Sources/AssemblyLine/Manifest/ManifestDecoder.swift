@@ -7,27 +7,18 @@ package struct ManifestDecoder {
         "notify_url", "shards", "concurrency", "upload", "retry", "poll", "limits", "output", "state_dir",
     ]
 
-    /// The file name used in messages, as the user gave it.
-    package var displayPath: String
-    /// The manifest's absolute path; relative paths inside resolve against its directory.
-    package var absolutePath: String
-    package var environment: [String: String]
+    /// The manifest file; relative paths inside it resolve against its directory.
+    package var source: ConfigSource
 
     package init(displayPath: String, absolutePath: String, environment: [String: String]) {
-        self.displayPath = displayPath
-        self.absolutePath = absolutePath
-        self.environment = environment
+        source = ConfigSource(displayPath: displayPath, absolutePath: absolutePath, environment: environment)
     }
 
     /// The validated manifest, or every issue found in it.
     package func decode(_ root: ConfigNode) throws(ConfigError) -> Manifest {
-        let reader = ConfigReader(file: displayPath, environment: environment)
-        let manifest = ManifestSections(reader: reader, directory: PathText.directory(of: absolutePath))
-            .decode(root, file: absolutePath)
-        guard reader.issues.isEmpty, let manifest else {
-            throw ConfigError(issues: reader.issues)
+        try source.decode { reader in
+            ManifestSections(reader: reader, directory: PathText.directory(of: source.absolutePath)).decode(root, file: source.absolutePath)
         }
-        return manifest
     }
 }
 

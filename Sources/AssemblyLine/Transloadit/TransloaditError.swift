@@ -49,7 +49,7 @@ package struct TransloaditError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// True for the answers that ask the client to slow down.
-    package var isRateLimit: Bool { Retryability.isRateLimit(code) || httpStatus == 429 }
+    package var isRateLimit: Bool { Retryability.isRateLimit(code, status: httpStatus) }
 
     package var description: String { "\(code): \(message)" }
 

@@ -48,6 +48,11 @@ package enum Retryability {
         code == .rateLimitReached || code == .statusRateLimitReached
     }
 
+    /// True for an answer that asks the client to slow down: a rate-limit code, or 429 Too Many Requests.
+    package static func isRateLimit(_ code: FailureCode, status: Int?) -> Bool {
+        isRateLimit(code) || status == 429
+    }
+
     /// How long the service asked to wait: `info.retryIn` (seconds, fractions allowed), else a
     /// `Retry-After` of whole seconds; nil when it said nothing usable.
     package static func wait(retryIn: Double?, retryAfter: String?) -> Duration? {

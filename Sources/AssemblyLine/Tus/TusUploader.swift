@@ -10,8 +10,8 @@
 /// ```swift
 /// let outcome = try await uploader.upload(job, resuming: stored.map(TusUploadCheckpoint.init)) { event in
 ///     switch event {
-///     case let .created(url, length): try await ledger.recordUpload(run, shard: s, attempt: a, file: f, url: url, length: length, at: Date())
-///     case let .confirmed(url, offset): try await ledger.recordUploadOffset(run, shard: s, attempt: a, file: f, url: url, offset: offset, at: Date())
+///     case let .created(url, length): try await ledger.recordUpload(run, shard: s, attempt: a, file: f, url: url, length: length, at: clock.now)
+///     case let .confirmed(url, offset): try await ledger.recordUploadOffset(run, shard: s, attempt: a, file: f, url: url, offset: offset, at: clock.now)
 ///     }
 /// }
 /// ```
