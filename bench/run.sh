@@ -9,3 +9,4 @@ bench/service.sh
 bench/pipeline.sh
 bench/tus.sh
 bench/fuzz.py
+bench/soak.py

@@ -1,6 +1,8 @@
 #ifndef CVIPS_SHIM_H
 #define CVIPS_SHIM_H
 #include <vips/vips.h>
+/* vips.h leaves out vector.h, the switch for libvips' vector (ORC) paths. */
+#include <vips/vector.h>
 
 /*
  * libvips' entry points are macros (VIPS_INIT) or variadic functions taking NULL-terminated

@@ -12,6 +12,15 @@ import Glibc
 /// libvips' own warnings on stderr (`VIPS-WARNING **: not enough data`) are switched off through
 /// `VIPS_WARNING`, unless the environment sets it: a failed image already comes back as an error
 /// with libvips' message, and the warnings would garble the progress lines of `run`.
+///
+/// libvips' vector paths (ORC, run-time compiled SIMD code) are switched off
+/// (`vips_vector_set_enabled(false)`, as `VIPS_NOVECTOR=1` would): liborc before 0.4.34 — Debian
+/// 12 ships 0.4.33 — splits and merges its list of code chunks outside its global mutex, so two
+/// threads compiling or freeing ORC programs at once corrupt the list (upstream commit e48fa54,
+/// "orccodemem: Fix for potential race in codemem alloc/free"). With the operation cache off,
+/// every resize compiles and frees its programs, and two workers did so at once: `serve` died with
+/// SIGSEGV inside liborc (shared/evidence/serve-sigsegv-liborc.txt). The plain C paths are a little
+/// slower (bench/RESULTS.md) and cannot race.
 enum VipsRuntime {
     private static let state: Result<Void, ImageRobotError> = {
         setenv("VIPS_WARNING", "0", 0)
@@ -20,6 +29,7 @@ enum VipsRuntime {
         }
         vips_cache_set_max(0)
         vips_cache_set_max_files(0)
+        vips_vector_set_enabled(0)
         return .success(())
     }()
 
@@ -31,6 +41,9 @@ enum VipsRuntime {
         ]
         return Set(savers.filter { vips_type_find("VipsOperation", $0.1) != 0 }.map(\.0))
     }()
+
+    /// True when libvips would run its vector (ORC) paths; false once ``ready()`` has set it up.
+    static var usesVectorPaths: Bool { vips_vector_isenabled() != 0 }
 
     /// Initialises libvips if needed.
     static func ready() throws(ImageRobotError) {

@@ -24,6 +24,8 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     case templateNotAllowed(String)
     /// `steps` equal no allowed set; says the first difference from the closest one.
     case stepsNotAllowed(String)
+    /// `template_id` and `steps` together, as a pair the policy does not name.
+    case templateWithStepsNotAllowed(String)
     case fieldNotAllowed(String)
     /// The field's value does not match its pattern, or is not a string, number or boolean.
     case fieldValueNotAllowed(String)
@@ -49,6 +51,7 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case .noInstructions: "NO_INSTRUCTIONS"
         case .templateNotAllowed: "TEMPLATE_NOT_ALLOWED"
         case .stepsNotAllowed: "STEPS_NOT_ALLOWED"
+        case .templateWithStepsNotAllowed: "TEMPLATE_WITH_STEPS_NOT_ALLOWED"
         case .fieldNotAllowed: "FIELD_NOT_ALLOWED"
         case .fieldValueNotAllowed: "FIELD_VALUE_NOT_ALLOWED"
         case .notifyURLNotAllowed: "NOTIFY_URL_NOT_ALLOWED"
@@ -69,6 +72,8 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case .noInstructions: "expected template_id or steps"
         case let .templateNotAllowed(id): "template_id \(Self.quote(id)) is not an allowed Template"
         case let .stepsNotAllowed(difference): "steps are not an allowed set: \(difference)"
+        case let .templateWithStepsNotAllowed(id):
+            "template_id \(Self.quote(id)) with these steps is not an allowed pair (request Steps override a Template's); name the pair in template_steps"
         case let .fieldNotAllowed(name): "field \(Self.quote(name)) is not allowed"
         case let .fieldValueNotAllowed(name): "the value of field \(Self.quote(name)) is not allowed by its pattern"
         case let .notifyURLNotAllowed(url): "notify_url \(Self.quote(url)) is not allowed"

@@ -8,9 +8,9 @@ extension SigningPolicy {
     /// The rules (issue 4): the params parse as a JSON object with no unknown top-level or `auth`
     /// key; `auth.key` is the policy's key; `auth.expires` is in the future and no later than
     /// now + ``maxExpiresIn`` (+ ``clockSkew``); `auth.nonce` is present; `template_id` is allowed
-    /// and `steps`, when present, equal one allowed set exactly (both are checked when both are
-    /// sent, since request steps override a Template's); every field is allowed and its value
-    /// matches its pattern; `notify_url` is allowed.
+    /// or `steps` equal one allowed set exactly, and when both are sent the pair is one of
+    /// ``templateSteps`` (request Steps override a Template's); every field is allowed and its
+    /// value matches its pattern; `notify_url` is allowed.
     package func evaluate(_ params: String, now: Date) -> PolicyDecision {
         do throws(PolicyRefusal) {
             let (nonce, expires) = try check(params, now: now)
@@ -61,13 +61,17 @@ extension SigningPolicy {
     private func instructions(_ members: [String: JSONValue]) throws(PolicyRefusal) {
         let template = members["template_id"], steps = members["steps"]
         guard template != nil || steps != nil else { throw .noInstructions }
-        if let template {
-            guard let id = template.stringValue else { throw .malformedParams("expected template_id to be a string") }
+        if let template, template.stringValue == nil { throw .malformedParams("expected template_id to be a string") }
+        if let steps, steps.objectValue == nil { throw .malformedParams("expected steps to be an object of Steps") }
+        switch (template?.stringValue, steps) {
+        case let (id?, steps?):
+            guard templateSteps.contains(TemplateSteps(template: id, steps: steps)) else { throw .templateWithStepsNotAllowed(id) }
+        case let (id?, nil):
             guard templates.contains(id) else { throw .templateNotAllowed(id) }
-        }
-        if let steps {
-            guard steps.objectValue != nil else { throw .malformedParams("expected steps to be an object of Steps") }
+        case let (nil, steps?):
             if let difference = StepsMatcher(allowed: self.steps).difference(steps) { throw .stepsNotAllowed(difference) }
+        case (nil, nil):
+            throw .noInstructions
         }
     }
 

@@ -20,6 +20,9 @@ package struct SigningPolicy: Sendable, Hashable {
     package var templates: [String]
     /// The allowed `steps` objects; params' `steps` must equal one of them exactly.
     package var steps: [JSONValue]
+    /// The Template and Step set pairs that may be sent together; any other pair is refused,
+    /// even when each is allowed alone.
+    package var templateSteps: [TemplateSteps]
     /// The allowed Assembly variables, each with the pattern its value must match whole.
     package var fields: [String: FieldPattern]
     /// The allowed `notify_url` values, compared exactly.
@@ -30,7 +33,7 @@ package struct SigningPolicy: Sendable, Hashable {
     package init(
         key: String, secret: SecretSource, tokenHashes: [String], maxExpiresIn: Duration = SigningPolicy.defaultMaxExpiresIn,
         clockSkew: Duration = SigningPolicy.defaultClockSkew, templates: [String] = [], steps: [JSONValue] = [],
-        fields: [String: FieldPattern] = [:], notifyURLs: [String] = [],
+        templateSteps: [TemplateSteps] = [], fields: [String: FieldPattern] = [:], notifyURLs: [String] = [],
         requestsPerMinute: Int = SigningPolicy.defaultRequestsPerMinute
     ) {
         self.key = key
@@ -40,9 +43,24 @@ package struct SigningPolicy: Sendable, Hashable {
         self.clockSkew = clockSkew
         self.templates = templates
         self.steps = steps
+        self.templateSteps = templateSteps
         self.fields = fields
         self.notifyURLs = notifyURLs
         self.requestsPerMinute = requestsPerMinute
+    }
+
+    /// A Template and the Step set that may be sent with it.
+    ///
+    /// Transloadit merges request Steps into the Template's (`allow_steps_override` defaults to
+    /// true), so the pair runs a workflow neither allow-list approved on its own.
+    package struct TemplateSteps: Sendable, Hashable {
+        package var template: String
+        package var steps: JSONValue
+
+        package init(template: String, steps: JSONValue) {
+            self.template = template
+            self.steps = steps
+        }
     }
 
     /// The top-level params keys a policy knows; any other is refused.

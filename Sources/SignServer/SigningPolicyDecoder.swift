@@ -13,7 +13,7 @@ import ConfigFormat
 package struct SigningPolicyDecoder {
     static let keys = [
         "key", "secret_env", "secret_file", "secret", "tokens_sha256", "max_expires_in", "clock_skew",
-        "templates", "steps", "fields", "notify_urls", "requests_per_minute",
+        "templates", "steps", "template_steps", "fields", "notify_urls", "requests_per_minute",
     ]
 
     /// The policy file; a relative `secret_file` resolves against its directory.
@@ -40,16 +40,18 @@ package struct SigningPolicyDecoder {
         let clockSkew = table.duration("clock_skew", in: SigningPolicy.clockSkewRange) ?? SigningPolicy.defaultClockSkew
         let templates = table.strings("templates") ?? []
         let steps = self.steps(table, reader: reader)
+        let templateSteps = self.templateSteps(table, reader: reader)
         let fields = self.fields(table, reader: reader)
         let notifyURLs = table.strings("notify_urls") ?? []
         let rate = table.int("requests_per_minute", in: SigningPolicy.requestsPerMinuteRange) ?? SigningPolicy.defaultRequestsPerMinute
-        if !table.has("templates") && !table.has("steps") {
+        if !table.has("templates") && !table.has("steps") && !table.has("template_steps") {
             reader.report(root, field: "", "missing templates and steps; expected templates, steps or both: a policy that allows neither signs nothing")
         }
-        guard let key, let secret, let tokens, let steps, let fields else { return nil }
+        guard let key, let secret, let tokens, let steps, let templateSteps, let fields else { return nil }
         return SigningPolicy(
             key: key, secret: secret, tokenHashes: tokens, maxExpiresIn: maxExpiresIn, clockSkew: clockSkew,
-            templates: templates, steps: steps, fields: fields, notifyURLs: notifyURLs, requestsPerMinute: rate)
+            templates: templates, steps: steps, templateSteps: templateSteps, fields: fields, notifyURLs: notifyURLs,
+            requestsPerMinute: rate)
     }
 
 
@@ -84,24 +86,47 @@ package struct SigningPolicyDecoder {
             reader.report(member.value, field: member.field, "expected a list of allowed Step sets, each a mapping of Step names to Steps")
             return nil
         }
-        var sets: [JSONValue] = []
-        for (index, item) in items.enumerated() {
-            let field = "\(member.field)[\(index)]"
-            guard case let .mapping(entries) = item.content, !entries.isEmpty else {
-                reader.report(item, field: field, "expected a mapping of Step names to Steps, found \(item.kindDescription)")
-                continue
-            }
-            let robotless = entries.first { entry in
-                guard case let .mapping(options) = entry.value.content else { return true }
-                return !options.contains { $0.key.scalarText == "robot" }
-            }
-            if let robotless {
-                reader.report(robotless.value, field: "\(field).\(robotless.key.scalarText ?? "")", "expected a Step: a mapping with robot (such as /image/resize) and its options")
-                continue
-            }
-            if let set = reader.json(item, field: field) { sets.append(set) }
-        }
+        let sets = items.enumerated().compactMap { index, item in stepSet(item, field: "\(member.field)[\(index)]", reader: reader) }
         return sets.count == items.count ? sets : nil
+    }
+
+    /// Pairs of a Template and a Step set that may be sent together (request Steps override a Template's).
+    private func templateSteps(_ table: ConfigTable, reader: ConfigReader) -> [SigningPolicy.TemplateSteps]? {
+        guard let member = table.members["template_steps"] else { return [] }
+        guard case let .sequence(items) = member.value.content, !items.isEmpty else {
+            reader.report(member.value, field: member.field, "expected a list of pairs, each {template: ID, steps: {Step name: Step}}")
+            return nil
+        }
+        var pairs: [SigningPolicy.TemplateSteps] = []
+        for (index, item) in items.enumerated() {
+            guard let pair = reader.table(item, field: "\(member.field)[\(index)]", keys: ["template", "steps"]) else { continue }
+            let template = pair.string("template", required: true, expected: "the Template ID the Steps may go with")
+            guard let steps = pair.members["steps"] else {
+                pair.reportMissing("steps", expected: "a mapping of Step names to Steps")
+                continue
+            }
+            if let template, let set = stepSet(steps.value, field: steps.field, reader: reader) {
+                pairs.append(SigningPolicy.TemplateSteps(template: template, steps: set))
+            }
+        }
+        return pairs.count == items.count ? pairs : nil
+    }
+
+    /// One Step set: a mapping of Step names to Steps, each with a robot.
+    private func stepSet(_ item: ConfigNode, field: String, reader: ConfigReader) -> JSONValue? {
+        guard case let .mapping(entries) = item.content, !entries.isEmpty else {
+            reader.report(item, field: field, "expected a mapping of Step names to Steps, found \(item.kindDescription)")
+            return nil
+        }
+        let robotless = entries.first { entry in
+            guard case let .mapping(options) = entry.value.content else { return true }
+            return !options.contains { $0.key.scalarText == "robot" }
+        }
+        if let robotless {
+            reader.report(robotless.value, field: "\(field).\(robotless.key.scalarText ?? "")", "expected a Step: a mapping with robot (such as /image/resize) and its options")
+            return nil
+        }
+        return reader.json(item, field: field)
     }
 
     /// A mapping of field names to regular expressions that each value must match whole.

@@ -50,6 +50,24 @@ private let hash = String(repeating: "ab", count: 32)
         #expect(policy.requestsPerMinute == 30)
     }
 
+    @Test func decodesTemplateAndStepsPairs() throws {
+        let policy = try decodePolicy("""
+            key: k
+            secret_env: S
+            tokens_sha256: [\(hash)]
+            template_steps:
+              - template: tpl-1
+                steps:
+                  export: {robot: /s3/store, use: ":original", bucket: b}
+            """)
+        #expect(policy.templateSteps == [SigningPolicy.TemplateSteps(template: "tpl-1", steps: .object([
+            "export": .object(["robot": .string("/s3/store"), "use": .string(":original"), "bucket": .string("b")]),
+        ]))])
+        #expect(policy.templates.isEmpty && policy.steps.isEmpty)
+        #expect(try policyIssues("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplate_steps:\n  - template: tpl-1\n")
+            == ["policy.yaml:5:5: template_steps[0].steps: missing; expected a mapping of Step names to Steps"])
+    }
+
     @Test func appliesDefaults() throws {
         let policy = try decodePolicy("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\n")
         #expect(policy.secret == .environment("S"))
@@ -61,7 +79,7 @@ private let hash = String(repeating: "ab", count: 32)
 
     @Test(arguments: [
         ("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\nmax_expire_in: 1h\n",
-         ["policy.yaml:5:1: max_expire_in: unknown key 'max_expire_in'; expected one of: key, secret_env, secret_file, secret, tokens_sha256, max_expires_in, clock_skew, templates, steps, fields, notify_urls, requests_per_minute (did you mean 'max_expires_in'?)"]),
+         ["policy.yaml:5:1: max_expire_in: unknown key 'max_expire_in'; expected one of: key, secret_env, secret_file, secret, tokens_sha256, max_expires_in, clock_skew, templates, steps, template_steps, fields, notify_urls, requests_per_minute (did you mean 'max_expires_in'?)"]),
         ("key: k\nsecret_env: S\nsecret_file: f\ntokens_sha256: [\(hash)]\ntemplates: [t]\n",
          ["policy.yaml:3:14: secret_file: secret_env and secret_file are mutually exclusive; expected exactly one"]),
         ("key: k\nsecret: hunter2\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\n",

@@ -79,7 +79,9 @@ enum PolicyFixture {
             ("no instructions", F.params { members, _ in members["template_id"] = nil }, .noInstructions),
             ("other Template", F.params { members, _ in members["template_id"] = .string("tpl-other") }, .templateNotAllowed("tpl-other")),
             ("Template with any steps", F.params { members, _ in members["steps"] = .object(["x": .object(["robot": .string("/a")])]) },
-             .stepsNotAllowed(#"step "x" is not in the allowed set"#)),
+             .templateWithStepsNotAllowed("tpl-ok")),
+            ("an allowed Template with allowed steps", F.params { members, _ in members["steps"] = F.resizeSteps },
+             .templateWithStepsNotAllowed("tpl-ok")),
             ("extra step", F.params { members, _ in
                 var steps = PolicyFixture.resizeSteps.objectValue!
                 steps["export"] = .object(["robot": .string("/s3/store")])
@@ -126,6 +128,18 @@ enum PolicyFixture {
     @Test(arguments: refusals)
     func refuses(name: String, params: String, refusal: PolicyRefusal) throws {
         #expect(try PolicyFixture.policy().evaluate(params, now: PolicyFixture.now) == .refuse(refusal), "\(name)")
+    }
+
+    @Test func aPairTheTemplateStepsNameIsSigned() throws {
+        var policy = try PolicyFixture.policy()
+        policy.templateSteps = [SigningPolicy.TemplateSteps(template: "tpl-ok", steps: PolicyFixture.resizeSteps)]
+        let pair = PolicyFixture.params { members, _ in members["steps"] = PolicyFixture.resizeSteps }
+        guard case .allow = policy.evaluate(pair, now: PolicyFixture.now) else {
+            Issue.record("expected the named pair to be allowed")
+            return
+        }
+        let otherWidth = PolicyFixture.params { members, _ in members["steps"] = PolicyFixture.steps { $0["width"] = .integer(201) } }
+        #expect(policy.evaluate(otherWidth, now: PolicyFixture.now) == .refuse(.templateWithStepsNotAllowed("tpl-ok")))
     }
 
     @Test func acceptsAnExpiryWithinTheClockSkew() throws {
