@@ -72,6 +72,18 @@ import Testing
         #expect(AssemblyID.generate().rawValue.count == 32)
     }
 
+    @Test func generatedAssemblyIDsAreVersion4UUIDsWithoutDashes() throws {
+        var generator = SplitMix64(seed: 9)
+        let ids = (0..<200).map { _ in AssemblyID.generate(using: &generator) } + [AssemblyID.generate()]
+        #expect(ids.allSatisfy { $0.isVersion4UUID })
+        let id = ids[0].rawValue
+        let dashed = [id.prefix(8), id.dropFirst(8).prefix(4), id.dropFirst(12).prefix(4), id.dropFirst(16).prefix(4), id.dropFirst(20)]
+            .joined(separator: "-")
+        let parsed = try #require(UUID(uuidString: dashed))
+        #expect(parsed.uuidString.lowercased() == dashed)
+        #expect(!AssemblyID(String(repeating: "0", count: 32))!.isVersion4UUID)
+    }
+
     @Test(arguments: ["", "abc", String(repeating: "A", count: 32), String(repeating: "g", count: 32),
                       String(repeating: "a", count: 33)])
     func invalidAssemblyIDsAreRefused(text: String) {

@@ -53,7 +53,7 @@ import Testing
         #expect(harness.events[2].detail.hasPrefix("TRANSPORT_RESET: transport: connection to https://api.test broke: the connection closed before the answer (try 2 of 3 in "))
     }
 
-    @Test func a413WithRetryInWaitsAndSendsTheSameAttemptAgain() async throws {
+    @Test func a413WithRetryInWaitsAndSendsTheSameAttemptAgainSignedAfresh() async throws {
         let harness = try await ShardHarness()
         harness.transport.script(.post, "/assemblies/") { _ in
             .json(413, #"{"error":"RATE_LIMIT_REACHED","message":"Request limit reached","info":{"retryIn":7}}"#)
@@ -67,6 +67,7 @@ import Testing
         #expect(end == .downloaded)
         let creations = harness.transport.requests(.post, "/assemblies/")
         #expect(creations.count == 2 && Set(creations.map(\.url)).count == 1)
+        #expect(creations[0].body != creations[1].body, "each try carries params with a fresh nonce")
         #expect(harness.clock.waits.contains(.seconds(7)))
         #expect(harness.events.contains(ShardEvent(shard: 0, kind: .retrying, detail: "RATE_LIMIT_REACHED: waiting 7s")))
         let attempts = try await harness.ledger.attempts(of: harness.run, shard: 0)

@@ -28,14 +28,26 @@ package struct AssemblyID: Sendable, Hashable, Comparable, Codable, CustomString
         return generate(using: &generator)
     }
 
-    /// A fresh random Assembly ID from `generator` (seedable in tests).
+    /// A fresh random Assembly ID from `generator` (seedable in tests): a version-4 UUID without dashes.
+    ///
+    /// The form node-sdk sends (`randomUUID()` with the dashes removed, `src/Transloadit.ts`):
+    /// 122 random bits, the version nibble 4 and the RFC 4122 variant bits `10`.
     package static func generate<G: RandomNumberGenerator>(using generator: inout G) -> AssemblyID {
-        let halves = [generator.next() as UInt64, generator.next() as UInt64]
-        let text = halves.map { half in
+        var high = generator.next() as UInt64
+        var low = generator.next() as UInt64
+        high = (high & ~0xF000) | 0x4000                       // the 13th hex digit is 4
+        low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000   // the 17th is 8, 9, a or b
+        let text = [high, low].map { half in
             let hex = String(half, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
         return AssemblyID(unchecked: text)
+    }
+
+    /// True for a version-4 UUID without dashes: the form of the IDs this client generates.
+    package var isVersion4UUID: Bool {
+        let digits = Array(rawValue)
+        return digits[12] == "4" && "89ab".contains(digits[16])
     }
 
     package var description: String { rawValue }

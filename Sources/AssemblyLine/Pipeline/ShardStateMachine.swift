@@ -15,7 +15,9 @@ import Foundation
 /// - A failed shard reopens its last Assembly when it completed (download) or was created and failed
 ///   for a retryable reason (poll again); else it starts a new attempt.
 /// - Creation writes the intent (a new Assembly ID) first; resumed at `signed`, it first asks whether
-///   the Assembly exists. A creation answered `DO_NOT_REUSE_ASSEMBLY_IDS` went through and lost its answer.
+///   the Assembly exists. A creation answered `DO_NOT_REUSE_ASSEMBLY_IDS` or `SIGNATURE_REUSE_DETECTED`
+///   may have gone through and lost its answer: the Assembly is looked up and adopted. Every try is
+///   signed afresh, and the answer must name our Assembly ID.
 /// - Rate limits wait without using up a try; retryable failures wait (capped exponential backoff
 ///   with jitter, or the service's hint) and try the step again, in a new Assembly when the old one is gone.
 /// - A failure about one input fails that file alone and starts the shard over without it.
@@ -126,7 +128,10 @@ package struct ShardStateMachine: Sendable {
         case let (.creating(attempt, params), .createAnswered(answer)):
             return answered(answer, attempt: attempt, params: params, now: now)
         case let (.confirmingTaken(attempt, error), .lookedUp(existing)):
-            guard let existing else { return fail(ShardFailure(error.failureReason.retryable, needsNewAssembly: true)) }
+            guard let existing else {
+                // Someone else's ID needs a new one; reused params only a new signature, which every retry has.
+                return fail(ShardFailure(error.failureReason.retryable, needsNewAssembly: error.code == .assemblyIDTaken))
+            }
             return created(existing, attempt: attempt, now: now)
         case let (.loadingForTus, .attempt(attempt)):
             guard let attempt else { return fail(Self.noAttempt) }
@@ -245,14 +250,16 @@ package struct ShardStateMachine: Sendable {
         switch answer {
         case let .success(status):
             return [.checkpoint(.afterCreateAnswer)] + created(status, attempt: attempt, now: now)
-        case let .failure(error) where error.code == .assemblyIDTaken:
-            // The ID is ours: the creation went through but its answer was lost (a re-sent request finds it taken).
+        case let .failure(error) where error.code == .assemblyIDTaken || error.code == .signatureReused:
+            // Ours, when an earlier try went through and its answer was lost: the Assembly exists under our ID.
             phase = .confirmingTaken(attempt, error)
             return [.lookUp(url: assemblyURL(of: attempt))]
         case let .failure(error) where error.isRateLimit:
+            // Identical signed params are refused on their second arrival: the next try is signed afresh.
             let wait = error.retryIn ?? .seconds(60)
+            phase = .signing(fresh: false, attempt)
             return [.backOffCreations(wait), .report(.retrying, detail: "\(error.code): waiting \(ConfigUnits.formatDuration(wait))"),
-                    .create(attempt.assemblyID, params)]
+                    .sign]
         case let .failure(error):
             return fail(ShardFailure(error))
         }
@@ -260,6 +267,10 @@ package struct ShardStateMachine: Sendable {
 
     /// Records the accepted Assembly and goes on from what its first status says.
     private mutating func created(_ status: AssemblyStatus, attempt: AttemptRecord, now: Date) -> [Action] {
+        if let answered = status.assemblyID, answered != attempt.assemblyID.rawValue {
+            return fail(ShardFailure(code: .assemblyIDMismatch, "the service answered for Assembly \(answered), not \(attempt.assemblyID)",
+                                     retryable: false))
+        }
         let recorded = Action.recordCreated(status, fallbackURL: assemblyURL(of: attempt))
         if settings.tus {
             step = .created

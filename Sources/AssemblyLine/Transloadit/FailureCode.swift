@@ -34,6 +34,11 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     package static let statusRateLimitReached: FailureCode = "ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED"
     /// A creation named an ID that exists: ours, when the first try went through and its answer was lost.
     package static let assemblyIDTaken: FailureCode = "DO_NOT_REUSE_ASSEMBLY_IDS"
+    /// A creation's signed params arrived before: identical params are refused (go-sdk issue 35), so
+    /// every try is signed afresh; ours, when the first try went through and its answer was lost.
+    package static let signatureReused: FailureCode = "SIGNATURE_REUSE_DETECTED"
+    /// The service answered for another Assembly than the one asked for.
+    package static let assemblyIDMismatch: FailureCode = "ASSEMBLY_ID_MISMATCH"
     /// The creating request broke off before the service had its whole body.
     package static let requestAborted: FailureCode = "REQUEST_ABORTED"
     /// The service no longer knows the Assembly.

@@ -45,6 +45,8 @@ import Testing
     static let aborted = status(#"{"ok":null,"error":"REQUEST_ABORTED","message":"cut off"}"#)
 
     static let rateLimited = TransloaditError(code: .rateLimitReached, message: "slow down", httpStatus: 413, retryIn: .seconds(7), isRetryable: true)
+    static let reused = TransloaditError(code: .signatureReused, message: "seen before", httpStatus: 403, isRetryable: false)
+    static let params2 = SignedParams(params: #"{"auth":{"nonce":"2"}}"#, signature: "sha384:" + String(repeating: "1", count: 96))
     static let idTaken = TransloaditError(code: .assemblyIDTaken, message: "taken", httpStatus: 409, isRetryable: false)
     static let unavailable = TransloaditError(code: .http(503), message: "down", httpStatus: 503, retryIn: .seconds(30), isRetryable: true)
     static let invalid = TransloaditError(code: "INVALID_SIGNATURE", message: "no", httpStatus: 401, isRetryable: false)
@@ -119,9 +121,22 @@ import Testing
         Row(name: "taken by someone else", start: .signed, attempts: 1,
             path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params), .createAnswered(.failure(idTaken))], event: .lookedUp(nil),
             expected: [failed(.assemblyIDTaken, "taken", retryable: true), .finish(.failed)]),
-        Row(name: "rate limited: back off and send again", start: .signed, path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params)],
+        Row(name: "rate limited: back off and sign afresh", start: .signed, path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params)],
             event: .createAnswered(.failure(rateLimited)),
-            expected: [.backOffCreations(.seconds(7)), .report(.retrying, detail: "RATE_LIMIT_REACHED: waiting 7s"), .create(id, params)]),
+            expected: [.backOffCreations(.seconds(7)), .report(.retrying, detail: "RATE_LIMIT_REACHED: waiting 7s"), .sign]),
+        Row(name: "signed afresh after the rate limit, created again", start: .signed,
+            path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params), .createAnswered(.failure(rateLimited))],
+            event: .signed(params2), expected: [.create(id, params2)]),
+        Row(name: "reused params: look our ID up", start: .signed, path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params)],
+            event: .createAnswered(.failure(reused)), expected: [.lookUp(url: url)]),
+        Row(name: "reused params, no Assembly: a retry signs afresh in the same attempt", start: .signed,
+            path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params), .createAnswered(.failure(reused))], event: .lookedUp(nil),
+            expected: firstRetry(of: "SIGNATURE_REUSE_DETECTED: seen before")),
+        Row(name: "an answer for another Assembly", start: .signed, path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params)],
+            event: .createAnswered(.success(status(#"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"ffffffffffffffffffffffffffffffff"}"#))),
+            expected: [.checkpoint(.afterCreateAnswer),
+                       failed(.assemblyIDMismatch, "the service answered for Assembly ffffffffffffffffffffffffffffffff, not \(id)", retryable: false),
+                       .finish(.failed)]),
         Row(name: "a 503 waits the service's hint", start: .signed, path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params)],
             event: .createAnswered(.failure(unavailable)), expected: unavailableRetry),
         Row(name: "after the wait the step runs again", start: .signed,
