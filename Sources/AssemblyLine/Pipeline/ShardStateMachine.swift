@@ -293,10 +293,10 @@ package struct ShardStateMachine: Sendable {
             return [.recordCompletion(status), .checkpoint(.afterCompleted)] + forget + enter(.completed)
         }
         if let error = status.error {
-            let aborted = error == .requestAborted
+            let again = Retryability.isRetryable(assemblyError: error, said: status.retryable)
             var failure = ShardFailure(code: error, status.message ?? status.reason ?? "the Assembly failed",
-                                       retryable: aborted, needsNewAssembly: aborted)
-            if !aborted { failure.culprit = ResultMapper.failedFileIndex(of: status) }
+                                       retryable: again, needsNewAssembly: again)
+            if !again { failure.culprit = ResultMapper.failedFileIndex(of: status) }
             return fail(failure)
         }
         var actions: [Action] = []

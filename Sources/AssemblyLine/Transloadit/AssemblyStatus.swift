@@ -8,6 +8,8 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     package var error: FailureCode?
     package var message: String?
     package var reason: String?
+    /// Whether the service says trying again can help, when it says (node-sdk `assemblyStatusErrSchema`).
+    package var retryable: Bool?
     /// On an execution error, the upload (its `id`) whose processing failed, when the service says.
     package var failedOriginalID: String?
     package var assemblyID: String?
@@ -21,7 +23,7 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     package var retryIn: Double?
 
     enum CodingKeys: String, CodingKey {
-        case ok, error, message, reason, uploads, results, info
+        case ok, error, message, reason, retryable, uploads, results, info
         case failedOriginalID = "original_id"
         case assemblyID = "assembly_id"
         case assemblyURL = "assembly_url"
@@ -39,6 +41,7 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         error = (try? container.decodeIfPresent(String.self, forKey: .error)).flatMap { $0 }.map(FailureCode.init(rawValue:))
         message = try? container.decodeIfPresent(String.self, forKey: .message)
         reason = try? container.decodeIfPresent(String.self, forKey: .reason)
+        retryable = try? container.decodeIfPresent(Bool.self, forKey: .retryable)
         failedOriginalID = try? container.decodeIfPresent(String.self, forKey: .failedOriginalID)
         assemblyID = try? container.decodeIfPresent(String.self, forKey: .assemblyID)
         assemblyURL = try? container.decodeIfPresent(String.self, forKey: .assemblyURL)
@@ -53,6 +56,13 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     /// Decodes a status body; nil when it is not a JSON object.
     package static func decode(_ body: [UInt8]) -> AssemblyStatus? {
         try? JSONDecoder().decode(AssemblyStatus.self, from: Data(body))
+    }
+
+    /// True when the answer is an Assembly's own end in error, not a refusal of the request: it names
+    /// the Assembly, and its code is neither "not found" nor "slow down" nor a reused ID or signature.
+    package var isAssemblyError: Bool {
+        guard let error, assemblyID != nil else { return false }
+        return !error.meansAssemblyNotFound && !error.refusesRequest
     }
 
     /// True while the Assembly still runs: uploading, executing or replaying.

@@ -43,6 +43,12 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     package static let requestAborted: FailureCode = "REQUEST_ABORTED"
     /// The service no longer knows the Assembly.
     package static let assemblyNotFound: FailureCode = "ASSEMBLY_NOT_FOUND"
+    /// The service has no status for the Assembly: not found, like ``assemblyNotFound``.
+    package static let assemblyStatusNotFound: FailureCode = "ASSEMBLY_STATUS_NOT_FOUND"
+    /// No machine holds the Assembly: not found, like ``assemblyNotFound``.
+    package static let assemblyInstanceNotFound: FailureCode = "ASSEMBLY_INSTANCE_NOT_FOUND"
+    /// The service's machine broke while it ran the Assembly; a new Assembly may succeed.
+    package static let assemblyCrashed: FailureCode = "ASSEMBLY_CRASHED"
     /// The Assembly stopped (an error or a cancel) before its uploads were in.
     package static let assemblyStopped: FailureCode = "ASSEMBLY_STOPPED"
     /// The Assembly did not finish within `poll.timeout`.
@@ -57,6 +63,17 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     package static let noAttempt: FailureCode = "NO_ATTEMPT"
     /// The signing backend refused or could not sign.
     package static let signingRefused: FailureCode = "SIGNING_REFUSED"
+
+    /// True for the codes that say the service does not know the Assembly, whatever the HTTP status
+    /// they came with (node-sdk `assemblyStatus.ts` lists all three).
+    package var meansAssemblyNotFound: Bool {
+        self == .assemblyNotFound || self == .assemblyStatusNotFound || self == .assemblyInstanceNotFound
+    }
+
+    /// True for the codes that refuse the request itself, not an Assembly's work: slow down, or a reused ID or signature.
+    package var refusesRequest: Bool {
+        Retryability.isRateLimit(self) || self == .assemblyIDTaken || self == .signatureReused
+    }
 
     // MARK: - Downloads
 

@@ -49,16 +49,20 @@ package struct TransloaditClient: Sendable {
         } catch {
             throw TransloaditError(error)
         }
-        return try await exchange(request, progress: progress)
+        let (response, status) = try await exchange(request, progress: progress)
+        return try Self.usable(status, of: response)
     }
 
-    /// The Assembly's status, or nil when the service does not know it (404).
+    /// The Assembly's status, or nil when the answer says the service does not know it.
+    ///
+    /// "Not found" is the body's word (`ASSEMBLY_NOT_FOUND` and its kin), with a 200 as with a 404;
+    /// a bare 404 from a machine that is gone is an error like any other. An Assembly that ended in
+    /// error is its status whatever the HTTP status it came with (docs/transloadit-fidelity.md).
     package func status(url: String) async throws(TransloaditError) -> AssemblyStatus? {
-        do {
-            return try await exchange(.get(url), progress: nil)
-        } catch where error.httpStatus == 404 {
-            return nil
-        }
+        let (response, status) = try await exchange(.get(url), progress: nil)
+        if let code = status?.error, code.meansAssemblyNotFound { return nil }
+        if let status, status.isAssemblyError { return status }
+        return try Self.usable(status, of: response)
     }
 
     /// Downloads a result into `path` (created or truncated); returns the bytes received.
@@ -75,15 +79,20 @@ package struct TransloaditClient: Sendable {
         return response.bytesReceived
     }
 
-    private func exchange(_ request: HTTPRequestSpec, progress: TransferProgressHandler?) async throws(TransloaditError) -> AssemblyStatus {
-        let response: HTTPResponseInfo
+    /// Sends a request to the API and decodes its answer's body, whatever its status.
+    private func exchange(_ request: HTTPRequestSpec, progress: TransferProgressHandler?)
+        async throws(TransloaditError) -> (HTTPResponseInfo, AssemblyStatus?) {
         do {
-            response = try await transport.send(request, to: .memory, options: options, progress: progress)
+            let response = try await transport.send(request, to: .memory, options: options, progress: progress)
+            return (response, AssemblyStatus.decode(response.bodyBytes))
         } catch {
             throw TransloaditError(error)
         }
-        let status = AssemblyStatus.decode(response.bodyBytes)
-        guard response.isSuccess, let status, !(status.error.map(Retryability.isRateLimit) ?? false) else {
+    }
+
+    /// The status of a 2xx answer without `error`; any other answer is its error, a 2xx carrying `error` too.
+    private static func usable(_ status: AssemblyStatus?, of response: HTTPResponseInfo) throws(TransloaditError) -> AssemblyStatus {
+        guard response.isSuccess, let status, status.error == nil else {
             throw TransloaditError(status: response.status, body: status, retryAfter: response.header("Retry-After"))
         }
         return status

@@ -18,12 +18,14 @@ package struct TransloaditError: Error, Sendable, Hashable, CustomStringConverti
         self.isRetryable = isRetryable
     }
 
-    /// The error of an answer: its JSON `error` when it has one, else its status; retryable as ``Retryability`` says for the Assembly API.
+    /// The error of an answer: its JSON `error` when it has one, else its status; retryable when the
+    /// body says so (`retryable`), else as ``Retryability`` says for the Assembly API; a rate limit always is.
     init(status: Int, body: AssemblyStatus?, retryAfter: String?) {
         let code = body?.error ?? .http(status)
         self.init(code: code, message: body?.message ?? body?.reason ?? "the service answered HTTP \(status)",
                   httpStatus: status, retryIn: Retryability.wait(retryIn: body?.retryIn, retryAfter: retryAfter),
-                  isRetryable: Retryability.isRetryable(status: status, from: .assemblyAPI) || Retryability.isRateLimit(code))
+                  isRetryable: Retryability.isRateLimit(code)
+                      || (body?.retryable ?? Retryability.isRetryable(status: status, from: .assemblyAPI)))
     }
 
     /// The error of a transfer that got no complete answer.

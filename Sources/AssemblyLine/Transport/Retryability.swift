@@ -43,6 +43,13 @@ package enum Retryability {
         }
     }
 
+    /// True when an Assembly that ended in error `code` is worth running again, in a new Assembly:
+    /// the service's own `retryable` when it says, else only a creation that broke off
+    /// (`REQUEST_ABORTED`) or a machine that crashed under it (`ASSEMBLY_CRASHED`).
+    package static func isRetryable(assemblyError code: FailureCode, said retryable: Bool?) -> Bool {
+        retryable ?? (code == .requestAborted || code == .assemblyCrashed)
+    }
+
     /// True for the codes that mean "slow down", whatever status they came with.
     package static func isRateLimit(_ code: FailureCode) -> Bool {
         code == .rateLimitReached || code == .statusRateLimitReached

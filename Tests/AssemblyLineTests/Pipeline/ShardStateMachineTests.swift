@@ -43,6 +43,8 @@ import Testing
     static let canceled = status(#"{"ok":"ASSEMBLY_CANCELED","assembly_id":"\#(id)"}"#)
     static let corrupt = status(#"{"ok":null,"error":"IMAGE_RESIZE_ERROR","message":"bad","original_id":"u1","uploads":[{"id":"u1","field":"file_4"}]}"#)
     static let aborted = status(#"{"ok":null,"error":"REQUEST_ABORTED","message":"cut off"}"#)
+    static let crashed = status(#"{"error":"ASSEMBLY_CRASHED","message":"the machine broke","assembly_id":"\#(id)"}"#)
+    static let saysRetryable = status(#"{"error":"IMAGE_RESIZE_ERROR","message":"try later","retryable":true,"original_id":"u1","uploads":[{"id":"u1","field":"file_4"}]}"#)
 
     static let rateLimited = TransloaditError(code: .rateLimitReached, message: "slow down", httpStatus: 413, retryIn: .seconds(7), isRetryable: true)
     static let reused = TransloaditError(code: .signatureReused, message: "seen before", httpStatus: 403, isRetryable: false)
@@ -196,6 +198,13 @@ import Testing
             expected: [.checkpoint(.midPoll), .isolate(file: 4, FailureReason(code: "IMAGE_RESIZE_ERROR", message: "bad", isRetryable: false))]),
         Row(name: "an aborted request runs the shard again", start: .executing, attempts: 1, path: [.attempt(attempt())], event: .statusAnswered(aborted),
             expected: [.checkpoint(.midPoll), failed(.requestAborted, "cut off", retryable: true), .finish(.failed)]),
+        Row(name: "a crashed Assembly runs the shard again", start: .executing, path: [.attempt(attempt())], event: .statusAnswered(crashed),
+            expected: [.checkpoint(.midPoll)] + firstRetry(of: "ASSEMBLY_CRASHED: the machine broke")),
+        Row(name: "a crashed Assembly needs a new one", start: .executing, path: [.attempt(attempt()), .statusAnswered(crashed)], event: .waited,
+            expected: [.transition(.restarted, .restarted, detail: ""), .recordAttempt]),
+        Row(name: "an error the service calls retryable runs again, not isolated", start: .executing, path: [.attempt(attempt())],
+            event: .statusAnswered(saysRetryable),
+            expected: [.checkpoint(.midPoll)] + firstRetry(of: "IMAGE_RESIZE_ERROR: try later")),
 
         // Downloads.
         Row(name: "completed: download", start: .completed, event: .attempt(attempt(.completed, completedAgo: 60)),
