@@ -21,7 +21,7 @@ extension LedgerRowReader {
 
     static let resultColumns = """
         id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5, mime, width, height,
-        output_path, downloaded_at
+        temporary, state, output_path, downloaded_at, fetches
         """
 
     static let eventColumns = "id, shard_index, at, kind, message"
@@ -62,11 +62,20 @@ extension LedgerRowReader {
         let id = try integer()
         let shard = try int()
         let attempt = try int()
-        let result = NewResult(fileIndex: optionalInt(), step: try text(), remoteID: try text(), name: try text(),
-                               url: try text(), size: try integer(), md5: optionalText(), mime: optionalText(),
-                               width: optionalInt(), height: optionalInt(), outputPath: try text())
+        let (fileIndex, step, remoteID, name) = (optionalInt(), try text(), optionalText(), try text())
+        let (url, size, md5, mime) = (optionalText(), optionalInteger(), optionalText(), optionalText())
+        let (width, height, temporary) = (optionalInt(), optionalInt(), try integer() == 1)
+        let state = try text()
+        let path = optionalText()
+        let delivery: NewResult.Delivery = switch (state, path) {
+        case let (_, path?): .download(to: path)
+        case ("exported", nil): .exported
+        default: .recorded
+        }
+        let result = NewResult(fileIndex: fileIndex, step: step, remoteID: remoteID, name: name, url: url, size: size,
+                               md5: md5, mime: mime, width: width, height: height, isTemporary: temporary, delivery: delivery)
         return ResultRecord(id: id, shardIndex: shard, attempt: attempt, result: result,
-                            downloadedAt: try optionalDate())
+                            downloadedAt: try optionalDate(), fetches: try int())
     }
 
     mutating func eventRecord() throws -> EventRecord {

@@ -15,6 +15,8 @@ package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownMigrations([String])
         /// A read-only open found migrations this binary knows but the database lacks.
         case pendingMigrations([String])
+        /// A migration that rebuilt tables left rows in these tables that refer to missing rows.
+        case brokenForeignKeys([String])
         /// A row holds a value the ledger cannot read (an unknown state, a malformed time or ID).
         case invalidData
         /// The connection was closed.
@@ -76,7 +78,7 @@ package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
             text += "SQLite error \(code)"
             if extendedCode != code { text += "/\(extendedCode)" }
             text += ": " + message
-        case .walUnavailable, .unknownMigrations, .pendingMigrations, .invalidData:
+        case .walUnavailable, .unknownMigrations, .pendingMigrations, .brokenForeignKeys, .invalidData:
             text += message
         }
         if let sql {

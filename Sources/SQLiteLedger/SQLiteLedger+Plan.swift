@@ -51,6 +51,17 @@ extension SQLiteLedger {
             """, [.text(run.rawValue), .integer(Int64(shard))], table: "results") { try $0.resultRecord() }
     }
 
+    package func currentResults(of run: RunID) throws -> [ResultRecord] {
+        try requireRun(run, in: database())
+        return try rows("""
+            SELECT \(LedgerRowReader.resultColumns) FROM results r
+            WHERE r.run_id = ?1 AND r.attempt = (
+                SELECT max(attempt) FROM attempts a
+                WHERE a.run_id = ?1 AND a.shard_index = r.shard_index AND a.outcome = 'completed')
+            ORDER BY r.shard_index, r.id
+            """, [.text(run.rawValue)], table: "results") { try $0.resultRecord() }
+    }
+
     package func recordEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date) throws {
         try write { database in
             try requireRun(run, in: database)

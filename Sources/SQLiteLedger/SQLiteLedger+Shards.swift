@@ -59,8 +59,17 @@ extension SQLiteLedger {
                     """, [.text(now)] + key + [.integer(Int64(attempt))])
             case .downloaded:
                 try requireDownloads(run, shard, in: database)
+                // Done: a result of the file's own (or one made from several files) is on disk or in the
+                // customer's storage; else the Assembly made none for it (`no_result`).
                 try database.execute("""
-                    UPDATE files SET state = 'done' WHERE run_id = ? AND shard_index = ? AND state = 'pending'
+                    UPDATE files SET state = CASE WHEN EXISTS (
+                        SELECT 1 FROM results r
+                        WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN ('downloaded', 'exported')
+                        AND (r.file_index = files.file_index OR r.file_index IS NULL)
+                        AND r.attempt = (SELECT max(attempt) FROM attempts
+                                         WHERE run_id = ?1 AND shard_index = ?2 AND outcome = 'completed')
+                    ) THEN 'done' ELSE 'no_result' END
+                    WHERE run_id = ?1 AND shard_index = ?2 AND state = 'pending'
                     """, key)
             case let .failed(reason):
                 failure = reason
@@ -106,6 +115,19 @@ extension SQLiteLedger {
                 try requireRun(run, in: database)
                 throw LedgerError.resultNotFound(run, result: result)
             }
+        }
+    }
+
+    package func recordFetch(_ run: RunID, result: Int64) throws -> Int {
+        try write { database in
+            try database.execute("UPDATE results SET fetches = fetches + 1 WHERE id = ? AND run_id = ?",
+                                 [.integer(result), .text(run.rawValue)])
+            guard database.changes == 1 else {
+                try requireRun(run, in: database)
+                throw LedgerError.resultNotFound(run, result: result)
+            }
+            return try database.firstRow("SELECT fetches FROM results WHERE id = ?", [.integer(result)]) { $0.integer(0) }
+                .flatMap { $0 }.map(Int.init) ?? 0
         }
     }
 
@@ -177,8 +199,8 @@ extension SQLiteLedger {
         let owner = try database.cachedStatement("SELECT shard_index FROM files WHERE run_id = ? AND file_index = ?")
         let insert = try database.cachedStatement("""
             INSERT INTO results (run_id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5, mime,
-                                 width, height, output_path, state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')
+                                 width, height, temporary, output_path, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for result in results {
             if let file = result.fileIndex {
@@ -190,7 +212,16 @@ extension SQLiteLedger {
                                 .integer(result.fileIndex), .text(result.step), .text(result.remoteID),
                                 .text(result.name), .text(result.url), .integer(result.size), .text(result.md5),
                                 .text(result.mime), .integer(result.width), .integer(result.height),
-                                .text(result.outputPath)])
+                                .bool(result.isTemporary), .text(result.outputPath), .text(Self.state(of: result.delivery))])
+        }
+    }
+
+    /// The `results.state` a new result starts in.
+    private static func state(of delivery: NewResult.Delivery) -> String {
+        switch delivery {
+        case .download: "pending"
+        case .exported: "exported"
+        case .recorded: "recorded"
         }
     }
 
@@ -200,6 +231,7 @@ extension SQLiteLedger {
             SELECT count(*) FROM results
             WHERE run_id = ?1 AND shard_index = ?2 AND state = 'pending' AND attempt = (
                 SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = 'completed')
+            AND NOT EXISTS (SELECT 1 FROM files f WHERE f.run_id = ?1 AND f.file_index = results.file_index AND f.state = 'failed')
             """, [.text(run.rawValue), .integer(Int64(shard))]) { $0.integer(0) } ?? nil
         if let pending, pending > 0 {
             throw LedgerError.resultsPending(run, shard: shard, count: Int(pending))

@@ -11,6 +11,9 @@ package struct SQLiteMigrator: Sendable {
     /// One step of the schema.
     package struct Migration: Sendable {
         package let id: String
+        /// True for a migration that rebuilds tables other tables refer to (SQLite's way to change a
+        /// column's constraints): it runs with foreign keys off and must leave none broken.
+        let rebuildsTables: Bool
         let body: @Sendable (SQLiteConnection) throws -> Void
     }
 
@@ -20,9 +23,15 @@ package struct SQLiteMigrator: Sendable {
     package init() {}
 
     /// Adds a migration after those registered so far; an ID may be registered only once.
-    package mutating func registerMigration(_ id: String, _ body: @escaping @Sendable (SQLiteConnection) throws -> Void) {
+    ///
+    /// `rebuildsTables`: the body rebuilds tables (create the new one, copy, drop, rename, as
+    /// sqlite.org's "Making Other Kinds Of Table Schema Changes" says), so it runs with foreign keys
+    /// off, and `PRAGMA foreign_key_check` must find nothing before it commits.
+    package mutating func registerMigration(
+        _ id: String, rebuildsTables: Bool = false, _ body: @escaping @Sendable (SQLiteConnection) throws -> Void
+    ) {
         precondition(!migrations.contains { $0.id == id }, "migration '\(id)' is registered twice")
-        migrations.append(Migration(id: id, body: body))
+        migrations.append(Migration(id: id, rebuildsTables: rebuildsTables, body: body))
     }
 
     /// The IDs of the migrations the database has applied, in the order they were applied.
@@ -47,15 +56,29 @@ package struct SQLiteMigrator: Sendable {
             )
             """)
         for migration in migrations {
+            // The pragma is a no-op inside a transaction: it is set around it.
+            if migration.rebuildsTables { try connection.execute("PRAGMA foreign_keys = OFF") }
+            defer { if migration.rebuildsTables { try? connection.execute("PRAGMA foreign_keys = ON") } }
             try connection.inTransaction(.immediate) {
                 // Read again under the write lock: another process may have applied it meanwhile.
                 let applied = try appliedMigrations(in: connection)
                 try refuseUnknownMigrations(applied, path: connection.path)
                 guard !applied.contains(migration.id) else { return }
                 try migration.body(connection)
+                if migration.rebuildsTables { try requireForeignKeys(connection, after: migration.id) }
                 try connection.execute("INSERT INTO migrations (id, applied_at) VALUES (?, ?)",
                                        [.text(migration.id), .text(UTCDateTime(Date()).iso8601Text)])
             }
+        }
+    }
+
+    /// Throws when a row refers to one that is not there, after a migration that rebuilt tables.
+    private func requireForeignKeys(_ connection: SQLiteConnection, after id: String) throws {
+        let broken = try connection.rows("PRAGMA foreign_key_check") { $0.text(0) ?? "" }
+        guard broken.isEmpty else {
+            throw SQLiteError.check(.brokenForeignKeys(Set(broken).sorted()),
+                                    "migration \(id) left rows in \(Set(broken).sorted().joined(separator: ", ")) "
+                                        + "that refer to missing rows; nothing was changed", path: connection.path)
         }
     }
 

@@ -81,6 +81,57 @@ import Testing
             """)
     }
 
+    /// A state directory with one finished run of three files: one downloaded, one stored by an export Robot, one without a result.
+    static func deliveredRun() async throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(stateDirectory: directory.url.appendingPathComponent("runs").path)
+        let files = (0..<3).map { PlannedFile(path: "/in/p\($0).jpg", relativePath: "p\($0).jpg", size: 1_000, modifiedNanoseconds: 0) }
+        _ = try await ledger.createRun(NewRun(id: older, manifestPath: "/jobs/nightly.yaml", manifestName: "nightly",
+                                              recipeFingerprint: "r", plan: Plan(shards: [Shard(index: 0, files: files)]), createdAt: start))
+        let id = AssemblyID.generate()
+        _ = try await ledger.recordAttempt(older, shard: 0, assemblyID: id, at: start)
+        try await ledger.transition(older, shard: 0, .signed, at: start)
+        try await ledger.transition(older, shard: 0, .created(assemblyURL: "https://api2.test/assemblies/\(id)", tusURL: nil, bytesSent: 3_000), at: start)
+        try await ledger.transition(older, shard: 0, .uploaded, at: start)
+        try await ledger.transition(older, shard: 0, .completed(results: [
+            NewResult(fileIndex: 0, step: "thumb", remoteID: nil, name: "p0.jpg", url: "https://tmp.test/p0.jpg", size: 512, md5: "ab",
+                      mime: nil, width: nil, height: nil, delivery: .download(to: "/out/thumb/p0.jpg")),
+            NewResult(fileIndex: 1, step: "archive", remoteID: "r1", name: "p1.jpg", url: "https://bucket.test/p1.jpg", size: nil, md5: nil,
+                      mime: nil, width: nil, height: nil, isTemporary: false, delivery: .exported),
+        ]), at: start + 1)
+        let result = try #require(try await ledger.results(of: older, shard: 0).first)
+        try await ledger.recordDownload(older, result: result.id, at: start + 2)
+        try await ledger.transition(older, shard: 0, .downloaded, at: start + 2)
+        try await ledger.updateRunState(older, to: .finished, at: start + 2)
+        await ledger.close()
+        return directory
+    }
+
+    @Test func reportCountsFilesWithoutResultApartAndResultsSayWhereTheyWent() async throws {
+        let directory = try await Self.deliveredRun()
+        let report = try BinaryRunner.run(["report", "latest"], in: directory.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("files     3: 2 done, 1 no result\n"))
+        #expect(report.stdout.hasSuffix("""
+
+            no result (the Assembly made none for 1 file: a filter Step, or a lost result)
+              p2.jpg
+
+            """))
+
+        let results = try BinaryRunner.run(["report", "latest", "--results"], in: directory.url)
+        #expect(results.status == 0, "\(results.stderr)")
+        #expect(results.stdout == """
+            FILE    STEP     STATE        SIZE  CHECKED   WHERE
+            p0.jpg  thumb    downloaded  512 B  size+md5  /out/thumb/p0.jpg
+            p1.jpg  archive  exported                     https://bucket.test/p1.jpg
+
+            """)
+        let csv = try BinaryRunner.run(["report", "latest", "--results", "--format", "csv"], in: directory.url)
+        #expect(csv.stdout == "file,input,step,state,size,md5,checked,where\r\n0,p0.jpg,thumb,downloaded,512,ab,size+md5,/out/thumb/p0.jpg\r\n"
+            + "1,p1.jpg,archive,exported,,,,https://bucket.test/p1.jpg\r\n")
+    }
+
     @Test func reportFailedListsOnlyTheFailedFilesWithTheirReasons() async throws {
         let directory = try await Self.stateDirectory()
         let table = try BinaryRunner.run(["report", "latest", "--failed"], in: directory.url)
@@ -117,6 +168,7 @@ import Testing
         (["report", "yesterday"], 64, nil),
         (["report", "latest", "--format", "xml"], 64, nil),
         (["report", "latest", "--state-dir", "a", "--manifest", "b"], 64, nil),
+        (["report", "latest", "--failed", "--results"], 64, nil),
     ])
     func reportRefusesWhatItCannotShow(arguments: [String], status: Int32, stderr: String?) async throws {
         let directory = try await Self.stateDirectory()

@@ -78,23 +78,23 @@ struct RunInspection {
 
     private static func check(_ record: ResultRecord, expected: (width: Int, height: Int), input: String) -> [String] {
         let result = record.result
-        guard record.isDownloaded else { return ["\(input): result not downloaded"] }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: result.outputPath),
+        guard record.isDownloaded, let path = result.outputPath else { return ["\(input): result not downloaded"] }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let size = (attributes[.size] as? NSNumber)?.int64Value else {
-            return ["\(input): \(result.outputPath) is missing"]
+            return ["\(input): \(path) is missing"]
         }
         var problems: [String] = []
-        if size != result.size { problems.append("\(input): \(size) bytes on disk, \(result.size) at the service") }
-        if let md5 = result.md5, (try? Hex.encode(Digest.hashFile(.md5, path: result.outputPath))) != md5.lowercased() {
+        if size != result.size { problems.append("\(input): \(size) bytes on disk, \(result.size.map(String.init) ?? "no size") at the service") }
+        if let md5 = result.md5, (try? Hex.encode(Digest.hashFile(.md5, path: path))) != md5.lowercased() {
             problems.append("\(input): MD5 differs from the service's \(md5)")
         }
         do {
-            let info = try ImageInspector.inspect(result.outputPath)
+            let info = try ImageInspector.inspect(path)
             if info.width != expected.width || info.height != expected.height {
                 problems.append("\(input): \(info.width)x\(info.height), expected \(expected.width)x\(expected.height)")
             }
         } catch {
-            problems.append("\(input): \(result.outputPath) does not decode: \(error)")
+            problems.append("\(input): \(path) does not decode: \(error)")
         }
         return problems
     }

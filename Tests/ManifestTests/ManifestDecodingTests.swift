@@ -76,6 +76,26 @@ import Testing
         #expect(manifest.stateDir == "/jobs/state")
     }
 
+    @Test func outputStepsDefaultToEveryStepButTheExportsAndMayNameAllOrNone() throws {
+        let steps = """
+            version: 1
+            name: steps
+            inputs: {include: x}
+            steps:
+              thumb: {robot: /image/resize, use: ":original", width: 64}
+              archive: {robot: /s3/store, use: thumb, credentials: mine}
+
+            """
+        let defaults = try decodeManifest(steps).output.steps
+        #expect(defaults == ResultSelection(downloaded: ["thumb"], exported: ["archive"]))
+        #expect(defaults.delivery(ofStep: "archive") == .export && defaults.delivery(ofStep: ":original") == .record)
+        #expect(try decodeManifest(steps + "output: {steps: all}\n").output.steps.downloaded == nil)
+        #expect(try decodeManifest(steps + "output: {steps: none}\n").output.steps.delivery(ofStep: "thumb") == .record)
+        #expect(try decodeManifest(steps + "output: {steps: [archive]}\n").output.steps.delivery(ofStep: "archive") == .download)
+        let template = "version: 1\nname: t\ninputs: {include: x}\ntemplate: {id: abc}\noutput: {steps: [anything]}\n"
+        #expect(try decodeManifest(template).output.steps == ResultSelection(downloaded: ["anything"], exported: []))
+    }
+
     @Test func rawStepsKeepTheirTypes() throws {
         let yaml = """
             version: 1

@@ -87,6 +87,10 @@ struct BadManifest: CustomTestStringConvertible, Sendable {
                     issue: "m.yaml:8:12: state_dir: expected a string, found a list"),
         BadManifest(yaml: minimalManifest + "limits:\n  creations_per_minute: 0\n",
                     issue: "m.yaml:9:25: limits.creations_per_minute: out of range; expected a whole number from 1 to 100000"),
+        BadManifest(yaml: minimalManifest + "output:\n  steps: [resize, thumbs]\n",
+                    issue: "m.yaml:9:19: output.steps[1]: no step 'thumbs' in the recipe; expected one of :original, resize"),
+        BadManifest(yaml: minimalManifest + "output:\n  steps: some\n",
+                    issue: "m.yaml:9:10: output.steps: expected all, none, or a list of step names, found 'some'"),
         BadManifest(yaml: "version: 1\nname: a\ninputs:\n  include: [\"ok/*.jpg\", \"in/[abc\"]\nresize: {width: 5}\n",
                     issue: "m.yaml:4:12: inputs.include: glob pattern 'in/[abc', position 4: '[' is never closed by ']'"),
     ]

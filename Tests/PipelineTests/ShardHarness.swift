@@ -41,7 +41,8 @@ final class ShardHarness: Sendable {
     var eventKinds: [ShardEvent.Kind] { events.map(\.kind) }
 
     /// Runs the shard from its ledger state with `attempts` tries and a poll timeout of `pollTimeout`.
-    func runShard(attempts: Int = 3, pollTimeout: Duration = .seconds(3_600)) async throws -> ShardState {
+    func runShard(attempts: Int = 3, pollTimeout: Duration = .seconds(3_600),
+                  steps: ResultSelection = ResultSelection(downloaded: nil, exported: [])) async throws -> ShardState {
         let client = TransloaditClient(transport: transport, endpoint: Self.endpoint)
         let context = PipelineContext(
             runID: run, ledger: ledger, client: client,
@@ -51,7 +52,7 @@ final class ShardHarness: Sendable {
                                concurrency: ConcurrencyLimits(assemblies: 1, uploads: 2, downloads: 2), clock: clock),
             retry: RetryPolicy(attempts: attempts, baseDelay: .seconds(1), maxDelay: .seconds(4)),
             poll: PollSettings(interval: .seconds(1), maxInterval: .seconds(4), timeout: pollTimeout),
-            output: OutputSettings(dir: directory.file("out"), layout: try OutputLayout("{relpath}.{ext}")),
+            output: OutputSettings(dir: directory.file("out"), layout: try OutputLayout("{relpath}.{ext}"), steps: steps),
             report: reported.sink,
             clock: clock, seed: 1)
         let shard = try await ledger.shards(of: run)[0]
@@ -84,12 +85,13 @@ final class ShardHarness: Sendable {
         transport.script(.post, "/assemblies/") { .json(200, Self.status(ok, id: Self.assemblyID(of: $0))) }
     }
 
-    /// Scripts `polls` status answers of `ok`, then one completed.
-    func answerPolls(executing polls: Int = 1) {
+    /// Scripts `polls` status answers of `ok`, then one completed with `results` (by default ``results()``).
+    func answerPolls(executing polls: Int = 1, results: String? = nil) {
         if polls > 0 {
             transport.script(.get, "\(Self.machine)/assemblies/", times: polls) { .json(200, Self.status("ASSEMBLY_EXECUTING", id: Self.assemblyID(of: $0))) }
         }
-        transport.script(.get, "\(Self.machine)/assemblies/") { [self] in .json(200, Self.status("ASSEMBLY_COMPLETED", id: Self.assemblyID(of: $0), results: results())) }
+        let completed = results ?? self.results()
+        transport.script(.get, "\(Self.machine)/assemblies/") { .json(200, Self.status("ASSEMBLY_COMPLETED", id: Self.assemblyID(of: $0), results: completed)) }
     }
 
     /// Scripts the result downloads.

@@ -21,7 +21,7 @@ import Testing
         #expect(summary.record.createdAt == Fixture.time())
         #expect(summary.record.finishedAt == nil)
         #expect(summary.shardsByState[.planned] == 3 && summary.shardsByState[.failed] == 0)
-        #expect(summary.filesByState == [.pending: 12, .done: 0, .failed: 0, .skipped: 1])
+        #expect(summary.filesByState == [.pending: 12, .done: 0, .noResult: 0, .failed: 0, .skipped: 1])
         #expect(summary.unfinishedShards == 3)
 
         let shards = try await ledger.shards(of: new.id)
@@ -150,7 +150,7 @@ import Testing
         let results = files.map { file in
             NewResult(fileIndex: file.index, step: "resized", remoteID: "r\(file.index)", name: "x.jpg",
                       url: "http://127.0.0.1:9442/results/\(file.index)", size: 10, md5: nil, mime: "image/jpeg",
-                      width: 100, height: 75, outputPath: "/out/\(file.index).jpg")
+                      width: 100, height: 75, delivery: .download(to: "/out/\(file.index).jpg"))
         }
         try await ledger.transition(run, shard: shard, .completed(results: results), at: Fixture.time(4))
         for result in try await ledger.results(of: run, shard: shard) {

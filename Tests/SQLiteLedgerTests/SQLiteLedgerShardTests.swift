@@ -332,7 +332,7 @@ extension LedgerWithRun {
         try await ledger.files(of: run, shard: shard, state: nil).map { file in
             NewResult(fileIndex: file.index, step: "resized", remoteID: "r\(file.index)", name: "p.jpg",
                       url: "http://127.0.0.1:9442/results/\(file.index)", size: 1234, md5: "0cc175b9c0f1b6a8",
-                      mime: "image/jpeg", width: 100, height: 75, outputPath: "/out/\(file.index).jpg")
+                      mime: "image/jpeg", width: 100, height: 75, delivery: .download(to: "/out/\(file.index).jpg"))
         }
     }
 

@@ -13,7 +13,8 @@ private struct Boom: Error, Equatable {}
         try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name") { $0.text(0) ?? "" }
     }
 
-    static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent", "v3-tus-uploads"]
+    static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent", "v3-tus-uploads",
+                           "v4-no-result-files-and-recorded-results"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()

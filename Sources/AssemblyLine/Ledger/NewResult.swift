@@ -1,27 +1,42 @@
 /// One result file of a completed Assembly, as the pipeline hands it to the ledger.
+///
+/// Every field the service may leave out is optional (node-sdk's result schema): a result without
+/// `size` or `md5hash` is downloaded and checked against what is present, and the ledger keeps
+/// what could not be checked.
 package struct NewResult: Sendable, Hashable, Codable {
-    /// The input file it was made from (`FileRecord.index`); nil when it maps to no input.
+    /// What becomes of a result.
+    package enum Delivery: Sendable, Hashable, Codable {
+        /// Downloaded to this path under `output.dir`, verified.
+        case download(to: String)
+        /// Stored by an export Robot into the customer's storage: recorded where it went, not fetched.
+        case exported
+        /// Not downloaded (a step `output.steps` leaves out, or a result without a URL), and not the file's result.
+        case recorded
+    }
+
+    /// The input file it was made from (`FileRecord.index`); nil when it maps to none, or to several.
     package var fileIndex: Int?
     /// The Assembly step that produced it (`:original`, `resized`, ...).
     package var step: String
-    /// Transloadit's `id` of the result.
-    package var remoteID: String
+    /// Transloadit's `id` of the result, when it has one.
+    package var remoteID: String?
     /// The result's file name as the service names it.
     package var name: String
-    /// Where to download it from (the `ssl_url`, or `url`).
-    package var url: String
+    /// Where it is (the `ssl_url`, or `url`): Transloadit's temporary storage, or the customer's own.
+    package var url: String?
     /// The size in bytes the service reports; the download must match it.
-    package var size: Int64
+    package var size: Int64?
     /// The service's `md5hash`, when given; the download must match it.
     package var md5: String?
     package var mime: String?
     package var width: Int?
     package var height: Int?
-    /// Where the verified download goes, from the manifest's output layout.
-    package var outputPath: String
+    /// True when the URL is temporary: it expires with the results' lifetime and refuses too many fetches.
+    package var isTemporary: Bool
+    package var delivery: Delivery
 
-    package init(fileIndex: Int?, step: String, remoteID: String, name: String, url: String, size: Int64,
-                md5: String?, mime: String?, width: Int?, height: Int?, outputPath: String) {
+    package init(fileIndex: Int?, step: String, remoteID: String?, name: String, url: String?, size: Int64?,
+                md5: String?, mime: String?, width: Int?, height: Int?, isTemporary: Bool = true, delivery: Delivery) {
         self.fileIndex = fileIndex
         self.step = step
         self.remoteID = remoteID
@@ -32,6 +47,12 @@ package struct NewResult: Sendable, Hashable, Codable {
         self.mime = mime
         self.width = width
         self.height = height
-        self.outputPath = outputPath
+        self.isTemporary = isTemporary
+        self.delivery = delivery
+    }
+
+    /// Where the verified download goes; nil for a result that is recorded, not downloaded.
+    package var outputPath: String? {
+        if case let .download(path) = delivery { path } else { nil }
     }
 }

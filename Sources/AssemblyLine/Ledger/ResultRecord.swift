@@ -8,16 +8,22 @@ package struct ResultRecord: Sendable, Hashable, Codable {
     /// The attempt whose Assembly produced it.
     package var attempt: Int
     package var result: NewResult
-    /// When the download was verified and moved into place; nil while pending.
+    /// When the download was verified and moved into place; nil while pending, and for a result not downloaded.
     package var downloadedAt: Date?
+    /// How often it was fetched, across tries and resumes (temporary files refuse more than 10 fetches).
+    package var fetches: Int
 
-    package init(id: Int64, shardIndex: Int, attempt: Int, result: NewResult, downloadedAt: Date?) {
+    package init(id: Int64, shardIndex: Int, attempt: Int, result: NewResult, downloadedAt: Date?, fetches: Int = 0) {
         self.id = id
         self.shardIndex = shardIndex
         self.attempt = attempt
         self.result = result
         self.downloadedAt = downloadedAt
+        self.fetches = fetches
     }
 
     package var isDownloaded: Bool { downloadedAt != nil }
+
+    /// True while it is to be downloaded and is not on disk yet.
+    package var needsDownload: Bool { result.outputPath != nil && downloadedAt == nil }
 }

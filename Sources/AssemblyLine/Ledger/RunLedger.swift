@@ -55,6 +55,12 @@ package protocol RunLedger: Sendable {
     /// The shard's results from every attempt, in the order they were recorded.
     func results(of run: RunID, shard: Int) async throws -> [ResultRecord]
 
+    /// The results of each shard's latest completed Assembly, by shard: where every file's results went.
+    func currentResults(of run: RunID) async throws -> [ResultRecord]
+
+    /// Counts one more fetch of a result, before it starts; returns the fetches so far, this one included.
+    func recordFetch(_ run: RunID, result: Int64) async throws -> Int
+
     /// Marks a result as downloaded and verified; recording it again changes nothing.
     func recordDownload(_ run: RunID, result: Int64, at time: Date) async throws
 

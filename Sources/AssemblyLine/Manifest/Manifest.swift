@@ -93,3 +93,14 @@ package enum Recipe: Sendable, Hashable {
         }
     }
 }
+
+extension Recipe {
+    /// The robot of each step, by name; nil for a Template, whose steps live at the service.
+    package var robotsByStep: [String: String]? {
+        switch self {
+        case .template: nil
+        case let .resize(settings): ResultSelection.robots(of: settings.steps)
+        case let .steps(instructions): ResultSelection.robots(of: instructions)
+        }
+    }
+}

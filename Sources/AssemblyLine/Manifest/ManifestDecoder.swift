@@ -41,7 +41,7 @@ struct ManifestSections {
         let recipe = ManifestRecipeSection(reader: reader).decode(table)
         let notifyURL = table.string("notify_url").flatMap { url(table, "notify_url", $0, loopbackHTTP: false) }
         let stateDir = table.string("state_dir").map(resolve) ?? resolve(ManifestDefaults.stateDir)
-        let output = self.output(table, stateDir: stateDir)
+        let output = self.output(table, stateDir: stateDir, recipe: recipe)
         let shards = self.shards(table), concurrency = self.concurrency(table), upload = self.upload(table)
         let retry = self.retry(table), poll = self.poll(table), limits = self.limits(table)
         guard let name, let endpoint, let auth, let signer, let inputs, let recipe, let output else { return nil }
@@ -189,15 +189,45 @@ struct ManifestSections {
             statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond)
     }
 
-    private func output(_ table: ConfigTable, stateDir: String) -> OutputSettings? {
-        let section = table.table("output", keys: ["dir", "layout"])
+    private func output(_ table: ConfigTable, stateDir: String, recipe: Recipe?) -> OutputSettings? {
+        let section = table.table("output", keys: ["dir", "layout", "steps"])
         let dir = section?.string("dir").map(resolve) ?? PathText.resolve(ManifestDefaults.outputDir, against: stateDir)
         let text = section?.string("layout") ?? ManifestDefaults.outputLayout
+        let steps = recipe.map { selection(section, recipe: $0) }
         do {
-            return OutputSettings(dir: dir, layout: try OutputLayout(text))
+            let layout = try OutputLayout(text)
+            return steps.map { OutputSettings(dir: dir, layout: layout, steps: $0) }
         } catch {
             section?.report("layout", error.description)
             return nil
         }
+    }
+
+    /// `output.steps`: `all`, `none`, or a list of step names (each one of the recipe's, when the recipe shows its steps).
+    private func selection(_ section: ConfigTable?, recipe: Recipe) -> ResultSelection {
+        var selection = ResultSelection.defaults(for: recipe)
+        guard let section, let member = section.members["steps"] else { return selection }
+        let expected = "all, none, or a list of step names"
+        if case .sequence(let items) = member.value.content {
+            var names: Set<String> = []
+            let known = recipe.robotsByStep
+            for (index, item) in items.enumerated() {
+                let field = "\(member.field)[\(index)]"
+                guard let name = reader.text(item, field: field, expected: "a step name") else { continue }
+                if let known, known[name] == nil {
+                    reader.report(item, field: field, "no step '\(name)' in the recipe; expected one of \(known.keys.sorted().joined(separator: ", "))")
+                }
+                names.insert(name)
+            }
+            selection.downloaded = names
+            return selection
+        }
+        switch reader.text(member.value, field: member.field, expected: expected) {
+        case "all": selection.downloaded = nil
+        case "none": selection.downloaded = []
+        case let other?: reader.report(member.value, field: member.field, "expected \(expected), found '\(other)'")
+        case nil: break
+        }
+        return selection
     }
 }

@@ -87,4 +87,12 @@ package struct OutputSettings: Sendable, Hashable {
     /// Absolute directory.
     package var dir: String
     package var layout: OutputLayout
+    /// Which steps' results are downloaded (`output.steps`).
+    package var steps: ResultSelection
+
+    package init(dir: String, layout: OutputLayout, steps: ResultSelection = ResultSelection(downloaded: nil, exported: [])) {
+        self.dir = dir
+        self.layout = layout
+        self.steps = steps
+    }
 }

@@ -10,6 +10,9 @@ import Glibc
 /// so that one left by a killed process is overwritten by the next try rather than left behind
 /// (the run lock keeps a second writer away).
 package struct ResultDownloader: Sendable {
+    /// The most fetches of one temporary result: Transloadit refuses a temporary file fetched more than 10 times.
+    package static let fetchLimit = 10
+
     package let client: TransloaditClient
     package let digester: any FileDigester
 
@@ -19,21 +22,27 @@ package struct ResultDownloader: Sendable {
     }
 
     /// Puts the result at its output path; returns the bytes fetched (0 when it was already there).
+    ///
+    /// A file already in place is kept only when something could be checked (a size or an MD5)
+    /// and matched; with neither, it is fetched again.
     package func fetch(_ result: NewResult, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
-        if (try? verify(result, at: result.outputPath)) != nil { return 0 }
-        let directory = PathText.directory(of: result.outputPath)
+        guard let path = result.outputPath, let url = result.url else {
+            throw Self.failure(.resultNotDownloadable, "\(result.name) of step \(result.step) is not to be downloaded", retryable: false)
+        }
+        if result.size != nil || result.md5 != nil, (try? verify(result, at: path)) != nil { return 0 }
+        let directory = PathText.directory(of: path)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw Self.failure(.outputNotWritable, "cannot create \(directory): \(error.localizedDescription)", retryable: false)
         }
-        let temporary = result.outputPath + ".part"
+        let temporary = path + ".part"
         defer { unlink(temporary) }
-        let bytes = try await client.download(url: result.url, to: temporary, progress: progress)
+        let bytes = try await client.download(url: url, to: temporary, progress: progress)
         try await BlockingFileWork.run { () -> Result<Void, TransloaditError> in
             do throws(TransloaditError) {
                 try verify(result, at: temporary)
-                try Self.durablyRename(temporary, to: result.outputPath, directory: directory)
+                try Self.durablyRename(temporary, to: path, directory: directory)
                 return .success(())
             } catch {
                 return .failure(error)
@@ -42,12 +51,12 @@ package struct ResultDownloader: Sendable {
         return bytes
     }
 
-    /// Checks a file's size and, when the service gave one, its MD5 against the result.
+    /// Checks a file's size and MD5 against the result, each when the service gave it.
     func verify(_ result: NewResult, at path: String) throws(TransloaditError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw Self.failure(.downloadMissing, "\(path) is missing", retryable: true) }
-        guard Int64(info.st_size) == result.size else {
-            throw Self.failure(.downloadSizeMismatch, "\(result.name): \(info.st_size) bytes received, \(result.size) expected", retryable: true)
+        if let size = result.size, Int64(info.st_size) != size {
+            throw Self.failure(.downloadSizeMismatch, "\(result.name): \(info.st_size) bytes received, \(size) expected", retryable: true)
         }
         guard let expected = result.md5 else { return }
         let actual: String

@@ -29,25 +29,43 @@ package struct ResultMapper: Sendable {
         return fileIndex(ofField: field)
     }
 
-    /// Every result of the status as a ``NewResult`` with its input and output path, steps and files in order.
+    /// Every result of the status as a ``NewResult`` with its input and what becomes of it, steps and files in order.
+    ///
+    /// A result maps to its input through its `field`, else through its `original_id`s and their
+    /// uploads: one input of ours, or none when it was made from several (a zip, a concatenation).
+    /// A result of a step `output.steps` selects is downloaded when it has a URL; one of an export
+    /// Robot's step is recorded as exported; the rest are recorded.
     package func results(of status: AssemblyStatus, files: [FileRecord]) -> [NewResult] {
         let byIndex = Dictionary(files.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
-        let uploadFields = Dictionary(status.uploads.compactMap { upload in upload.field.map { (upload.id, $0) } },
+        let uploadFields = Dictionary(status.uploads.compactMap { upload in upload.id.flatMap { id in upload.field.map { (id, $0) } } },
                                       uniquingKeysWith: { first, _ in first })
         var mapped: [NewResult] = []
         for step in status.results.keys.sorted() {
             for file in status.results[step] ?? [] {
-                let field = file.field ?? file.originalID.flatMap { uploadFields[$0] }
-                let input = field.flatMap(Self.fileIndex(ofField:)).flatMap { byIndex[$0] }
-                let name = file.name ?? file.id
+                let fields = file.field.map { [$0] } ?? file.originalIDs.compactMap { uploadFields[$0] }
+                let inputs = Set(fields.compactMap(Self.fileIndex(ofField:)).filter { byIndex[$0] != nil })
+                let input = inputs.count == 1 ? inputs.first.flatMap { byIndex[$0] } : nil
+                let name = file.name ?? file.id ?? "\(step)-\(mapped.count)"
+                let url = file.downloadURL
+                let delivery: NewResult.Delivery = switch output.steps.delivery(ofStep: step) {
+                case .download where url != nil: .download(to: outputPath(step: step, name: name, ext: file.ext, input: input?.file))
+                case .export: .exported
+                case .download, .record: .recorded
+                }
                 mapped.append(NewResult(
-                    fileIndex: input?.index, step: step, remoteID: file.id, name: name,
-                    url: file.downloadURL ?? "", size: file.size ?? 0, md5: file.md5hash, mime: file.mime,
-                    width: file.width, height: file.height,
-                    outputPath: outputPath(step: step, name: name, ext: file.ext, input: input?.file)))
+                    fileIndex: input?.index, step: step, remoteID: file.id, name: name, url: url, size: file.size,
+                    md5: file.md5hash, mime: file.mime, width: file.width, height: file.height,
+                    isTemporary: file.isTemporaryURL ?? url.map(Self.isTemporaryStorage) ?? false, delivery: delivery))
             }
         }
         return mapped
+    }
+
+    /// True for a URL on Transloadit's temporary storage (`tmp-*.transloadit.net`), for results
+    /// whose status does not say `is_temp_url`.
+    static func isTemporaryStorage(_ url: String) -> Bool {
+        let host = URLText.host(of: url, scheme: "https") ?? ""
+        return host.hasPrefix("tmp") && (host.hasSuffix(".transloadit.net") || host.hasSuffix(".transloadit.com"))
     }
 
     /// The absolute path of a result under `output.dir`, from the layout.

@@ -8,6 +8,10 @@ extension ShardRunner {
             return .lastAttempt(try await ledger.attempts(of: run, shard: index).last)
         case .loadAttempt:
             return .attempt(try await ledger.attempts(of: run, shard: index).last)
+        case .loadDownloads:
+            let attempt = try await ledger.attempts(of: run, shard: index).last
+            let pending = try await ledger.results(of: run, shard: index).filter { $0.attempt == attempt?.number && $0.needsDownload }
+            return .downloadsLoaded(attempt, pending: pending)
         case .recordAttempt:
             let id = AssemblyID.generate()
             _ = try await ledger.recordAttempt(run, shard: index, assemblyID: id, at: context.clock.now)
@@ -27,8 +31,8 @@ extension ShardRunner {
             return .statusAnswered(try await status(at: url))
         case let .uploadByTus(attempt, status):
             return .tusUploaded(detail: try await uploadByTus(attempt, status: status))
-        case let .download(attempt):
-            return .downloaded(count: try await download(attempt))
+        case let .download(pending):
+            return .downloaded(count: try await download(pending))
         case let .isolate(file, reason):
             return try await isolate(file, reason)
         case let .wait(duration):
@@ -88,10 +92,8 @@ extension ShardRunner {
         return .isolated(culprit: culprit.file.relativePath, othersLeft: pending.count - 1)
     }
 
-    /// Downloads every result of the attempt not yet in place, verified; returns how many.
-    private func download(_ attempt: AttemptRecord) async throws -> Int {
-        let pending = try await context.ledger.results(of: context.runID, shard: shard.index)
-            .filter { $0.attempt == attempt.number && !$0.isDownloaded }
+    /// Downloads the results not yet in place, verified; returns how many.
+    private func download(_ pending: [ResultRecord]) async throws -> Int {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for record in pending {
                 group.addTask { try await fetch(record) }
@@ -101,9 +103,15 @@ extension ShardRunner {
         return pending.count
     }
 
+    /// Fetches one result; what storage's refusal means comes from ``Retryability/storageRefusal(status:temporary:)``.
     private func fetch(_ record: ResultRecord) async throws {
-        let downloader = context.downloader
         let result = record.result
+        let fetches = try await context.ledger.recordFetch(context.runID, result: record.id)
+        if result.isTemporary && fetches > ResultDownloader.fetchLimit {
+            throw ShardFailure(code: .resultFetchLimit, "\(result.name) was fetched \(ResultDownloader.fetchLimit) times; the shard runs again",
+                               retryable: true, needsNewAssembly: true)
+        }
+        let downloader = context.downloader
         let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
         let outcome = try await context.governor.downloads.withSlot { () async -> TransloaditError? in
             do throws(TransloaditError) {
@@ -114,13 +122,34 @@ extension ShardRunner {
             }
         }
         if let outcome {
-            // A result the service no longer has (404) needs the shard run again; a retry of the download cannot help.
-            guard outcome.httpStatus == 404 else { throw ShardFailure(outcome) }
-            throw ShardFailure(outcome.failureReason.retryable, needsNewAssembly: true)
+            switch outcome.httpStatus.flatMap({ Retryability.storageRefusal(status: $0, temporary: result.isTemporary) }) {
+            case .gone?:
+                // A result the service no longer has needs the shard run again; a retry of the download cannot help.
+                throw ShardFailure(outcome.failureReason.retryable, needsNewAssembly: true)
+            case .private?:
+                try await refused(record, status: outcome.httpStatus ?? 0)
+                return
+            case nil:
+                throw ShardFailure(outcome)
+            }
         }
         context.checkpoint(.afterRename)
         try await context.ledger.recordDownload(context.runID, result: record.id, at: context.clock.now)
         context.checkpoint(.afterDownloadCommit)
+    }
+
+    /// Storage refused a result that is not temporary (an export's, in private storage): its file
+    /// fails alone, or the shard when the result belongs to no single file.
+    private func refused(_ record: ResultRecord, status: Int) async throws {
+        let result = record.result
+        let reason = FailureReason(
+            code: .resultNotDownloadable,
+            message: "storage refused \(result.name) of step \(result.step) (HTTP \(status)); an export Robot's results are "
+                + "recorded, not downloaded, unless output.steps names their step: leave \(result.step) out of output.steps",
+            isRetryable: false)
+        guard let file = result.fileIndex else { throw ShardFailure(reason) }
+        try await context.ledger.failFiles(context.runID, files: [file], reason: reason, at: context.clock.now)
+        context.report(ShardEvent(shard: shard.index, kind: .fileFailed, detail: "\(result.name): \(reason)"))
     }
 
     /// Refuses a file whose size or modification time changed since the plan; the file fails alone.

@@ -87,6 +87,8 @@ package struct ShardRunner: Sendable {
     private func recordCompletion(_ status: AssemblyStatus) async throws {
         let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: nil)
         let results = ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output).results(of: status, files: files)
-        try await transition(.completed(results: results), event: .completed, detail: "\(results.count) results")
+        let unreadable = status.unreadableEntries
+        let left = unreadable == 0 ? "" : ", \(unreadable) unreadable entr\(unreadable == 1 ? "y" : "ies") left out"
+        try await transition(.completed(results: results), event: .completed, detail: "\(results.count) results\(left)")
     }
 }

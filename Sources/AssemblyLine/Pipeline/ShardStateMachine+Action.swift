@@ -28,6 +28,8 @@ extension ShardStateMachine {
         case loadLastAttempt
         /// Read the shard's current attempt: ``Event/attempt(_:)``.
         case loadAttempt
+        /// Read the shard's current attempt and its results still to download: ``Event/downloadsLoaded(_:pending:)``.
+        case loadDownloads
         /// Write a new attempt's intent with a fresh Assembly ID: ``Event/attemptRecorded(_:)``.
         case recordAttempt
         /// Sign fresh params: ``Event/signed(_:)`` or ``Event/failed(_:)``.
@@ -40,8 +42,8 @@ extension ShardStateMachine {
         case pollStatus(url: String)
         /// Upload the shard's files that the Assembly lacks over tus: ``Event/tusUploaded(detail:)`` or ``Event/failed(_:)``.
         case uploadByTus(AttemptRecord, AssemblyStatus)
-        /// Download the attempt's results not yet in place: ``Event/downloaded(count:)`` or ``Event/failed(_:)``.
-        case download(AttemptRecord)
+        /// Download these results, verified: ``Event/downloaded(count:)`` or ``Event/failed(_:)``.
+        case download([ResultRecord])
         /// Fail one input alone if it is one of the shard's pending files: ``Event/isolated(culprit:othersLeft:)`` or ``Event/notIsolated``.
         case isolate(file: Int, FailureReason)
         /// Wait: ``Event/waited``.

@@ -5,6 +5,8 @@ extension ShardStateMachine {
         case lastAttempt(AttemptRecord?)
         /// The shard's current attempt, if it has one.
         case attempt(AttemptRecord?)
+        /// The shard's current attempt, and those of its results still to download.
+        case downloadsLoaded(AttemptRecord?, pending: [ResultRecord])
         /// A new attempt's intent is written, with this Assembly ID.
         case attemptRecorded(AssemblyID)
         case signed(SignedParams)

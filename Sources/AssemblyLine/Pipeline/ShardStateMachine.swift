@@ -168,14 +168,16 @@ package struct ShardStateMachine: Sendable {
         case let (.pausingPoll(url, deadline, interval), .waited):
             phase = .polling(url: url, deadline: deadline, interval: min(interval * 3 / 2, settings.poll.maxInterval))
             return [.pollStatus(url: url)]
-        case let (.loadingForDownload, .attempt(attempt)):
+        case let (.loadingForDownload, .downloadsLoaded(attempt, pending)):
             guard let attempt else { return fail(Self.noAttempt) }
-            if let completed = attempt.completedAt, now.timeIntervalSince(completed) > Self.seconds(settings.resultLifetime) {
+            // Only temporary results expire: an export Robot's stay where it stored them.
+            if let completed = attempt.completedAt, pending.contains(where: \.result.isTemporary),
+               now.timeIntervalSince(completed) > Self.seconds(settings.resultLifetime) {
                 return fail(ShardFailure(code: .resultsExpired, "the results are past their lifetime; the shard runs again",
                                          retryable: true, needsNewAssembly: true))
             }
             phase = .downloading
-            return [.download(attempt)]
+            return [.download(pending)]
         case let (.downloading, .downloaded(count)):
             step = .downloaded
             phase = .finished(.downloaded)
@@ -223,6 +225,7 @@ package struct ShardStateMachine: Sendable {
             phase = .loadingForPoll
         case .completed:
             phase = .loadingForDownload
+            return [.loadDownloads]
         }
         return [.loadAttempt]
     }

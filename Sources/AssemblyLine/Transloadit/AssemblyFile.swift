@@ -1,17 +1,24 @@
 import Foundation
 
 /// One file of an Assembly: an upload or a result (transloadit-api.md §3.2).
+///
+/// Read as node-sdk's result schema allows (`src/alphalib/types/assemblyStatus.ts`): every field
+/// may be missing, `original_id` may be one ID or an array of them, and a field of an unexpected
+/// type reads as missing instead of spoiling the entry.
 package struct AssemblyFile: Sendable, Hashable, Decodable {
-    package var id: String
+    package var id: String?
     package var name: String?
     package var ext: String?
     package var size: Int64?
     package var mime: String?
     package var field: String?
     package var md5hash: String?
-    package var originalID: String?
+    /// The uploads it was made from: one for most Robots, several for those that combine files.
+    package var originalIDs: [String]
     package var url: String?
     package var sslURL: String?
+    /// Whether the URL is a temporary one at Transloadit, when the service says.
+    package var isTemporaryURL: Bool?
     package var width: Int?
     package var height: Int?
 
@@ -19,6 +26,7 @@ package struct AssemblyFile: Sendable, Hashable, Decodable {
         case id, name, ext, size, mime, field, md5hash, url, meta
         case originalID = "original_id"
         case sslURL = "ssl_url"
+        case isTemporaryURL = "is_temp_url"
     }
 
     enum MetaKeys: String, CodingKey {
@@ -27,16 +35,21 @@ package struct AssemblyFile: Sendable, Hashable, Decodable {
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
+        id = try? container.decodeIfPresent(String.self, forKey: .id)
         name = try? container.decodeIfPresent(String.self, forKey: .name)
         ext = try? container.decodeIfPresent(String.self, forKey: .ext)
-        size = try? container.decodeIfPresent(Int64.self, forKey: .size)
+        size = (try? container.decodeIfPresent(Int64.self, forKey: .size)).flatMap { $0 >= 0 ? $0 : nil }
         mime = try? container.decodeIfPresent(String.self, forKey: .mime)
         field = try? container.decodeIfPresent(String.self, forKey: .field)
         md5hash = try? container.decodeIfPresent(String.self, forKey: .md5hash)
-        originalID = try? container.decodeIfPresent(String.self, forKey: .originalID)
+        if let one = try? container.decodeIfPresent(String.self, forKey: .originalID) {
+            originalIDs = [one]
+        } else {
+            originalIDs = (try? container.decodeIfPresent([String?].self, forKey: .originalID))?.compactMap { $0 } ?? []
+        }
         url = try? container.decodeIfPresent(String.self, forKey: .url)
         sslURL = try? container.decodeIfPresent(String.self, forKey: .sslURL)
+        isTemporaryURL = try? container.decodeIfPresent(Bool.self, forKey: .isTemporaryURL)
         let meta = try? container.nestedContainer(keyedBy: MetaKeys.self, forKey: .meta)
         width = try? meta?.decodeIfPresent(Int.self, forKey: .width)
         height = try? meta?.decodeIfPresent(Int.self, forKey: .height)

@@ -19,6 +19,9 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     package var uploads: [AssemblyFile]
     /// Result files by step name.
     package var results: [String: [AssemblyFile]]
+    /// Entries of `uploads` and `results` that were not objects (or a step whose results were not
+    /// a list): left out, each alone, so that one odd entry never drops the rest.
+    package var unreadableEntries: Int
     /// Seconds to wait, on rate-limit answers.
     package var retryIn: Double?
 
@@ -42,15 +45,60 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         message = try? container.decodeIfPresent(String.self, forKey: .message)
         reason = try? container.decodeIfPresent(String.self, forKey: .reason)
         retryable = try? container.decodeIfPresent(Bool.self, forKey: .retryable)
-        failedOriginalID = try? container.decodeIfPresent(String.self, forKey: .failedOriginalID)
+        failedOriginalID = (try? container.decodeIfPresent(String.self, forKey: .failedOriginalID))
+            ?? (try? container.decodeIfPresent([String].self, forKey: .failedOriginalID)).flatMap { $0.count == 1 ? $0.first : nil }
         assemblyID = try? container.decodeIfPresent(String.self, forKey: .assemblyID)
         assemblyURL = try? container.decodeIfPresent(String.self, forKey: .assemblyURL)
         assemblySSLURL = try? container.decodeIfPresent(String.self, forKey: .assemblySSLURL)
         tusURL = try? container.decodeIfPresent(String.self, forKey: .tusURL)
-        uploads = (try? container.decodeIfPresent([AssemblyFile].self, forKey: .uploads)) ?? []
-        results = (try? container.decodeIfPresent([String: [AssemblyFile]].self, forKey: .results)) ?? [:]
+        let uploadEntries = try? container.decodeIfPresent(EntryList.self, forKey: .uploads)
+        uploads = uploadEntries?.files ?? []
+        var unreadable = uploadEntries?.unreadable ?? 0
+        results = [:]
+        if let steps = try? container.nestedContainer(keyedBy: StepName.self, forKey: .results) {
+            for step in steps.allKeys {
+                guard let entries = try? steps.decode(EntryList.self, forKey: step) else {
+                    unreadable += 1
+                    continue
+                }
+                results[step.stringValue] = entries.files
+                unreadable += entries.unreadable
+            }
+        }
+        unreadableEntries = unreadable
         let info = try? container.nestedContainer(keyedBy: InfoKeys.self, forKey: .info)
         retryIn = try? info?.decodeIfPresent(Double.self, forKey: .retryIn)
+    }
+
+    /// A step's name, as a key of `results`.
+    struct StepName: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    /// A list of files read entry by entry: an entry that is not a file is counted and skipped.
+    struct EntryList: Decodable {
+        var files: [AssemblyFile] = []
+        var unreadable = 0
+
+        /// Takes the place of an entry that could not be read, so that the list reads on after it.
+        struct Skipped: Decodable {
+            init(from decoder: any Decoder) {}
+        }
+
+        init(from decoder: any Decoder) throws {
+            var list = try decoder.unkeyedContainer()
+            while !list.isAtEnd {
+                if let file = try? list.decode(AssemblyFile.self) {
+                    files.append(file)
+                } else {
+                    unreadable += 1
+                    _ = try list.decode(Skipped.self)
+                }
+            }
+        }
     }
 
     /// Decodes a status body; nil when it is not a JSON object.

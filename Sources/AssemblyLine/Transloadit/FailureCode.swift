@@ -78,6 +78,10 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     // MARK: - Downloads
 
     package static let outputNotWritable: FailureCode = "OUTPUT_NOT_WRITABLE"
+    /// Storage refused a result (401, 403): an export Robot's, in the customer's private storage.
+    package static let resultNotDownloadable: FailureCode = "RESULT_NOT_DOWNLOADABLE"
+    /// A temporary result was fetched as often as the client allows (the service refuses more than 10 fetches).
+    package static let resultFetchLimit: FailureCode = "RESULT_FETCH_LIMIT"
     package static let downloadMissing: FailureCode = "DOWNLOAD_MISSING"
     package static let downloadSizeMismatch: FailureCode = "DOWNLOAD_SIZE_MISMATCH"
     package static let downloadUnreadable: FailureCode = "DOWNLOAD_UNREADABLE"

@@ -50,6 +50,26 @@ package enum Retryability {
         retryable ?? (code == .requestAborted || code == .assemblyCrashed)
     }
 
+    /// What storage's refusal of a result means.
+    package enum StorageRefusal: Sendable, Hashable {
+        /// The result is gone (its lifetime is over, or it was fetched too often): only a new Assembly brings it back.
+        case gone
+        /// The storage is the customer's and private: no retry and no new Assembly can fetch it.
+        case `private`
+    }
+
+    /// What a download's failing status means, nil when it means neither (a retry may help, or nothing will).
+    ///
+    /// 404 is gone everywhere; 403 and 410 on a temporary URL are gone too (Transloadit refuses an
+    /// expired or over-fetched temporary file); 401 and 403 elsewhere are private storage.
+    package static func storageRefusal(status: Int, temporary: Bool) -> StorageRefusal? {
+        switch (status, temporary) {
+        case (404, _), (403, true), (410, true): .gone
+        case (401, _), (403, false): .private
+        default: nil
+        }
+    }
+
     /// True for the codes that mean "slow down", whatever status they came with.
     package static func isRateLimit(_ code: FailureCode) -> Bool {
         code == .rateLimitReached || code == .statusRateLimitReached

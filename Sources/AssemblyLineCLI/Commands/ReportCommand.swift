@@ -12,16 +12,18 @@ struct ReportCommand: CLICommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Report what the ledger knows of a run: shards and files by state, failures by code.",
-        discussion: "csv prints one row per file. Reads the ledger without changing it; an unknown run exits 65.",
+        discussion: "csv prints one row per file (per result with --results). Reads the ledger without changing it; an unknown run exits 65.",
         arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest.")],
         options: [OptionSpec(name: "format", valueName: "format", help: "table (default), json or csv."),
-                  OptionSpec(name: "failed", help: "Only the failed files, each with its error code and reason.")]
+                  OptionSpec(name: "failed", help: "Only the failed files, each with its error code and reason."),
+                  OptionSpec(name: "results", help: "Each result of the run: its input, step, state, checks, and where it went (a path or a URL).")]
             + LedgerLocation.options)
 
     /// nil for `latest`.
     var runID: RunID?
     var format: Format
     var failedOnly: Bool
+    var listsResults: Bool
     var location: LedgerLocation
 
     init(_ values: ParsedValues) throws {
@@ -37,10 +39,12 @@ struct ReportCommand: CLICommand {
         }
         format = try values.choice("format", as: Format.self) ?? .table
         failedOnly = values.flag("failed")
+        listsResults = values.flag("results")
         location = LedgerLocation(values)
     }
 
     func validate() throws {
+        if failedOnly && listsResults { throw UsageError("--failed and --results are different reports; choose one") }
         try location.validate()
     }
 
@@ -51,13 +55,16 @@ struct ReportCommand: CLICommand {
         }
         let report: RunReport
         do {
-            report = try await Self.read(ledger, runID: runID, path: path, failedOnly: failedOnly)
+            report = try await Self.read(ledger, runID: runID, path: path, failedOnly: failedOnly, listsResults: listsResults)
             await ledger.close()
         } catch {
             await ledger.close()
             throw error
         }
         switch format {
+        case .table where listsResults: console.out(report.resultsTable)
+        case .json where listsResults: console.line(report.resultsJSON.serialized)
+        case .csv where listsResults: console.out(report.resultsCSV)
         case .table where failedOnly: console.out(report.failedTable)
         case .table: console.out(report.table)
         case .json: console.line(report.json.serialized)
@@ -66,13 +73,14 @@ struct ReportCommand: CLICommand {
     }
 
     /// The report of the run, or of the newest one when `runID` is nil.
-    private static func read(_ ledger: SQLiteLedger, runID: RunID?, path: String, failedOnly: Bool) async throws -> RunReport {
+    private static func read(_ ledger: SQLiteLedger, runID: RunID?, path: String, failedOnly: Bool, listsResults: Bool) async throws -> RunReport {
         let latest = runID == nil ? try await ledger.recentRuns(limit: 1).first?.id : nil
         guard let id = runID ?? latest else {
             throw CommandError.noRuns(path: path)
         }
         return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id),
                          files: try await ledger.files(of: id, shard: nil, state: failedOnly ? .failed : nil),
-                         statistics: try await ledger.statistics(of: id))
+                         statistics: try await ledger.statistics(of: id),
+                         results: listsResults ? try await ledger.currentResults(of: id) : [])
     }
 }

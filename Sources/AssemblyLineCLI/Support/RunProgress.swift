@@ -78,6 +78,7 @@ final class RunProgress: Sendable {
         let shards = summary.shardsByState, files = summary.filesByState
         let text = "run \(runID) \(summary.record.state): shards \(shards[.downloaded] ?? 0) done, \(shards[.failed] ?? 0) failed, "
             + "\(summary.unfinishedShards - (shards[.failed] ?? 0)) unfinished; files \(files[.done] ?? 0) done, "
+            + ((files[.noResult] ?? 0) > 0 ? "\(files[.noResult] ?? 0) no result, " : "")
             + "\(files[.failed] ?? 0) failed, \(files[.skipped] ?? 0) skipped, \(files[.pending] ?? 0) pending; "
             + "\(ConfigUnits.formatDuration(elapsed))"
         switch format {

@@ -8,6 +8,8 @@ struct RunReport {
     var shards: [ShardRecord]
     var files: [FileRecord]
     var statistics: RunStatistics
+    /// Each shard's current results, when the report lists them (`--results`).
+    var results: [ResultRecord] = []
 
     /// From the run's start to its end (or its last change, while it is unfinished).
     var elapsed: Duration {
@@ -37,7 +39,7 @@ struct RunReport {
             "manifest  \(run.manifestPath)",
             "state     \(run.state), started \(RunText.time(run.createdAt))" + (run.finishedAt.map { ", ended \(RunText.time($0))" } ?? ""),
             "shards    \(run.shardCount): " + Self.counts(ShardState.allCases.map { ($0.rawValue, summary.shardsByState[$0] ?? 0) }),
-            "files     \(run.fileCount + run.skippedCount): " + Self.counts(FileState.allCases.map { ($0.rawValue, summary.filesByState[$0] ?? 0) }),
+            "files     \(run.fileCount + run.skippedCount): " + Self.counts(FileState.allCases.map { (Self.label($0), summary.filesByState[$0] ?? 0) }),
             "bytes     \(ByteCountText.format(run.bytes)) planned, \(ByteCountText.format(statistics.bytesSent)) up, "
                 + "\(ByteCountText.format(statistics.bytesReceived)) down",
             "work      \(statistics.assembliesCreated) Assemblies created, \(statistics.retries) retr\(statistics.retries == 1 ? "y" : "ies")",
@@ -58,7 +60,83 @@ struct RunReport {
             lines.append("\(code) (\(failed.count) file\(failed.count == 1 ? "" : "s")):")
             lines += failed.map { "  \($0.file.relativePath): \($0.failure?.message ?? "")" }
         }
-        return lines.isEmpty ? text : text + "\nfailures\n" + lines.joined(separator: "\n") + "\n"
+        if !lines.isEmpty { text += "\nfailures\n" + lines.joined(separator: "\n") + "\n" }
+        let empty = files.filter { $0.state == .noResult }
+        if !empty.isEmpty {
+            text += "\nno result (the Assembly made none for \(empty.count) file\(empty.count == 1 ? "" : "s"): a filter Step, or a lost result)\n"
+            text += empty.map { "  \($0.file.relativePath)\n" }.joined()
+        }
+        return text
+    }
+
+    /// One row per current result: its input, step, state, what was checked, and where it went (a path or a URL).
+    var resultsTable: String {
+        guard !results.isEmpty else { return "no results in run \(summary.record.id)\n" }
+        let rows = results.map { record in
+            [input(of: record), record.result.step, Self.state(of: record), record.result.size.map(ByteCountText.format) ?? "",
+             Self.checked(record), Self.destination(of: record)]
+        }
+        return TextTable.render(header: ["FILE", "STEP", "STATE", "SIZE", "CHECKED", "WHERE"], rows: rows, rightAligned: [3])
+    }
+
+    /// The current results as JSON objects.
+    var resultsJSON: JSONValue {
+        .array(results.map { record in
+            .object([
+                "file": record.result.fileIndex.map { .integer(Int64($0)) } ?? .null, "input": .string(input(of: record)),
+                "step": .string(record.result.step), "state": .string(Self.state(of: record)),
+                "size": record.result.size.map { .integer($0) } ?? .null, "md5": record.result.md5.map { .string($0) } ?? .null,
+                "checked": .string(Self.checked(record)), "where": .string(Self.destination(of: record)),
+                "temporary": .bool(record.result.isTemporary), "fetches": .integer(Int64(record.fetches)),
+            ])
+        })
+    }
+
+    /// One row per current result.
+    var resultsCSV: String {
+        var lines = ["file,input,step,state,size,md5,checked,where"]
+        for record in results {
+            let cells = [record.result.fileIndex.map(String.init) ?? "", input(of: record), record.result.step, Self.state(of: record),
+                         record.result.size.map(String.init) ?? "", record.result.md5 ?? "", Self.checked(record), Self.destination(of: record)]
+            lines.append(cells.map(Self.csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The input's relative path, or `(several)` for a result made from several inputs.
+    private func input(of record: ResultRecord) -> String {
+        guard let index = record.result.fileIndex else { return "(several)" }
+        return files.first { $0.index == index }?.file.relativePath ?? "#\(index)"
+    }
+
+    /// `downloaded`, `pending`, `exported` (in the customer's storage) or `recorded` (not downloaded).
+    private static func state(of record: ResultRecord) -> String {
+        switch record.result.delivery {
+        case .download: record.isDownloaded ? "downloaded" : "pending"
+        case .exported: "exported"
+        case .recorded: "recorded"
+        }
+    }
+
+    /// What a download was checked against: `size+md5`, `size`, `md5`, or `nothing` when the service gave neither.
+    private static func checked(_ record: ResultRecord) -> String {
+        guard record.isDownloaded else { return "" }
+        switch (record.result.size != nil, record.result.md5 != nil) {
+        case (true, true): return "size+md5"
+        case (true, false): return "size"
+        case (false, true): return "md5"
+        case (false, false): return "nothing"
+        }
+    }
+
+    /// The path a download went to, else the URL where the result is.
+    private static func destination(of record: ResultRecord) -> String {
+        record.result.outputPath ?? record.result.url ?? ""
+    }
+
+    /// A file state as people read it: `no result` for `no_result`.
+    private static func label(_ state: FileState) -> String {
+        state.rawValue.replacingOccurrences(of: "_", with: " ")
     }
 
     /// One line per failed file: its path, error code and reason; `no failed files` when there are none.

@@ -46,6 +46,15 @@ import Testing
     static let crashed = status(#"{"error":"ASSEMBLY_CRASHED","message":"the machine broke","assembly_id":"\#(id)"}"#)
     static let saysRetryable = status(#"{"error":"IMAGE_RESIZE_ERROR","message":"try later","retryable":true,"original_id":"u1","uploads":[{"id":"u1","field":"file_4"}]}"#)
 
+    static func result(temporary: Bool) -> ResultRecord {
+        ResultRecord(id: temporary ? 1 : 2, shardIndex: 0, attempt: 1, result: NewResult(
+            fileIndex: 0, step: "thumb", remoteID: nil, name: "a.jpg", url: "https://tmp/a.jpg", size: 3, md5: nil, mime: nil,
+            width: nil, height: nil, isTemporary: temporary, delivery: .download(to: "/out/a.jpg")), downloadedAt: nil)
+    }
+
+    static let temporary = result(temporary: true)
+    static let exported = result(temporary: false)
+
     static let rateLimited = TransloaditError(code: .rateLimitReached, message: "slow down", httpStatus: 413, retryIn: .seconds(7), isRetryable: true)
     static let reused = TransloaditError(code: .signatureReused, message: "seen before", httpStatus: 403, isRetryable: false)
     static let params2 = SignedParams(params: #"{"auth":{"nonce":"2"}}"#, signature: "sha384:" + String(repeating: "1", count: 96))
@@ -113,7 +122,7 @@ import Testing
         Row(name: "the creation answer is already completed", start: .signed, path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params)],
             event: .createAnswered(.success(completed)),
             expected: [.checkpoint(.afterCreateAnswer), .recordCreated(completed, fallbackURL: url), .transition(.uploaded, .uploaded, detail: ""),
-                       .checkpoint(.afterCreated), .recordCompletion(completed), .checkpoint(.afterCompleted), .loadAttempt]),
+                       .checkpoint(.afterCreated), .recordCompletion(completed), .checkpoint(.afterCompleted), .loadDownloads]),
         Row(name: "our ID taken: look it up", start: .signed, path: [.attempt(attempt(created: false)), .lookedUp(nil), .signed(params)],
             event: .createAnswered(.failure(idTaken)), expected: [.lookUp(url: url)]),
         Row(name: "our ID taken and the Assembly exists", start: .signed,
@@ -189,7 +198,7 @@ import Testing
             at: now.addingTimeInterval(41),
             expected: [.checkpoint(.midPoll), failed(.pollTimeout, "the Assembly did not finish within 1m", retryable: false), .finish(.failed)]),
         Row(name: "completed: results recorded, pacing forgotten", start: .executing, path: [.attempt(attempt())], event: .statusAnswered(completed),
-            expected: [.checkpoint(.midPoll), .recordCompletion(completed), .checkpoint(.afterCompleted), .forgetStatusPacing(url: machineURL), .loadAttempt]),
+            expected: [.checkpoint(.midPoll), .recordCompletion(completed), .checkpoint(.afterCompleted), .forgetStatusPacing(url: machineURL), .loadDownloads]),
         Row(name: "the Assembly is gone", start: .executing, path: [.attempt(attempt())], event: .statusAnswered(nil),
             expected: firstRetry(of: "ASSEMBLY_NOT_FOUND: the service no longer knows the Assembly")),
         Row(name: "a gone Assembly needs a new one", start: .executing, path: [.attempt(attempt()), .statusAnswered(nil)], event: .waited,
@@ -207,16 +216,23 @@ import Testing
             expected: [.checkpoint(.midPoll)] + firstRetry(of: "IMAGE_RESIZE_ERROR: try later")),
 
         // Downloads.
-        Row(name: "completed: download", start: .completed, event: .attempt(attempt(.completed, completedAgo: 60)),
-            expected: [.download(attempt(.completed, completedAgo: 60))]),
-        Row(name: "results past their lifetime", start: .completed, attempts: 1, event: .attempt(attempt(.completed, completedAgo: 90_000)),
+        Row(name: "completed: download", start: .completed, event: .downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [temporary]),
+            expected: [.download([temporary])]),
+        Row(name: "temporary results past their lifetime", start: .completed, attempts: 1,
+            event: .downloadsLoaded(attempt(.completed, completedAgo: 90_000), pending: [exported, temporary]),
             expected: [failed(.resultsExpired, "the results are past their lifetime; the shard runs again", retryable: true), .finish(.failed)]),
-        Row(name: "every result in place", start: .completed, path: [.attempt(attempt(.completed, completedAgo: 60))], event: .downloaded(count: 2),
+        Row(name: "results in the customer's storage outlive the lifetime", start: .completed,
+            event: .downloadsLoaded(attempt(.completed, completedAgo: 90_000), pending: [exported]),
+            expected: [.download([exported])]),
+        Row(name: "nothing left to download, past the lifetime", start: .completed,
+            event: .downloadsLoaded(attempt(.completed, completedAgo: 90_000), pending: []),
+            expected: [.download([])]),
+        Row(name: "every result in place", start: .completed, path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [temporary])], event: .downloaded(count: 2),
             expected: [.checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, detail: "2 files"), .finish(.downloaded)]),
 
         // Resuming a failed shard.
         Row(name: "its Assembly completed: download", start: .failed, event: .lastAttempt(attempt(.completed, completedAgo: 60)),
-            expected: [.transition(.reopened(at: .completed), .restarted, detail: "downloading the results of Assembly \(id)"), .loadAttempt]),
+            expected: [.transition(.reopened(at: .completed), .restarted, detail: "downloading the results of Assembly \(id)"), .loadDownloads]),
         Row(name: "its Assembly failed retryably: poll again", start: .failed,
             event: .lastAttempt(attempt(.failed, failure: FailureReason(code: .http(503), message: "down", isRetryable: true))),
             expected: [.transition(.reopened(at: .executing), .restarted, detail: "polling Assembly \(id) again"), .loadAttempt]),
@@ -237,7 +253,7 @@ import Testing
 
     @Test(arguments: [
         (ShardState.planned, [Action.recordAttempt]), (.signed, [.loadAttempt]), (.created, [.loadAttempt]), (.uploaded, [.loadAttempt]),
-        (.executing, [.loadAttempt]), (.completed, [.loadAttempt]), (.downloaded, [.finish(.downloaded)]), (.failed, [.loadLastAttempt]),
+        (.executing, [.loadAttempt]), (.completed, [.loadDownloads]), (.downloaded, [.finish(.downloaded)]), (.failed, [.loadLastAttempt]),
     ])
     func everyLedgerStateHasAStart(state: ShardState, expected: [Action]) {
         var machine = ShardStateMachine(settings: Self.settings(), seed: 7)

@@ -1,0 +1,102 @@
+@testable import AssemblyLine
+import ConfigFormat
+import Testing
+
+/// Results read entry by entry, as node-sdk's result schema allows them, and what becomes of each.
+@Suite struct ResultEntryTests {
+    static let files = [
+        FileRecord(index: 0, shardIndex: 0, file: PlannedFile(path: "/in/a.jpg", relativePath: "a.jpg", size: 1, modifiedNanoseconds: 0),
+                   state: .pending, failure: nil),
+        FileRecord(index: 1, shardIndex: 0, file: PlannedFile(path: "/in/b.jpg", relativePath: "b.jpg", size: 1, modifiedNanoseconds: 0),
+                   state: .pending, failure: nil),
+    ]
+
+    static let uploads = #"[{"id":"u0","field":"file_0"},{"id":"u1","field":"file_1"}]"#
+
+    static func status(results: String) throws -> AssemblyStatus {
+        try #require(AssemblyStatus.decode(Array(#"{"ok":"ASSEMBLY_COMPLETED","uploads":\#(uploads),"results":\#(results)}"#.utf8)))
+    }
+
+    static func mapper(_ selection: ResultSelection = ResultSelection(downloaded: nil, exported: [])) throws -> ResultMapper {
+        ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 0,
+                     output: OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{relpath}.{ext}"), steps: selection))
+    }
+
+    @Test func aResultWithoutIDOrSizeIsKeptAndTheOthersToo() throws {
+        let status = try Self.status(results: #"""
+            {"thumb":[{"name":"a.jpg","ext":"jpg","original_id":"u0","ssl_url":"https://tmp/a.jpg","md5hash":"aa"},
+                      {"id":"r1","name":"b.jpg","ext":"jpg","field":"file_1","size":20,"ssl_url":"https://tmp/b.jpg"}]}
+            """#)
+        let results = try Self.mapper().results(of: status, files: Self.files)
+        #expect(results.map(\.fileIndex) == [0, 1])
+        #expect(results.map(\.remoteID) == [nil, "r1"] && results.map(\.size) == [nil, 20] && results.map(\.md5) == ["aa", nil])
+        #expect(results.map(\.outputPath) == ["/out/thumb/a.jpg", "/out/thumb/b.jpg"])
+    }
+
+    @Test func oddEntriesAreLeftOutOneByOne() throws {
+        let status = try Self.status(results: #"""
+            {"thumb":[42, {"id":"r0","name":"a.jpg","field":"file_0","ssl_url":"https://tmp/a.jpg","size":"big"}, null],
+             "broken":"not a list",
+             "medium":[{"id":"r1","name":"b.jpg","field":"file_1","ssl_url":"https://tmp/b.jpg","size":5}]}
+            """#)
+        #expect(status.unreadableEntries == 3)
+        #expect(status.results.keys.sorted() == ["medium", "thumb"])
+        let results = try Self.mapper().results(of: status, files: Self.files)
+        #expect(results.map(\.remoteID) == ["r1", "r0"] && results.map(\.size) == [5, nil])
+    }
+
+    @Test func anOriginalIDArrayMapsToItsOneInputOrToNoneForSeveral() throws {
+        let status = try Self.status(results: #"""
+            {"one":[{"id":"r0","name":"a.jpg","original_id":["u0",null],"ssl_url":"https://tmp/a.jpg"}],
+             "zip":[{"id":"r1","name":"all.zip","ext":"zip","original_id":["u0","u1"],"ssl_url":"https://tmp/all.zip"}]}
+            """#)
+        let results = try Self.mapper().results(of: status, files: Self.files)
+        #expect(results.map(\.step) == ["one", "zip"] && results.map(\.fileIndex) == [0, nil])
+        #expect(results.map(\.outputPath) == ["/out/one/a.jpg", "/out/zip/all.zip"])
+    }
+
+    @Test func exportResultsAreRecordedAndOthersFollowTheSelection() throws {
+        let status = try Self.status(results: #"""
+            {"thumb":[{"id":"r0","name":"a.jpg","field":"file_0","ssl_url":"https://tmp-eu.transloadit.net/a.jpg"}],
+             "stored":[{"id":"r1","name":"a.jpg","field":"file_0","url":"https://bucket.s3.amazonaws.com/a.jpg","is_temp_url":false}],
+             "medium":[{"id":"r2","name":"a.jpg","field":"file_0","ssl_url":"https://tmp-eu.transloadit.net/m.jpg"}],
+             "lost":[{"id":"r3","name":"a.jpg","field":"file_0"}]}
+            """#)
+        let selection = ResultSelection(downloaded: ["thumb", "lost"], exported: ["stored"])
+        let results = try Self.mapper(selection).results(of: status, files: Self.files)
+        #expect(results.map(\.step) == ["lost", "medium", "stored", "thumb"])
+        #expect(results.map(\.delivery) == [.recorded, .recorded, .exported, .download(to: "/out/thumb/a.jpg")])
+        #expect(results.map(\.isTemporary) == [false, true, false, true])
+    }
+
+    @Test(arguments: [
+        ("/s3/store", true), ("/gcs/store", true), ("/youtube/store", true), ("/cloudflare/store", true),
+        ("/image/resize", false), ("/s3/import", false), ("/store", false), ("s3/store", false), ("/a/b/store", false),
+    ])
+    func exportRobotsAreThoseThatStore(robot: String, exports: Bool) {
+        #expect(ResultSelection.isExportRobot(robot) == exports)
+    }
+
+    @Test func theDefaultSelectionLeavesExportStepsOutAndATemplateDownloadsAll() throws {
+        let steps = Recipe.steps(.object([
+            "thumb": .object(["robot": .string("/image/resize")]),
+            "store": .object(["robot": .string("/s3/store"), "use": .string("thumb")]),
+        ]))
+        #expect(ResultSelection.defaults(for: steps) == ResultSelection(downloaded: ["thumb"], exported: ["store"]))
+        #expect(ResultSelection.defaults(for: .template(id: "t", fields: [:])) == ResultSelection(downloaded: nil, exported: []))
+        let resize = ResultSelection.defaults(for: .resize(ResizeSettings(width: 10, height: nil, strategy: .fit, format: nil,
+                                                                         quality: nil, background: nil, zoom: true)))
+        #expect(resize.delivery(ofStep: ResizeSettings.stepName) == .download)
+    }
+
+    @Test(arguments: [(404, true, Retryability.StorageRefusal.gone), (404, false, .gone), (403, true, .gone), (410, true, .gone),
+                      (403, false, .private), (401, false, .private), (401, true, .private)])
+    func whatStoragesRefusalsMean(status: Int, temporary: Bool, meaning: Retryability.StorageRefusal) {
+        #expect(Retryability.storageRefusal(status: status, temporary: temporary) == meaning)
+    }
+
+    @Test func otherDownloadStatusesMeanNeitherGoneNorPrivate() {
+        #expect(Retryability.storageRefusal(status: 410, temporary: false) == nil)
+        #expect(Retryability.storageRefusal(status: 503, temporary: true) == nil)
+    }
+}
