@@ -118,6 +118,17 @@ extension SQLiteLedger {
         }
     }
 
+    package func recordStatusURL(_ run: RunID, shard: Int, url: String, at time: Date) throws {
+        try write { database in
+            let row = try shardRow(run, shard, in: database)
+            try database.execute("""
+                UPDATE attempts SET assembly_url = ? WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
+                """, [.text(url), .text(run.rawValue), .integer(Int64(shard))])
+            guard database.changes == 1 else { throw LedgerError.noOpenAttempt(run, shard: shard, transition: row.state) }
+            try insertEvent(run, shard: shard, kind: "attempt.moved", message: "the Assembly is now at \(url)", at: time, in: database)
+        }
+    }
+
     package func recordFetch(_ run: RunID, result: Int64) throws -> Int {
         try write { database in
             try database.execute("UPDATE results SET fetches = fetches + 1 WHERE id = ? AND run_id = ?",

@@ -118,3 +118,51 @@ import Testing
         #expect(harness.output(0) == harness.contents[0] && harness.output(1) == harness.contents[1])
     }
 }
+
+/// Machines cycle (docs "Get an Assembly status"): a gone machine is asked for no more, the API host answers instead.
+@Suite struct MachineFallbackTests {
+    static let machine2 = "https://api-m2.test"
+
+    @Test func aGoneMachineIsLeftForTheAPIHostAndTheMachineItNames() async throws {
+        let harness = try await ShardHarness()
+        harness.acceptCreation()
+        harness.transport.script(.get, "\(ShardHarness.machine)/assemblies/") { _ in
+            .failure(.connect(endpoint: ShardHarness.machine, reason: "connection refused"))
+        }
+        harness.transport.script(.get, "\(ShardHarness.endpoint)/assemblies/") {
+            let id = ShardHarness.assemblyID(of: $0)
+            return .json(200, #"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"\#(id)","assembly_ssl_url":"\#(Self.machine2)/assemblies/\#(id)"}"#)
+        }
+        harness.transport.script(.get, "\(Self.machine2)/assemblies/") { [harness] in
+            let id = ShardHarness.assemblyID(of: $0)
+            return .json(200, #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(Self.machine2)/assemblies/\#(id)","results":\#(harness.results())}"#)
+        }
+        harness.serveResults()
+
+        #expect(try await harness.runShard() == .downloaded)
+
+        #expect(harness.transport.requests(.post, "/assemblies/").count == 1)
+        #expect(harness.transport.requests.filter { $0.method == .get && $0.url.contains("/assemblies/") }.map { $0.url.components(separatedBy: "/assemblies/")[0] }
+            == [ShardHarness.machine, ShardHarness.endpoint, Self.machine2])
+        let attempt = try #require(try await harness.ledger.attempts(of: harness.run, shard: 0).first)
+        #expect(attempt.assemblyURL == "\(Self.machine2)/assemblies/\(attempt.assemblyID)" && attempt.outcome == .completed)
+        #expect(try await harness.ledger.events(of: harness.run, shard: 0).contains { $0.kind == "attempt.moved" })
+        #expect(try await harness.ledger.files(of: harness.run).map(\.state) == [.done, .done])
+    }
+
+    @Test func notFoundAtTheMachineIsDecidedByTheAPIHost() async throws {
+        let harness = try await ShardHarness()
+        harness.acceptCreation()
+        harness.transport.script(.get, "\(ShardHarness.machine)/assemblies/") { _ in
+            .json(404, #"{"error":"ASSEMBLY_INSTANCE_NOT_FOUND","message":"not on this machine"}"#)
+        }
+        harness.transport.script(.get, "\(ShardHarness.endpoint)/assemblies/") { [harness] in
+            .json(200, ShardHarness.status("ASSEMBLY_COMPLETED", id: ShardHarness.assemblyID(of: $0), results: harness.results()))
+        }
+        harness.serveResults()
+
+        #expect(try await harness.runShard() == .downloaded)
+        #expect(harness.transport.requests(.post, "/assemblies/").count == 1)
+        #expect(harness.output(0) == harness.contents[0])
+    }
+}

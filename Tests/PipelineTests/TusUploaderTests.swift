@@ -34,7 +34,8 @@ import Testing
         let creation = try #require(service.transport.requests.first { $0.method == .post && $0.url == assembly.tusURL })
         let statusURL = try #require(assembly.statusURL)
         #expect(creation.headers.value(for: "Upload-Metadata")
-            == "assembly_url \(Data(statusURL.utf8).base64EncodedString()),fieldname ZmlsZV83,filename Y2xpcC5iaW4=")
+            == "assembly_url \(Data(statusURL.utf8).base64EncodedString()),fieldname ZmlsZV83,filename Y2xpcC5iaW4=,"
+            + "filetype YXBwbGljYXRpb24vb2N0ZXQtc3RyZWFt")
         #expect(creation.headers.value(for: "Tus-Resumable") == "1.0.0" && creation.headers.value(for: "Upload-Length") == "300000")
         let patches = service.transport.requests.filter { $0.method == .patch }
         #expect(patches.map { $0.headers.value(for: "Upload-Offset") } == ["0", "65536", "131072", "196608", "262144"])

@@ -55,6 +55,9 @@ package protocol RunLedger: Sendable {
     /// The shard's results from every attempt, in the order they were recorded.
     func results(of run: RunID, shard: Int) async throws -> [ResultRecord]
 
+    /// Writes the status URL of the shard's open attempt anew: the service named another machine for its Assembly.
+    func recordStatusURL(_ run: RunID, shard: Int, url: String, at time: Date) async throws
+
     /// The results of each shard's latest completed Assembly, by shard: where every file's results went.
     func currentResults(of run: RunID) async throws -> [ResultRecord]
 

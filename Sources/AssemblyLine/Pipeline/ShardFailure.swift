@@ -7,6 +7,8 @@ package struct ShardFailure: Error, Sendable, Hashable {
     package var retryIn: Duration?
     /// The one input the failure is about (a corrupt file): it fails alone and the shard goes on without it.
     package var culprit: Int?
+    /// True when the host that failed may be gone (a machine cycled away): asking the API host may help.
+    package var hostUnreachable = false
 
     package init(_ reason: FailureReason, needsNewAssembly: Bool = false, retryIn: Duration? = nil) {
         self.reason = reason
@@ -16,6 +18,7 @@ package struct ShardFailure: Error, Sendable, Hashable {
 
     package init(_ error: TransloaditError, needsNewAssembly: Bool = false) {
         self.init(error.failureReason, needsNewAssembly: needsNewAssembly, retryIn: error.retryIn)
+        hostUnreachable = Retryability.mayBeGone(error)
     }
 
     /// A failure uploading one input: a file changed or gone since the plan fails alone (`culprit`).

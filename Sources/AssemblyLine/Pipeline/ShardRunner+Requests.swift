@@ -38,7 +38,8 @@ extension ShardRunner {
         case let .wait(duration):
             try await context.clock.sleep(for: duration)
             return .waited
-        case .transition, .recordCreated, .recordCompletion, .report, .checkpoint, .backOffCreations, .forgetStatusPacing, .finish:
+        case .transition, .recordCreated, .recordCompletion, .report, .checkpoint, .backOffCreations, .forgetStatusPacing,
+             .recordStatusURL, .finish:
             preconditionFailure("\(action) is not a request")
         }
     }

@@ -54,6 +54,8 @@ package struct ShardRunner: Sendable {
             await context.governor.backOffCreations(for: duration)
         case let .forgetStatusPacing(url):
             await context.governor.forget(url)
+        case let .recordStatusURL(url):
+            try await context.ledger.recordStatusURL(context.runID, shard: shard.index, url: url, at: context.clock.now)
         case .finish:
             preconditionFailure("finish ends the run loop")
         default:

@@ -19,6 +19,8 @@ extension ShardStateMachine {
         case checkpoint(PipelineCheckpoint)
         /// Push every later creation of the run back by `duration` (the service said slow down).
         case backOffCreations(Duration)
+        /// Write the Assembly's status URL anew: the service named another machine for it.
+        case recordStatusURL(String)
         /// Stop pacing the status requests of an Assembly that will not be polled again.
         case forgetStatusPacing(url: String)
 

@@ -55,16 +55,26 @@ package struct ShardStateMachine: Sendable {
         /// The creation was refused as a reused ID: ours, if the Assembly exists.
         case confirmingTaken(AttemptRecord, TransloaditError)
         case loadingForTus
-        case checkingTus(AttemptRecord)
+        case checkingTus(AttemptRecord, url: String)
         case uploadingTus(AssemblyStatus)
         case loadingForPoll
-        case polling(url: String, deadline: Date, interval: Duration)
-        case pausingPoll(url: String, deadline: Date, interval: Duration)
+        case polling(Poll)
+        case pausingPoll(Poll)
         case loadingForDownload
         case downloading
         case isolating(ShardFailure)
         case backingOff(ShardFailure)
         case finished(ShardState)
+    }
+
+    /// A poll under way: where it asks, where it asks when that host is gone, until when, how often.
+    struct Poll: Sendable, Hashable {
+        /// The Assembly's status URL: the machine the service named last.
+        var url: String
+        /// `<endpoint>/assemblies/<id>`, which always answers (docs: machines are cycled quickly).
+        var fallback: String
+        var deadline: Date
+        var interval: Duration
     }
 
     package let settings: Settings
@@ -98,6 +108,15 @@ package struct ShardStateMachine: Sendable {
     /// The actions that follow `event`, which arrived at wall-clock time `now`.
     package mutating func handle(_ event: Event, at now: Date) -> [Action] {
         switch (phase, event) {
+        // A machine gone, or one that no longer holds the Assembly: only the API host says whether it exists.
+        case let (.polling(poll), .failed(failure)) where failure.hostUnreachable && poll.url != poll.fallback:
+            return askAPIHost(instead: poll)
+        case let (.polling(poll), .statusAnswered(nil)) where poll.url != poll.fallback:
+            return askAPIHost(instead: poll)
+        case let (.checkingTus(attempt, url), .failed(failure)) where failure.hostUnreachable && url != assemblyURL(of: attempt):
+            return askAPIHost(for: attempt, instead: url)
+        case let (.checkingTus(attempt, url), .lookedUp(nil)) where url != assemblyURL(of: attempt):
+            return askAPIHost(for: attempt, instead: url)
         case let (_, .failed(failure)):
             return fail(failure)
         case let (.reopening, .lastAttempt(last)):
@@ -139,9 +158,9 @@ package struct ShardStateMachine: Sendable {
                 return fail(ShardFailure(code: .tusURLMissing, "the service named no tus endpoint for the Assembly",
                                          retryable: true, needsNewAssembly: true))
             }
-            phase = .checkingTus(attempt)
+            phase = .checkingTus(attempt, url: url)
             return [.lookUp(url: url)]
-        case let (.checkingTus(attempt), .lookedUp(status)):
+        case let (.checkingTus(attempt, url), .lookedUp(status)):
             guard let status else { return fail(Self.assemblyGone) }
             guard status.isRunning else {
                 let code = status.error ?? status.ok.map { FailureCode(rawValue: $0.code) } ?? .assemblyStopped
@@ -149,7 +168,7 @@ package struct ShardStateMachine: Sendable {
                                          retryable: true, needsNewAssembly: true))
             }
             phase = .uploadingTus(status)
-            return [.uploadByTus(attempt, status)]
+            return refreshedURL(status, was: url) + [.uploadByTus(attempt, status)]
         case let (.uploadingTus(status), .tusUploaded(detail)):
             step = .uploaded
             return [.transition(.uploaded, .uploaded, detail: detail)] + advance(with: status, polling: nil, now: now)
@@ -160,14 +179,21 @@ package struct ShardStateMachine: Sendable {
                                          retryable: true, needsNewAssembly: true))
             }
             let deadline = (attempt.createdAt ?? attempt.startedAt).addingTimeInterval(Self.seconds(settings.poll.timeout))
-            phase = .polling(url: url, deadline: deadline, interval: settings.poll.interval)
+            phase = .polling(Poll(url: url, fallback: assemblyURL(of: attempt), deadline: deadline, interval: settings.poll.interval))
             return [.pollStatus(url: url)]
-        case let (.polling(url, deadline, interval), .statusAnswered(status)):
+        case let (.polling(poll), .statusAnswered(status)):
             guard let status else { return fail(Self.assemblyGone) }
-            return [.checkpoint(.midPoll)] + advance(with: status, polling: (url, deadline, interval), now: now)
-        case let (.pausingPoll(url, deadline, interval), .waited):
-            phase = .polling(url: url, deadline: deadline, interval: min(interval * 3 / 2, settings.poll.maxInterval))
-            return [.pollStatus(url: url)]
+            var current = poll
+            let refresh = refreshedURL(status, was: poll.url)
+            if !refresh.isEmpty, let named = status.statusURL {
+                current.url = named
+            }
+            return [.checkpoint(.midPoll)] + refresh + advance(with: status, polling: current, now: now)
+        case let (.pausingPoll(poll), .waited):
+            var next = poll
+            next.interval = min(poll.interval * 3 / 2, settings.poll.maxInterval)
+            phase = .polling(next)
+            return [.pollStatus(url: next.url)]
         case let (.loadingForDownload, .downloadsLoaded(attempt, pending)):
             guard let attempt else { return fail(Self.noAttempt) }
             // Only temporary results expire: an export Robot's stay where it stored them.
@@ -288,7 +314,7 @@ package struct ShardStateMachine: Sendable {
     ///
     /// `polling` is the poll under way, nil when the status came with the creation or the tus check.
     private mutating func advance(
-        with status: AssemblyStatus, polling: (url: String, deadline: Date, interval: Duration)?, now: Date
+        with status: AssemblyStatus, polling: Poll?, now: Date
     ) -> [Action] {
         if status.isCompleted {
             step = .completed
@@ -318,7 +344,7 @@ package struct ShardStateMachine: Sendable {
             return actions + fail(ShardFailure(code: .pollTimeout, "the Assembly did not finish within \(ConfigUnits.formatDuration(settings.poll.timeout))",
                                                retryable: false))
         }
-        phase = .pausingPoll(url: polling.url, deadline: polling.deadline, interval: polling.interval)
+        phase = .pausingPoll(polling)
         return actions + [.wait(polling.interval)]
     }
 
@@ -347,6 +373,28 @@ package struct ShardStateMachine: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Polls the API host's URL for the Assembly at once, without using up a try.
+    private mutating func askAPIHost(instead poll: Poll) -> [Action] {
+        var moved = poll
+        moved.url = poll.fallback
+        phase = .polling(moved)
+        return [.forgetStatusPacing(url: poll.url), .report(.retrying, detail: "\(poll.url) does not answer; asking \(poll.fallback)"),
+                .pollStatus(url: poll.fallback)]
+    }
+
+    /// Looks the Assembly up at the API host before its tus uploads, without using up a try.
+    private mutating func askAPIHost(for attempt: AttemptRecord, instead url: String) -> [Action] {
+        let fallback = assemblyURL(of: attempt)
+        phase = .checkingTus(attempt, url: fallback)
+        return [.report(.retrying, detail: "\(url) does not answer; asking \(fallback)"), .lookUp(url: fallback)]
+    }
+
+    /// Writes the status URL an answer names when it is another than `url` (its machine changed); nothing otherwise.
+    private func refreshedURL(_ status: AssemblyStatus, was url: String) -> [Action] {
+        guard let named = status.statusURL, named != url, status.isRunning else { return [] }
+        return [.forgetStatusPacing(url: url), .recordStatusURL(named)]
+    }
 
     private func assemblyURL(of attempt: AttemptRecord) -> String {
         "\(settings.endpoint)/assemblies/\(attempt.assemblyID)"

@@ -22,6 +22,11 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     /// Entries of `uploads` and `results` that were not objects (or a step whose results were not
     /// a list): left out, each alone, so that one odd entry never drops the rest.
     package var unreadableEntries: Int
+    /// The resumable uploads the Assembly knows of (`tus_uploads`), whatever its `ok` says.
+    package var tusUploads: [AssemblyTusUpload]
+    /// How many tus uploads the Assembly waits for, and how many finished, when it says.
+    package var expectedTusUploads: Int?
+    package var finishedTusUploads: Int?
     /// Seconds to wait, on rate-limit answers.
     package var retryIn: Double?
 
@@ -32,6 +37,9 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         case assemblyURL = "assembly_url"
         case assemblySSLURL = "assembly_ssl_url"
         case tusURL = "tus_url"
+        case tusUploads = "tus_uploads"
+        case expectedTusUploads = "expected_tus_uploads"
+        case finishedTusUploads = "finished_tus_uploads"
     }
 
     enum InfoKeys: String, CodingKey {
@@ -66,6 +74,9 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
             }
         }
         unreadableEntries = unreadable
+        tusUploads = (try? container.decodeIfPresent([Lenient<AssemblyTusUpload>].self, forKey: .tusUploads))?.compactMap(\.value) ?? []
+        expectedTusUploads = try? container.decodeIfPresent(Int.self, forKey: .expectedTusUploads)
+        finishedTusUploads = try? container.decodeIfPresent(Int.self, forKey: .finishedTusUploads)
         let info = try? container.nestedContainer(keyedBy: InfoKeys.self, forKey: .info)
         retryIn = try? info?.decodeIfPresent(Double.self, forKey: .retryIn)
     }
@@ -78,26 +89,23 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         init?(intValue: Int) { nil }
     }
 
+    /// One entry of a list that reads as nil when it is not a `Value`, so that the list reads on.
+    struct Lenient<Value: Decodable>: Decodable {
+        let value: Value?
+        init(from decoder: any Decoder) {
+            value = try? Value(from: decoder)
+        }
+    }
+
     /// A list of files read entry by entry: an entry that is not a file is counted and skipped.
     struct EntryList: Decodable {
-        var files: [AssemblyFile] = []
-        var unreadable = 0
-
-        /// Takes the place of an entry that could not be read, so that the list reads on after it.
-        struct Skipped: Decodable {
-            init(from decoder: any Decoder) {}
-        }
+        let files: [AssemblyFile]
+        let unreadable: Int
 
         init(from decoder: any Decoder) throws {
-            var list = try decoder.unkeyedContainer()
-            while !list.isAtEnd {
-                if let file = try? list.decode(AssemblyFile.self) {
-                    files.append(file)
-                } else {
-                    unreadable += 1
-                    _ = try list.decode(Skipped.self)
-                }
-            }
+            let entries = try [Lenient<AssemblyFile>](from: decoder)
+            files = entries.compactMap(\.value)
+            unreadable = entries.count - files.count
         }
     }
 

@@ -50,6 +50,13 @@ package enum Retryability {
         retryable ?? (code == .requestAborted || code == .assemblyCrashed)
     }
 
+    /// True when the host that gave `error` may be gone for good (Transloadit cycles its machines):
+    /// no connection, a 5xx, or a 404 that does not say "not found" in its body.
+    package static func mayBeGone(_ error: TransloaditError) -> Bool {
+        if let status = error.httpStatus { return status >= 500 || (status == 404 && !error.code.meansAssemblyNotFound) }
+        return [.transportResolve, .transportConnect, .transportTimeout, .transportReset].contains(error.code)
+    }
+
     /// What storage's refusal of a result means.
     package enum StorageRefusal: Sendable, Hashable {
         /// The result is gone (its lifetime is over, or it was fetched too often): only a new Assembly brings it back.

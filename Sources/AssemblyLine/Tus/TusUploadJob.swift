@@ -1,3 +1,5 @@
+import HTTPMessages
+
 /// One file to upload over tus into an Assembly: the file as planned, the server's endpoint, and the names it goes by.
 package struct TusUploadJob: Sendable, Hashable {
     /// The file as the plan recorded it; a file whose size or modification time changed is refused.
@@ -19,8 +21,11 @@ package struct TusUploadJob: Sendable, Hashable {
         self.filename = filename
     }
 
-    /// The `Upload-Metadata` of the creation request: `assembly_url`, `fieldname`, `filename`, in that order.
+    /// The `Upload-Metadata` of the creation request: `assembly_url`, `fieldname`, `filename` and
+    /// `filetype` (the MIME type, from the name), in that order, as tus-js-client and Uppy send them:
+    /// tus servers no one here wrote refuse a HEAD without `filetype` (tuspyserver `routes/core.py`).
     package var metadata: TusUploadMetadata {
-        TusUploadMetadata([("assembly_url", assemblyURL), ("fieldname", fieldname), ("filename", filename)])
+        TusUploadMetadata([("assembly_url", assemblyURL), ("fieldname", fieldname), ("filename", filename),
+                           ("filetype", MediaType.forPath(filename))])
     }
 }

@@ -55,6 +55,14 @@ import Testing
     static let temporary = result(temporary: true)
     static let exported = result(temporary: false)
 
+    static let machine2URL = "https://api2-m2.transloadit.com/assemblies/\(id)"
+    static let executingOnM2 = status(#"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"\#(id)","assembly_ssl_url":"\#(machine2URL)"}"#)
+    static let uploadingOnM2 = status(#"{"ok":"ASSEMBLY_UPLOADING","assembly_id":"\#(id)","assembly_ssl_url":"\#(machine2URL)","tus_url":"https://api2-m2.transloadit.com/resumable/files/"}"#)
+    static let connectRefused = TransloaditError(code: .transportConnect, message: "refused", isRetryable: true)
+    static let askingTheAPIHost: [Action] = [
+        .forgetStatusPacing(url: machineURL), .report(.retrying, detail: "\(machineURL) does not answer; asking \(url)"), .pollStatus(url: url),
+    ]
+
     static let rateLimited = TransloaditError(code: .rateLimitReached, message: "slow down", httpStatus: 413, retryIn: .seconds(7), isRetryable: true)
     static let reused = TransloaditError(code: .signatureReused, message: "seen before", httpStatus: 403, isRetryable: false)
     static let params2 = SignedParams(params: #"{"auth":{"nonce":"2"}}"#, signature: "sha384:" + String(repeating: "1", count: 96))
@@ -178,7 +186,16 @@ import Testing
         Row(name: "tus: a canceled Assembly runs the shard again", start: .created, tus: true, attempts: 1, path: [.attempt(attempt(tus: true))],
             event: .lookedUp(canceled),
             expected: [failed("ASSEMBLY_CANCELED", "the Assembly stopped before its uploads finished; the shard runs again", retryable: true), .finish(.failed)]),
-        Row(name: "tus: a gone Assembly", start: .created, tus: true, attempts: 1, path: [.attempt(attempt(tus: true))], event: .lookedUp(nil),
+        Row(name: "tus: not found at the machine, the API host is asked", start: .created, tus: true, path: [.attempt(attempt(tus: true))],
+            event: .lookedUp(nil), expected: [.report(.retrying, detail: "\(machineURL) does not answer; asking \(url)"), .lookUp(url: url)]),
+        Row(name: "tus: the machine is gone, the API host is asked", start: .created, tus: true, path: [.attempt(attempt(tus: true))],
+            event: .failed(ShardFailure(connectRefused)),
+            expected: [.report(.retrying, detail: "\(machineURL) does not answer; asking \(url)"), .lookUp(url: url)]),
+        Row(name: "tus: the API host names a new machine", start: .created, tus: true,
+            path: [.attempt(attempt(tus: true)), .failed(ShardFailure(connectRefused))], event: .lookedUp(uploadingOnM2),
+            expected: [.forgetStatusPacing(url: url), .recordStatusURL(machine2URL), .uploadByTus(attempt(tus: true), uploadingOnM2)]),
+        Row(name: "tus: a gone Assembly", start: .created, tus: true, attempts: 1, path: [.attempt(attempt(tus: true)), .lookedUp(nil)],
+            event: .lookedUp(nil),
             expected: [failed(.assemblyNotFound, "the service no longer knows the Assembly", retryable: true), .finish(.failed)]),
         Row(name: "tus: uploaded, then polled", start: .created, tus: true, path: [.attempt(attempt(tus: true)), .lookedUp(uploading)],
             event: .tusUploaded(detail: "2 files over tus"), expected: [.transition(.uploaded, .uploaded, detail: "2 files over tus"), .loadAttempt]),
@@ -199,9 +216,25 @@ import Testing
             expected: [.checkpoint(.midPoll), failed(.pollTimeout, "the Assembly did not finish within 1m", retryable: false), .finish(.failed)]),
         Row(name: "completed: results recorded, pacing forgotten", start: .executing, path: [.attempt(attempt())], event: .statusAnswered(completed),
             expected: [.checkpoint(.midPoll), .recordCompletion(completed), .checkpoint(.afterCompleted), .forgetStatusPacing(url: machineURL), .loadDownloads]),
-        Row(name: "the Assembly is gone", start: .executing, path: [.attempt(attempt())], event: .statusAnswered(nil),
+        Row(name: "not found at the machine: the API host is asked", start: .executing, path: [.attempt(attempt())], event: .statusAnswered(nil),
+            expected: askingTheAPIHost),
+        Row(name: "a machine that does not answer: the API host is asked", start: .executing, path: [.attempt(attempt())],
+            event: .failed(ShardFailure(connectRefused)), expected: askingTheAPIHost),
+        Row(name: "a bare 404 from the machine: the API host is asked", start: .executing, path: [.attempt(attempt())],
+            event: .failed(ShardFailure(TransloaditError(code: .http(404), message: "gone", httpStatus: 404, isRetryable: false))),
+            expected: askingTheAPIHost),
+        Row(name: "the API host names a new machine: recorded, polled there", start: .executing,
+            path: [.attempt(attempt()), .failed(ShardFailure(connectRefused))], event: .statusAnswered(executingOnM2),
+            expected: [.checkpoint(.midPoll), .forgetStatusPacing(url: url), .recordStatusURL(machine2URL), .wait(.seconds(1))]),
+        Row(name: "the next poll goes to the new machine", start: .executing,
+            path: [.attempt(attempt()), .failed(ShardFailure(connectRefused)), .statusAnswered(executingOnM2)], event: .waited,
+            expected: [.pollStatus(url: machine2URL)]),
+        Row(name: "the API host does not answer either: a retry", start: .executing,
+            path: [.attempt(attempt()), .failed(ShardFailure(connectRefused))], event: .failed(ShardFailure(connectRefused)),
+            expected: firstRetry(of: "TRANSPORT_CONNECT: refused")),
+        Row(name: "the Assembly is gone", start: .executing, path: [.attempt(attempt()), .statusAnswered(nil)], event: .statusAnswered(nil),
             expected: firstRetry(of: "ASSEMBLY_NOT_FOUND: the service no longer knows the Assembly")),
-        Row(name: "a gone Assembly needs a new one", start: .executing, path: [.attempt(attempt()), .statusAnswered(nil)], event: .waited,
+        Row(name: "a gone Assembly needs a new one", start: .executing, path: [.attempt(attempt()), .statusAnswered(nil), .statusAnswered(nil)], event: .waited,
             expected: [.transition(.restarted, .restarted, detail: ""), .recordAttempt]),
         Row(name: "an execution error names its input", start: .executing, path: [.attempt(attempt())], event: .statusAnswered(corrupt),
             expected: [.checkpoint(.midPoll), .isolate(file: 4, FailureReason(code: "IMAGE_RESIZE_ERROR", message: "bad", isRetryable: false))]),

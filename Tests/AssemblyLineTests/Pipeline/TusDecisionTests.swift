@@ -18,7 +18,8 @@ import Testing
     @Test func metadataKeepsItsKeyOrderWithBase64Values() {
         let job = TusUploadJob(file: Self.file, endpoint: "https://tus.example/files/", assemblyURL: "https://api/assemblies/x1",
                                fieldname: "file_3", filename: "café.mov")
-        #expect(job.metadata.headerValue == "assembly_url aHR0cHM6Ly9hcGkvYXNzZW1ibGllcy94MQ==,fieldname ZmlsZV8z,filename Y2Fmw6kubW92")
+        #expect(job.metadata.headerValue == "assembly_url aHR0cHM6Ly9hcGkvYXNzZW1ibGllcy94MQ==,fieldname ZmlsZV8z,filename Y2Fmw6kubW92,"
+            + "filetype dmlkZW8vcXVpY2t0aW1l")
         #expect(TusUploadMetadata([("b", ""), ("a", "1")]).headerValue == "b ,a MQ==")
     }
 
