@@ -23,24 +23,37 @@ package enum LocalService {
             credentials = try ServiceCredentials.generate()
         }
         let context = try ServiceContext(configuration: configuration, credentials: credentials)
+        let serverConfiguration = HTTPServerConfiguration(
+            host: configuration.host, port: configuration.port,
+            maxConnections: configuration.maxConnections,
+            maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
+            idleTimeout: .seconds(60), requestHeadTimeout: .seconds(20),
+            singletonHeaders: HTTPServerConfiguration.standardSingletonHeaders.union(TusHandler.singletonHeaders),
+            log: { configuration.log("http: \($0)") })
+        let routes = ServiceRoutes(service: context)
         let server: HTTPServer
         do {
-            server = try HTTPServer(
-                configuration: HTTPServerConfiguration(
-                    host: configuration.host, port: configuration.port,
-                    maxConnections: configuration.maxConnections,
-                    maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
-                    idleTimeout: .seconds(60), requestHeadTimeout: .seconds(20),
-                    singletonHeaders: HTTPServerConfiguration.standardSingletonHeaders.union(TusHandler.singletonHeaders),
-                    log: { configuration.log("http: \($0)") }),
-                handler: ServiceRoutes(service: context))
+            server = try HTTPServer(configuration: serverConfiguration, handler: routes)
         } catch {
             context.queue.stop()
             throw .listenFailed(address: "\(configuration.host):\(configuration.port)", reason: error.description)
         }
         context.urls = ServiceURLs(base: publicBase(host: server.host, port: server.port))
+        let machines: ServiceMachines
+        do {
+            machines = try ServiceMachines(configuration: serverConfiguration, routes: routes,
+                                           cycleAfter: configuration.cycleMachinesAfter) { next in
+                let previous = context.urls.machine
+                context.urls.machine = next
+                if previous != context.urls.base { configuration.log("machine: \(previous) went away; \(next) takes over") }
+            }
+        } catch {
+            server.stop()
+            context.queue.stop()
+            throw .listenFailed(address: "\(configuration.host):0", reason: error.description)
+        }
         let sweeper = ExpirySweeper(store: context.store, lifetime: configuration.resultTTL)
-        return RunningService(server: server, context: context, sweeper: sweeper, credentials: credentials,
+        return RunningService(server: server, machines: machines, context: context, sweeper: sweeper, credentials: credentials,
                               dataDirectory: configuration.dataDirectory)
     }
 
@@ -63,11 +76,14 @@ package final class RunningService: Sendable {
     package let credentials: ServiceCredentials
     package let dataDirectory: String
     private let server: HTTPServer
+    private let machines: ServiceMachines
     private let context: ServiceContext
     private let sweeper: ExpirySweeper
 
-    init(server: HTTPServer, context: ServiceContext, sweeper: ExpirySweeper, credentials: ServiceCredentials, dataDirectory: String) {
+    init(server: HTTPServer, machines: ServiceMachines, context: ServiceContext, sweeper: ExpirySweeper, credentials: ServiceCredentials,
+         dataDirectory: String) {
         self.server = server
+        self.machines = machines
         self.context = context
         self.sweeper = sweeper
         self.credentials = credentials
@@ -85,14 +101,26 @@ package final class RunningService: Sendable {
     /// The Auth Secret that signs params; never log it.
     package var secret: String { credentials.secret }
 
-    /// What the HTTP server has counted (connections, requests), for tests and benchmarks.
+    /// What the API host's HTTP server has counted (connections, requests), for tests and benchmarks.
     package var statistics: HTTPServerStatistics { server.statistics }
+
+    /// The machine's base URL now: where status and tus URLs point.
+    package var machineURL: String { context.urls.machine }
+
+    /// How many machines have gone away so far (`cycleMachinesAfter`).
+    package var retiredMachines: Int { machines.retired }
+
+    /// Sends the machine away for good now; a new one takes its place.
+    package func cycleMachine() {
+        machines.cycle()
+    }
 
     /// Stops listening (uploads in flight end as aborted), lets each worker finish its Assembly, and returns.
     ///
     /// Queued Assemblies stay `ASSEMBLY_EXECUTING` on disk and run when the service starts again on
     /// the same data directory. Calling it again does nothing.
     package func stop() {
+        machines.stop()
         server.stop()
         context.queue.stop()
         sweeper.stop()

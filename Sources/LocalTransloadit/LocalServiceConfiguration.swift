@@ -34,6 +34,8 @@ package struct LocalServiceConfiguration: Sendable {
     package var maxConnectionsPerAddress: Int
     /// Where fault and error notices go.
     package var log: ServiceLog
+    /// A machine goes away for good after serving this many requests, and a new one takes over; nil keeps one machine.
+    package var cycleMachinesAfter: Int?
 
     package init(
         host: String = "127.0.0.1", port: UInt16 = 0, dataDirectory: String, credentials: ServiceCredentials? = nil,
@@ -41,7 +43,7 @@ package struct LocalServiceConfiguration: Sendable {
         faults: FaultPlan? = nil, workers: Int = 2, resultTTL: Duration = .seconds(86_400),
         creationsPerMinute: Int = 250, statusRequestsPerSecond: Int = 3,
         maxUploadSize: Int64 = 200 * 1_000_000_000, maxConnections: Int = 1024, maxConnectionsPerAddress: Int = 256,
-        log: ServiceLog = .silent
+        log: ServiceLog = .silent, cycleMachinesAfter: Int? = nil
     ) {
         self.host = host
         self.port = port
@@ -59,5 +61,6 @@ package struct LocalServiceConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.log = log
+        self.cycleMachinesAfter = cycleMachinesAfter
     }
 }

@@ -49,7 +49,7 @@ final class ServiceContext: Sendable {
         resumeInterruptedWork()
     }
 
-    /// The URLs handed out; set to the bound address once the server listens.
+    /// The URLs handed out; set to the bound addresses once the API host and the machine listen.
     var urls: ServiceURLs {
         get { currentURLs.withLock { $0 } }
         set { currentURLs.withLock { $0 = newValue } }

@@ -1,24 +1,29 @@
 import AssemblyLine
 import HTTPMessages
 
-/// The absolute URLs the service hands out, all under its own base URL.
+/// The absolute URLs the service hands out: the API host's, and the machine's that holds the Assemblies.
 ///
-/// `assembly_url` and `assembly_ssl_url` are the same `http://` URL: the service speaks no TLS,
-/// and clients only need both fields to be present and to point back here.
+/// As in production, an Assembly's status URLs, `tus_url` and upload URLs name the machine
+/// (``ServiceMachines``), files are served from the API host, and the API host answers every
+/// route. `assembly_url` and `assembly_ssl_url` are the same `http://` URL: the service speaks no
+/// TLS, and clients only need both fields to be present and to point back here.
 struct ServiceURLs: Sendable, Hashable {
-    /// `http://HOST:PORT`, without a trailing slash.
+    /// The API host: `http://HOST:PORT`, without a trailing slash.
     let base: String
+    /// The machine named in status and tus URLs, without a trailing slash.
+    var machine: String
 
-    init(base: String) {
-        self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+    init(base: String, machine: String? = nil) {
+        self.base = Self.trimmed(base)
+        self.machine = Self.trimmed(machine ?? base)
     }
 
-    func assembly(_ id: String) -> String { "\(base)/assemblies/\(id)" }
+    func assembly(_ id: String) -> String { "\(machine)/assemblies/\(id)" }
 
     /// The tus creation endpoint (`tus_url`).
-    var tusEndpoint: String { "\(base)/resumable/files/" }
+    var tusEndpoint: String { "\(machine)/resumable/files/" }
 
-    func tusUpload(_ id: String) -> String { "\(base)/resumable/files/\(id)" }
+    func tusUpload(_ id: String) -> String { "\(machine)/resumable/files/\(id)" }
 
     /// Where an uploaded or result file is served: `/files/<assembly>/<file>/<name>`.
     func file(assembly: String, file: String, name: String) -> String {
@@ -31,5 +36,9 @@ struct ServiceURLs: Sendable, Hashable {
         let path = url.split(separator: "?").first.map(String.init) ?? url
         guard let last = path.split(separator: "/").last.map(String.init), AssemblyID(last) != nil else { return nil }
         return last
+    }
+
+    private static func trimmed(_ url: String) -> String {
+        url.hasSuffix("/") ? String(url.dropLast()) : url
     }
 }

@@ -34,7 +34,7 @@ import Testing
             let items = try #require(answer["items"]?.arrayValue)
             #expect(items.count == (page == 3 ? 1 : 2))
             seen += items.compactMap { $0["id"]?.stringValue }
-            #expect(items.allSatisfy { $0["assembly_ssl_url"]?.stringValue?.hasPrefix(harness.base) == true })
+            #expect(items.allSatisfy { $0["assembly_ssl_url"]?.stringValue?.hasPrefix(harness.machine) == true })
         }
         #expect(seen == ids.reversed())
         let first = try await Self.list(harness, [:])

@@ -41,7 +41,10 @@ final class ServiceHarness: Sendable {
         service.stop()
     }
 
+    /// The API host.
     var base: String { service.baseURL }
+    /// The machine that status and tus URLs name, apart from the API host as in production.
+    var machine: String { service.machineURL }
 
     // MARK: - Params
 

@@ -84,7 +84,7 @@ import Testing
         let created = try await client.create(assemblyURL: assemblyURL, length: length, filename: "first.png", extra: ["owner": "me"])
         #expect(created.status == 201)
         let upload = try #require(created.location)
-        #expect(upload.hasPrefix("\(harness.base)/resumable/files/"))
+        #expect(upload.hasPrefix("\(harness.machine)/resumable/files/"))
         let fresh = try await client.head(upload)
         #expect(fresh.header("Upload-Offset") == "0")
         #expect(fresh.header("Upload-Length") == String(length))

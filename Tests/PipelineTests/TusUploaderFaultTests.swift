@@ -11,12 +11,21 @@ import Testing
 /// conflicts and checksum mismatches, against the local service's fault modes.
 @Suite struct TusUploaderFaultTests {
     /// libcrypto's digests, with the SHA-1 of the first `corrupt` chunks altered, as a flipped bit on the way would.
+    /// Gives wrong SHA-1s: the first one of each chunk at `once` offsets, or every one (`always`).
     final class CorruptingDigester: FileDigester {
         private let real = LibcryptoFileDigester()
-        private let remaining: Mutex<Int>
+        private let always: Bool
+        /// The chunk offsets whose next digest is still to be corrupted.
+        private let pending: Mutex<Set<Int64>>
 
-        init(corrupt: Int) {
-            remaining = Mutex(corrupt)
+        init(once offsets: Set<Int64>) {
+            always = false
+            pending = Mutex(offsets)
+        }
+
+        init(always: Bool) {
+            self.always = always
+            pending = Mutex([])
         }
 
         func md5Hex(ofFile path: String) throws -> String {
@@ -25,10 +34,7 @@ import Testing
 
         func sha1(ofFile path: String, offset: Int64, length: Int64) throws -> [UInt8] {
             var digest = try real.sha1(ofFile: path, offset: offset, length: length)
-            let corrupt = remaining.withLock { count in
-                defer { count -= 1 }
-                return count > 0
-            }
+            let corrupt = always || pending.withLock { $0.remove(offset) != nil }
             if corrupt { digest[0] ^= 0xFF }
             return digest
         }
@@ -88,10 +94,10 @@ import Testing
         let service = try TusTestService()
         let file = try TestFiles.random(service.directory.file("flipped.bin"), size: 100_000, seed: 4)
         let assembly = try await service.assembly(expecting: 1)
-        let outcome = try await service.uploader(chunkSize: 40_000, digester: CorruptingDigester(corrupt: 2))
+        let outcome = try await service.uploader(chunkSize: 40_000, digester: CorruptingDigester(once: [0, 40_000]))
             .upload(try service.job(file, into: assembly), onEvent: { _ in })
         #expect(outcome.retries == 2 && outcome.bytesSent == 100_000 + 2 * 40_000)
-        // The first two digests are of chunk 0 and, computed while chunk 0 is sent, chunk 1: each is sent twice.
+        // The first digests of chunks 0 and 1 are wrong, whenever each is computed: each chunk is sent twice.
         let offsets = service.transport.requests.filter { $0.method == .patch }.map { $0.headers.value(for: "Upload-Offset") }
         #expect(offsets == ["0", "0", "40000", "40000", "80000"])
         try await service.expectCompleted(assembly, holding: file)
@@ -102,14 +108,14 @@ import Testing
         let file = try TestFiles.random(service.directory.file("broken.bin"), size: 10_000)
         let assembly = try await service.assembly(expecting: 1)
         let error = await #expect(throws: TransloaditError.self) {
-            _ = try await service.uploader(chunkSize: 4_096, digester: CorruptingDigester(corrupt: .max))
+            _ = try await service.uploader(chunkSize: 4_096, digester: CorruptingDigester(always: true))
                 .upload(try service.job(file, into: assembly), onEvent: { _ in })
         }
         #expect(error?.code == "TUS_CHECKSUM_MISMATCH" && error?.isRetryable == true)
         #expect(error?.description == "TUS_CHECKSUM_MISMATCH: \(file.path): the chunk at byte 0 failed its checksum (HTTP 460)")
         #expect(service.transport.requests.filter { $0.method == .patch }.count == TusTestService.retry.attempts)
 
-        let plain = try await service.uploader(chunkSize: 4_096, digester: CorruptingDigester(corrupt: .max), useChecksums: false)
+        let plain = try await service.uploader(chunkSize: 4_096, digester: CorruptingDigester(always: true), useChecksums: false)
             .upload(try service.job(file, into: assembly), onEvent: { _ in })
         #expect(plain.retries == 0)
     }

@@ -29,6 +29,7 @@ struct ServeCommand: CLICommand {
             OptionSpec(name: "status-per-second", valueName: "n", help: "Status requests per Assembly per second (default 3; 0 = no limit)."),
             OptionSpec(name: "max-connections", valueName: "n", help: "Connections open at once (default 1024)."),
             OptionSpec(name: "max-connections-per-address", valueName: "n", help: "Connections open at once from one client address (default 256)."),
+            OptionSpec(name: "cycle-machines", valueName: "n", help: "Send each machine away for good after n requests, as production cycles its machines."),
         ])
 
     static let defaultDataDirectory = "serve-data"
@@ -48,6 +49,7 @@ struct ServeCommand: CLICommand {
     var statusPerSecond: Int
     var maxConnections: Int
     var maxConnectionsPerAddress: Int
+    var cycleMachinesAfter: Int?
 
     init(_ values: ParsedValues) throws {
         (host, port) = try ListenAddress.parse(values.option("listen") ?? "127.0.0.1:9442")
@@ -63,6 +65,7 @@ struct ServeCommand: CLICommand {
         statusPerSecond = try values.integer("status-per-second", in: 0...1_000_000) ?? 3
         maxConnections = try values.integer("max-connections", in: 1...65_536) ?? 1024
         maxConnectionsPerAddress = try values.integer("max-connections-per-address", in: 1...65_536) ?? 256
+        cycleMachinesAfter = try values.integer("cycle-machines", in: 1...1_000_000_000)
         resultTTL = .seconds(86_400)
         if let text = values.option("result-ttl") {
             guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
@@ -96,7 +99,7 @@ struct ServeCommand: CLICommand {
             requireSignature: requireSignature, workers: workers, resultTTL: resultTTL,
             creationsPerMinute: creationsPerMinute, statusRequestsPerSecond: statusPerSecond,
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
-            log: ServiceLog { console.error($0 + "\n") })
+            log: ServiceLog { console.error($0 + "\n") }, cycleMachinesAfter: cycleMachinesAfter)
         if let templatesPath {
             configuration.templates = try ConfigFileLoader.load(templatesPath) { (node: ConfigNode, _: String) throws(ConfigError) in
                 try TemplateLibrary.decode(node, file: templatesPath, environment: environment)
@@ -115,6 +118,7 @@ struct ServeCommand: CLICommand {
         }
         let signals = TerminationSignal()
         console.line("listening on \(service.baseURL)")
+        console.line("machine: \(service.machineURL)" + (cycleMachinesAfter.map { ", replaced after every \($0) requests" } ?? ""))
         console.line("auth key: \(service.key)")
         if let secretPath {
             console.line("auth secret: \(generated ? "generated and written to" : "read from") \(secretPath) (mode 0600; never printed)")

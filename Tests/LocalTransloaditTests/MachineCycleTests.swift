@@ -1,0 +1,48 @@
+import AssemblyLine
+import ConfigFormat
+import Foundation
+import HTTPMessages
+@testable import LocalTransloadit
+import TestSupport
+import Testing
+
+/// The service's machines are cycled as production's are: a gone machine refuses connections for
+/// good, and the API host answers every Assembly and names the machine that holds it now.
+@Suite struct MachineCycleTests {
+    @Test func aCycledMachineIsGoneAndTheAPIHostNamesTheNextOne() async throws {
+        let harness = try ServiceHarness()
+        let photo = try harness.image("photo.jpg", width: 60, height: 40)
+        let created = try await harness.create(params: harness.params(ServiceHarness.resizeSteps(["width": .integer(30)])),
+                                               files: [("image", photo)])
+        let id = try #require(created["assembly_id"]?.stringValue)
+        let first = try #require(created["assembly_ssl_url"]?.stringValue)
+        #expect(first == "\(harness.machine)/assemblies/\(id)")
+        #expect(try await harness.get(first).status == 200)
+
+        harness.service.cycleMachine()
+
+        let refused = await #expect(throws: TransportError.self) { try await harness.get(first) }
+        #expect(refused.map { if case .connect = $0 { true } else { false } } == true)
+        let fromAPI = try await harness.get("/assemblies/\(id)")
+        let moved = try #require(fromAPI["assembly_ssl_url"]?.stringValue)
+        #expect(moved != first && moved == "\(harness.machine)/assemblies/\(id)" && harness.service.retiredMachines == 1)
+        #expect(try await harness.get(moved)["assembly_id"]?.stringValue == id)
+        #expect(fromAPI["tus_url"]?.stringValue == "\(harness.machine)/resumable/files/")
+    }
+
+    @Test func aMachineGoesAwayAfterTheRequestsItWasGiven() async throws {
+        let harness = try ServiceHarness { $0.cycleMachinesAfter = 3 }
+        let created = try await harness.create(params: harness.params(ServiceHarness.resizeSteps(["width": .integer(30)])))
+        let id = try #require(created["assembly_id"]?.stringValue)
+        let machine = try #require(created["assembly_ssl_url"]?.stringValue)
+        for _ in 0..<3 { #expect(try await harness.get(machine).status == 200) }
+        #expect(try await harness.get(machine).status == 503)
+        var gone = false
+        for _ in 0..<200 where !gone {
+            gone = (try? await harness.get(machine)) == nil
+            if !gone { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(gone && harness.service.retiredMachines == 1)
+        #expect(try await harness.get("/assemblies/\(id)")["assembly_ssl_url"]?.stringValue == "\(harness.machine)/assemblies/\(id)")
+    }
+}
