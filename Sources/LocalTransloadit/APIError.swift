@@ -69,6 +69,13 @@ struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         return AssemblyID(id) == nil ? error : error.about(id)
     }
 
+    /// Too many creations this minute: HTTP 413 with `info.retryIn`, as the docs' "Rate limiting" page says.
+    static func creationsRateLimited(wait: Duration) -> APIError {
+        var error = APIError("RATE_LIMIT_REACHED", status: 413, "Request limit reached: too many Assemblies created per minute.")
+        error.retryIn = wait.retrySeconds
+        return error
+    }
+
     static func invalidForm(_ reason: String) -> APIError {
         APIError("INVALID_FORM_DATA", status: 400, "The request body could not be read as a form.", reason: reason)
     }

@@ -8,7 +8,8 @@ import ImageRobot
 /// Runs one Assembly's steps on a worker thread and records the outcome.
 ///
 /// Steps run in dependency order: `:original` (and any `/upload/handle` step) is the uploads,
-/// `/image/resize` resizes each file it uses. A file that fails does not stop the others: the
+/// `/image/resize` resizes each file it uses, `/s3/store` copies each into `storage/` (the
+/// export Robots' stand-in). A file that fails does not stop the others: the
 /// Assembly ends with the first failure as its `error` (`ok: null`) and keeps the results that
 /// were made. A cancel seen between files stops the work and deletes what it wrote.
 struct AssemblyExecutor: Sendable {
@@ -91,6 +92,14 @@ struct AssemblyExecutor: Sendable {
                         outcome.failure = outcome.failure ?? error
                     }
                 }
+            case .s3Store:
+                for input in inputs {
+                    do {
+                        files.append(try store(input, step: step.name, assembly: record.id))
+                    } catch {
+                        outcome.failure = outcome.failure ?? error
+                    }
+                }
             }
             outputs[step.name] = files
             if step.isResult {
@@ -135,6 +144,26 @@ struct AssemblyExecutor: Sendable {
                 code: "INTERNAL_COMMAND_ERROR", message: "Step '\(EchoedText.excerpt(step))' could not hash its result of \(input.name).",
                 reason: "\(error)", step: step, file: input.name, originalID: input.originalID)
         }
+    }
+
+    /// Copies one file into `storage/<assembly>/<step>/<file id>-<name>`, as an export Robot stores it into the customer's bucket.
+    private func store(_ input: ServiceAssemblyFile, step: String, assembly: String) throws(AssemblyFailure) -> ServiceAssemblyFile {
+        var file = input
+        file.id = ServiceID.make()
+        file.assemblyID = assembly
+        file.storedPath = "storage/\(assembly)/\(step)/\(file.id)-\(input.name)"
+        file.exported = true
+        file.isTusFile = false
+        file.tusUploadID = nil
+        let target = store.absolute(file.storedPath)
+        do {
+            try FileManager.default.createDirectory(atPath: PathText.directory(of: target), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: store.absolute(input.storedPath), toPath: target)
+        } catch {
+            throw AssemblyFailure(code: "S3_STORE_ERROR", message: "Step '\(EchoedText.excerpt(step))' could not store \(input.name).",
+                                  reason: "\(error)", step: step, file: input.name, originalID: input.originalID)
+        }
+        return file
     }
 
     /// An upload with `meta.width`/`meta.height` filled in when it is a readable image.

@@ -20,7 +20,8 @@ struct AssemblyQueryHandler: Sendable {
     func status(_ id: String) -> HTTPResponse {
         let urls = service.urls
         guard let record = service.store.record(id) else {
-            return APIError.assemblyNotFound(id).response(urls: urls)
+            guard let arrival = service.store.arrival(of: id) else { return APIError.assemblyNotFound(id).response(urls: urls) }
+            return .json(ServiceAssemblyStatus.arriving(id, arrival, urls: urls).serialized)
         }
         if let wait = service.statusRequests.admit(id) {
             var error = APIError(

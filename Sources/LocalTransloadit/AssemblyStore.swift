@@ -11,14 +11,22 @@ import Synchronization
 /// - `tus/`: tus uploads while they arrive (see ``TusUploadStore``)
 ///
 /// IDs are reserved while a creating request is still uploading, so two requests can never
-/// create the same client-chosen ID.
+/// create the same client-chosen ID; the reservation counts the bytes received, which a status
+/// request for the ID answers with (`ASSEMBLY_UPLOADING`), as production does.
 final class AssemblyStore: Sendable {
     let root: String
     private let log: ServiceLog
 
+    /// A creation whose body is still arriving: the bytes so far, and those its `Content-Length` announced.
+    struct Arrival: Sendable, Hashable {
+        var started: Date
+        var received: Int64 = 0
+        var expected: Int64?
+    }
+
     private struct State {
         var records: [String: AssemblyRecord] = [:]
-        var reserved: Set<String> = []
+        var reserved: [String: Arrival] = [:]
         var nextSequence = 1
     }
 
@@ -67,18 +75,28 @@ final class AssemblyStore: Sendable {
 
     // MARK: - Records
 
-    /// Holds `id` for a creation in progress; false when it exists or is already held.
-    func reserve(_ id: String) -> Bool {
+    /// Holds `id` for a creation in progress, whose body announced `expected` bytes; false when it exists or is already held.
+    func reserve(_ id: String, expecting expected: Int64? = nil) -> Bool {
         state.withLock { state in
-            guard state.records[id] == nil, !state.reserved.contains(id) else { return false }
-            state.reserved.insert(id)
+            guard state.records[id] == nil, state.reserved[id] == nil else { return false }
+            state.reserved[id] = Arrival(started: Date(), expected: expected)
             return true
         }
     }
 
+    /// Counts bytes of a reserved creation's body.
+    func arrived(_ id: String, bytes: Int) {
+        state.withLock { $0.reserved[id]?.received += Int64(bytes) }
+    }
+
+    /// The arrival of a creation still uploading, nil when none holds `id`.
+    func arrival(of id: String) -> Arrival? {
+        state.withLock { $0.reserved[id] }
+    }
+
     /// Gives up a reservation whose creation failed.
     func release(_ id: String) {
-        _ = state.withLock { $0.reserved.remove(id) }
+        _ = state.withLock { $0.reserved.removeValue(forKey: id) }
     }
 
     /// The next creation number.
@@ -98,7 +116,7 @@ final class AssemblyStore: Sendable {
             throw .internalError("cannot create the Assembly's directory: \(error.localizedDescription)")
         }
         state.withLock { state in
-            state.reserved.remove(record.id)
+            state.reserved.removeValue(forKey: record.id)
             state.records[record.id] = record
             write(record)
         }

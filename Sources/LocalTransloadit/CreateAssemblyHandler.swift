@@ -6,8 +6,9 @@ import HTTPServer
 
 /// `POST /assemblies` and `POST /assemblies/<id>`: admits, authorizes and stores a new Assembly.
 ///
-/// Admission happens when the headers arrive (rate limit, ID reservation), authorization as soon
-/// as the `params` field is known (at the first file part, or at the end of the body), and the
+/// Admission happens when the headers arrive (ID reservation), authorization as soon as the
+/// `params` field is known (at the first file part, or at the end of the body; the signature,
+/// then the rate limit, then the instructions), and the
 /// Assembly is stored once the whole body is in. A body cut off after a successful authorization
 /// leaves an Assembly in `REQUEST_ABORTED`; one cut off earlier leaves nothing.
 struct CreateAssemblyHandler: Sendable {
@@ -46,13 +47,8 @@ struct CreateAssemblyHandler: Sendable {
 
     func plan(for request: HTTPRequest, chosenID: String?) -> HTTPRequestPlan {
         let urls = service.urls
-        if let wait = service.creations.admit() {
-            var error = APIError("RATE_LIMIT_REACHED", status: 429, "Request limit reached: too many Assemblies created per minute.")
-            error.retryIn = wait.retrySeconds
-            return .respond(error.response(urls: urls))
-        }
         let id = chosenID ?? ServiceID.make()
-        guard service.store.reserve(id) else {
+        guard service.store.reserve(id, expecting: request.contentLength.map(Int64.init)) else {
             let error = APIError(
                 "DO_NOT_REUSE_ASSEMBLY_IDS", status: 409,
                 "An Assembly with the ID \(id) exists already; choose a new ID for each Assembly.")
@@ -79,6 +75,9 @@ struct CreateAssemblyHandler: Sendable {
     func authorize(_ fields: [FormField]) throws(APIError) -> Authorization {
         let params = fields.firstValue(named: "params")
         let object = try service.verifier.verify(params: params, signature: fields.firstValue(named: "signature"), purpose: .create)
+        // After the signature check, as production checks it as soon as the request arrives: signed
+        // params count as seen even when the creation is then rate-limited.
+        if let wait = service.creations.admit() { throw .creationsRateLimited(wait: wait) }
         let instructions = try ServiceInstructions(params: object, templates: service.templates)
         var expected = 0
         if let text = fields.firstValue(named: "tus_num_expected_upload_files") ?? fields.firstValue(named: "num_expected_upload_files") {

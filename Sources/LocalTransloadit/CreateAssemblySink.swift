@@ -36,6 +36,7 @@ final class CreateAssemblySink: HTTPBodySink {
 
     func receive(_ chunk: UnsafeRawBufferPointer) throws(HTTPRejection) {
         received += Int64(chunk.count)
+        handler.service.store.arrived(admission.id, bytes: chunk.count)
         if parser != nil, collector != nil {
             do {
                 try parser!.feed(chunk, into: &collector!)

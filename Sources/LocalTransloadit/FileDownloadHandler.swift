@@ -5,8 +5,9 @@ import HTTPServer
 /// `GET /files/<assembly>/<file>/<name>`: an upload's or a result's bytes, streamed from disk, for the result lifetime.
 ///
 /// Once an Assembly's files are older than the result TTL (counted from the end of its execution,
-/// like Transloadit's temporary storage) they are deleted and answered with 404. Download faults
-/// (truncate, corrupt, drop, slow, 5xx) are applied here.
+/// like Transloadit's temporary storage) they are deleted and answered with 404. A file fetched
+/// more than ``FileFetchCounter/limit`` times is refused with 403, as Transloadit refuses an
+/// over-fetched temporary file. Download faults (truncate, corrupt, drop, slow, 5xx) are applied here.
 struct FileDownloadHandler: Sendable {
     let service: ServiceContext
 
@@ -34,6 +35,11 @@ struct FileDownloadHandler: Sendable {
         guard let record = service.store.record(assembly),
               let file = record.storedFiles.first(where: { $0.id == fileID }) else {
             return missing.response(urls: urls)
+        }
+        guard service.fetches.admit(assembly: assembly, file: fileID) else {
+            return APIError("FILE_FETCH_LIMIT_REACHED", status: 403,
+                            "This temporary file was fetched \(FileFetchCounter.limit) times; it is served no more.")
+                .about(assembly).response(urls: urls)
         }
         if let expires = service.filesExpire(record), Date() >= expires {
             ExpirySweeper.removeFiles(of: record, store: service.store)

@@ -29,13 +29,10 @@ struct ReplayHandler: Sendable {
             throw .fieldsTooLarge(limit: CreateAssemblyHandler.fieldsLimit)
         }
         guard let original = service.store.record(originalID) else { throw .assemblyNotFound(originalID) }
-        if let wait = service.creations.admit() {
-            var error = APIError("RATE_LIMIT_REACHED", status: 429, "Request limit reached: too many Assemblies created per minute.")
-            error.retryIn = wait.retrySeconds
-            throw error
-        }
         let params = fields.firstValue(named: "params")
+        // Verified first: signed params count as seen even when the creation is then rate-limited.
         let object = try service.verifier.verify(params: params, signature: fields.firstValue(named: "signature"), purpose: .create)
+        if let wait = service.creations.admit() { throw .creationsRateLimited(wait: wait) }
         let manager = FileManager.default
         let filesGone = original.uploads.contains { !manager.fileExists(atPath: service.store.absolute($0.storedPath)) }
         guard !original.state.isRunning, !filesGone else {

@@ -35,6 +35,9 @@ struct ServiceAssemblyFile: Codable, Sendable, Hashable {
     var userMeta: [String: String]
     /// The path of the bytes, relative to the data directory.
     var storedPath: String
+    /// True for a file the `/s3/store` stand-in stored: its URL is the storage's, which refuses to
+    /// serve it, and it is not temporary. Nil in records written before the stand-in.
+    var exported: Bool?
 
     /// Splits a file name at its last dot into basename and extension (`a.tar.gz` → `a.tar`, `gz`).
     static func split(name: String) -> (basename: String, ext: String) {
@@ -62,7 +65,8 @@ struct ServiceAssemblyFile: Codable, Sendable, Hashable {
 
     /// The file object of the status JSON.
     func json(urls: ServiceURLs) -> JSONValue {
-        let url = urls.file(assembly: assemblyID, file: id, name: name)
+        let isExported = exported == true
+        let url = isExported ? urls.storage(storedPath) : urls.file(assembly: assemblyID, file: id, name: name)
         var meta: [String: JSONValue] = [:]
         if let width, let height {
             meta["width"] = .integer(Int64(width))
@@ -75,7 +79,7 @@ struct ServiceAssemblyFile: Codable, Sendable, Hashable {
             "md5hash": .string(md5hash), "original_id": .string(originalID), "original_name": .string(originalName),
             "original_basename": .string(originalBasename), "original_md5hash": .string(originalMD5),
             "original_path": .string("/"), "from_batch_import": .bool(false), "is_tus_file": .bool(isTusFile),
-            "url": .string(url), "ssl_url": .string(url), "is_temp_url": .bool(true),
+            "url": .string(url), "ssl_url": .string(url), "is_temp_url": .bool(!isExported),
             "meta": .object(meta), "user_meta": .object(userMeta.mapValues(JSONValue.string)),
         ]
         if let tusUploadID { members["tus_upload_url"] = .string(urls.tusUpload(tusUploadID)) }

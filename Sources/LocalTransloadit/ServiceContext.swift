@@ -17,6 +17,7 @@ final class ServiceContext: Sendable {
     let resultTTL: Duration
     let maxUploadSize: Int64
     let log: ServiceLog
+    let fetches = FileFetchCounter()
     private let currentURLs: Mutex<ServiceURLs>
 
     /// Opens the data directory, loads its state and starts the workers; listening comes after.

@@ -15,6 +15,9 @@ struct ServiceInstructions: Sendable {
             case uploadHandle
             /// `/image/resize` with its options.
             case imageResize(ResizeOptions)
+            /// `/s3/store`, standing in for every export Robot: files copied into the data directory's
+            /// `storage/`, reported at URLs that refuse to serve them (private storage).
+            case s3Store
         }
 
         var name: String
@@ -87,6 +90,9 @@ struct ServiceInstructions: Sendable {
             let options = try ResizeOptions(step: name, json: object)
             let inputs = try uses(object["use"], step: name)
             return (Step(name: name, robot: .imageResize(options), inputs: inputs, isResult: false), explicitResult)
+        case "/s3/store":
+            let inputs = try uses(object["use"], step: name)
+            return (Step(name: name, robot: .s3Store, inputs: inputs, isResult: false), explicitResult)
         default:
             throw .validation("ASSEMBLY_STEP_UNKNOWN_ROBOT", "Step '\(EchoedText.excerpt(name))' uses the unknown robot '\(EchoedText.excerpt(robot))'.")
         }

@@ -62,6 +62,12 @@ struct ServiceRoutes: HTTPHandler {
         router.add(.delete, "/resumable/files/:upload") { request, parameters in
             faults.apply(.tusDelete, urls: service.urls) { .respond(tus.terminate(request, id: parameters["upload"] ?? "")) }
         }
+        router.add(.get, "/storage/*") { request, _ in
+            // The customer's storage, as an export Robot leaves it: private.
+            service.log("storage: refused GET \(EchoedText.excerpt(request.target))")
+            return .respond(.text(#"<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>"#,
+                           status: 403))
+        }
         router.add(.get, "/files/:assembly/:file/*") { _, parameters in
             files.plan(assembly: parameters["assembly"] ?? "", file: parameters["file"] ?? "")
         }

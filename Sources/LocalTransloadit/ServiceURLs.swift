@@ -31,6 +31,11 @@ struct ServiceURLs: Sendable, Hashable {
         return "\(base)/files/\(assembly)/\(file)/\(segment)"
     }
 
+    /// Where the `/s3/store` stand-in reports a file it stored (`storage/...` under the data directory): a URL that answers 403.
+    func storage(_ storedPath: String) -> String {
+        "\(base)/\(storedPath.split(separator: "/").map { FormURLEncoding.escape(String($0)) }.joined(separator: "/"))"
+    }
+
     /// The Assembly ID at the end of an `assembly_url` (http or https, any host), or nil.
     static func assemblyID(inURL url: String) -> String? {
         let path = url.split(separator: "?").first.map(String.init) ?? url

@@ -40,3 +40,72 @@ import Testing
         #expect(atService.isEmpty, "\(atService)")
     }
 }
+
+/// An export recipe against the service's `/s3/store` stand-in, whose storage URLs answer 403 as a private bucket does.
+@Suite struct ExportRecipeTests {
+    /// A manifest that resizes into `thumb` and stores the thumbnails with `/s3/store`, plus `output`.
+    static func manifest(endpoint: String, output: String) -> String {
+        """
+        version: 1
+        name: exported
+        endpoint: \(endpoint)
+        auth: {key: \(FaultSurvivalTests.key)}
+        signer: {kind: local, secret_env: TL_SECRET}
+        inputs: {include: "in/**/*.png", base: in}
+        steps:
+          thumb: {robot: /image/resize, use: ":original", width: 160, height: 120, resize_strategy: fit, format: jpg, result: true}
+          archive: {robot: /s3/store, use: thumb, credentials: my_bucket}
+        poll: {interval: 50ms, max_interval: 200ms}
+        shards: {files: 4}
+        state_dir: state
+        \(output)
+
+        """
+    }
+
+    @Test func exportResultsAreRecordedNotFetchedAndTheThumbnailsDownloadedOnce() async throws {
+        let directory = try RunCommandTests.job()
+        let secret = "secret-\(UUID().uuidString)"
+        let serve = try FaultSurvivalTests.service([], in: directory, secret: secret)
+        defer { serve.stop() }
+        let endpoint = try serve.baseURL()
+        try directory.write("job/exported.yaml", Self.manifest(endpoint: endpoint, output: ""))
+        let environment = ["TL_SECRET": secret]
+
+        let run = try BinaryRunner.run(["run", "job/exported.yaml", "--quiet"], in: directory.url, environment: environment)
+
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let runID = try #require(FaultSurvivalTests.runID(run))
+        let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)
+        #expect(inspection.files.allSatisfy { $0.state == .done })
+        let thumbs = inspection.results.filter { $0.result.step == "thumb" }
+        let archived = inspection.results.filter { $0.result.step == "archive" }
+        #expect(thumbs.count == inspection.files.count && thumbs.allSatisfy { $0.isDownloaded && $0.fetches == 1 })
+        #expect(archived.count == inspection.files.count)
+        #expect(archived.allSatisfy { $0.result.delivery == .exported && $0.fetches == 0 && $0.result.url?.contains("/storage/") == true })
+        #expect(!serve.errors.contains("storage: refused"), "\(serve.errors)")
+
+        let report = try BinaryRunner.run(["report", runID.rawValue, "--state-dir", "job/state", "--results", "--format", "csv"],
+                                          in: directory.url)
+        let exportedRows = report.stdout.split(separator: "\r\n").filter { $0.contains(",archive,exported,") }
+        #expect(exportedRows.count == inspection.files.count, "\(report.stdout)")
+    }
+
+    @Test func askingForAPrivateExportFailsEachFileNamingTheStep() async throws {
+        let directory = try RunCommandTests.job()
+        let secret = "secret-\(UUID().uuidString)"
+        let serve = try FaultSurvivalTests.service([], in: directory, secret: secret)
+        defer { serve.stop() }
+        try directory.write("job/exported.yaml", Self.manifest(endpoint: try serve.baseURL(), output: "output: {steps: [archive]}"))
+
+        let run = try BinaryRunner.run(["run", "job/exported.yaml", "--quiet"], in: directory.url, environment: ["TL_SECRET": secret])
+
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        let runID = try #require(FaultSurvivalTests.runID(run))
+        let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)
+        #expect(inspection.files.allSatisfy { $0.state == .failed && $0.failure?.code == .resultNotDownloadable })
+        #expect(inspection.files.first?.failure?.message.contains("step archive (HTTP 403)") == true)
+        #expect(inspection.attempts.count == inspection.shards.count, "a private result made a second Assembly")
+        #expect(serve.errors.contains("storage: refused"))
+    }
+}

@@ -15,9 +15,13 @@ import Testing
         for _ in 0..<2 {
             #expect(try await harness.create(params: harness.params(Self.original)).status == 200)
         }
-        let limited = try await harness.create(params: harness.params(Self.original))
-        #expect(limited.status == 429)
+        let params = harness.params(Self.original)
+        let limited = try await harness.create(params: params)
+        #expect(limited.status == 413)
         #expect(limited["error"]?.stringValue == "RATE_LIMIT_REACHED")
+        // Its signed params were seen, rate-limited or not: sent again, they are refused as reused.
+        let again = try await harness.create(params: params)
+        #expect(again["error"]?.stringValue == "SIGNATURE_REUSE_DETECTED")
         let retryIn = try #require(limited["info"]?["retryIn"])
         let seconds = try #require(retryIn.intValue)
         #expect((1...60).contains(seconds))
@@ -61,7 +65,7 @@ import Testing
             declaredFileSize: 4 << 20, sentFileBytes: 300_000)
         try RawHTTP.sendAndHangUp(bytes, port: harness.service.port)
         var answer = try await harness.get("/assemblies/\(id)")
-        for _ in 0..<250 where answer.status == 404 {
+        for _ in 0..<250 where answer["ok"]?.stringValue == "ASSEMBLY_UPLOADING" {
             try await Task.sleep(for: .milliseconds(20))
             answer = try await harness.get("/assemblies/\(id)")
         }
@@ -71,6 +75,29 @@ import Testing
         #expect((answer["bytes_received"]?.intValue ?? 0) > 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.directory.file("data/tmp"))
         #expect(leftovers.isEmpty)
+    }
+
+    @Test func aCreationStillArrivingIsUploadingWithTheBytesReceived() async throws {
+        let harness = try ServiceHarness()
+        let id = AssemblyID.generate().rawValue
+        let params = harness.params(Self.original)
+        let bytes = RawHTTP.truncatedCreation(
+            path: "/assemblies/\(id)", params: params, signature: harness.sign(params),
+            declaredFileSize: 4 << 20, sentFileBytes: 300_000)
+        let connection = try #require(RawConnection(port: harness.service.port))
+        #expect(connection.send(bytes))
+        let headEnd = try #require((0..<bytes.count - 3).first { Array(bytes[$0..<$0 + 4]) == Array("\r\n\r\n".utf8) })
+        let body = bytes.count - headEnd - 4
+        var answer = try await harness.get("/assemblies/\(id)")
+        for _ in 0..<250 where answer["bytes_received"]?.intValue != body {
+            try await Task.sleep(for: .milliseconds(20))
+            answer = try await harness.get("/assemblies/\(id)")
+        }
+        #expect(answer.status == 200 && answer["ok"]?.stringValue == "ASSEMBLY_UPLOADING")
+        #expect(answer["bytes_received"]?.intValue == body)
+        #expect(answer["assembly_ssl_url"]?.stringValue == "\(harness.machine)/assemblies/\(id)")
+        #expect((answer["bytes_expected"]?.intValue ?? 0) > 4 << 20)
+        connection.closeWriting()
     }
 
     @Test func uploadCutOffBeforeItsParamsLeavesNothing() async throws {

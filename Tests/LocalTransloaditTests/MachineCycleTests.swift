@@ -46,3 +46,18 @@ import Testing
         #expect(try await harness.get("/assemblies/\(id)")["assembly_ssl_url"]?.stringValue == "\(harness.machine)/assemblies/\(id)")
     }
 }
+
+/// Temporary files as Transloadit serves them.
+@Suite struct TemporaryFileTests {
+    @Test func aTemporaryFileIsServedTenTimesAndRefusedAfter() async throws {
+        let harness = try ServiceHarness()
+        let photo = try harness.image("photo.jpg", width: 60, height: 40)
+        let done = try await harness.resize([("image", photo)], options: ["width": .integer(30)])
+        let result = try #require(done["results"]?["resized"]?.arrayValue?.first)
+        let url = try #require(result["ssl_url"]?.stringValue)
+        #expect(result["is_temp_url"] == .bool(true) && url.hasPrefix(harness.base))
+        for _ in 0..<FileFetchCounter.limit { #expect(try await harness.download(url).response.status == 200) }
+        let refused = try await harness.get(url)
+        #expect(refused.status == 403 && refused["error"]?.stringValue == "FILE_FETCH_LIMIT_REACHED")
+    }
+}
