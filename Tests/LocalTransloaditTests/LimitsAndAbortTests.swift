@@ -10,6 +10,24 @@ import Testing
 @Suite struct LimitsAndAbortTests {
     static let original = ["steps": JSONValue.object([":original": .object(["robot": .string("/upload/handle")])])]
 
+    /// A creation of a new Assembly that announces 4 MiB of file and carries 300,000 bytes of it.
+    static func cutOffCreation(_ harness: ServiceHarness) -> (id: String, bytes: [UInt8]) {
+        let id = AssemblyID.generate().rawValue
+        let params = harness.params(original)
+        return (id, RawHTTP.truncatedCreation(path: "/assemblies/\(id)", params: params, signature: harness.sign(params),
+                                              declaredFileSize: 4 << 20, sentFileBytes: 300_000))
+    }
+
+    /// The Assembly's status once `waiting` no longer holds for it (5 s at most).
+    static func status(of id: String, in harness: ServiceHarness, while waiting: (Answer) -> Bool) async throws -> Answer {
+        var answer = try await harness.get("/assemblies/\(id)")
+        for _ in 0..<250 where waiting(answer) {
+            try await Task.sleep(for: .milliseconds(20))
+            answer = try await harness.get("/assemblies/\(id)")
+        }
+        return answer
+    }
+
     @Test func creationsPerMinuteAreLimited() async throws {
         let harness = try ServiceHarness { $0.creationsPerMinute = 2 }
         for _ in 0..<2 {
@@ -58,17 +76,9 @@ import Testing
 
     @Test func uploadCutOffAfterItsParamsIsRequestAborted() async throws {
         let harness = try ServiceHarness()
-        let id = AssemblyID.generate().rawValue
-        let params = harness.params(Self.original)
-        let bytes = RawHTTP.truncatedCreation(
-            path: "/assemblies/\(id)", params: params, signature: harness.sign(params),
-            declaredFileSize: 4 << 20, sentFileBytes: 300_000)
+        let (id, bytes) = Self.cutOffCreation(harness)
         try RawHTTP.sendAndHangUp(bytes, port: harness.service.port)
-        var answer = try await harness.get("/assemblies/\(id)")
-        for _ in 0..<250 where answer["ok"]?.stringValue == "ASSEMBLY_UPLOADING" {
-            try await Task.sleep(for: .milliseconds(20))
-            answer = try await harness.get("/assemblies/\(id)")
-        }
+        let answer = try await Self.status(of: id, in: harness) { $0["ok"]?.stringValue == "ASSEMBLY_UPLOADING" }
         #expect(answer.status == 200)
         #expect(answer["ok"]?.stringValue == "REQUEST_ABORTED")
         #expect(answer["uploads"]?.arrayValue?.isEmpty == true)
@@ -79,20 +89,12 @@ import Testing
 
     @Test func aCreationStillArrivingIsUploadingWithTheBytesReceived() async throws {
         let harness = try ServiceHarness()
-        let id = AssemblyID.generate().rawValue
-        let params = harness.params(Self.original)
-        let bytes = RawHTTP.truncatedCreation(
-            path: "/assemblies/\(id)", params: params, signature: harness.sign(params),
-            declaredFileSize: 4 << 20, sentFileBytes: 300_000)
+        let (id, bytes) = Self.cutOffCreation(harness)
         let connection = try #require(RawConnection(port: harness.service.port))
         #expect(connection.send(bytes))
         let headEnd = try #require((0..<bytes.count - 3).first { Array(bytes[$0..<$0 + 4]) == Array("\r\n\r\n".utf8) })
         let body = bytes.count - headEnd - 4
-        var answer = try await harness.get("/assemblies/\(id)")
-        for _ in 0..<250 where answer["bytes_received"]?.intValue != body {
-            try await Task.sleep(for: .milliseconds(20))
-            answer = try await harness.get("/assemblies/\(id)")
-        }
+        let answer = try await Self.status(of: id, in: harness) { $0["bytes_received"]?.intValue != body }
         #expect(answer.status == 200 && answer["ok"]?.stringValue == "ASSEMBLY_UPLOADING")
         #expect(answer["bytes_received"]?.intValue == body)
         #expect(answer["assembly_ssl_url"]?.stringValue == "\(harness.machine)/assemblies/\(id)")
