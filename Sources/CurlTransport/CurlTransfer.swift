@@ -78,7 +78,8 @@ final class CurlTransfer {
         let userData = Unmanaged.passUnretained(self).toOpaque()
         try handle.set(CURLOPT_URL, string: request.url)
         try handle.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
-        try handle.set(CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
+        // A redirect never takes an https exchange to plain http.
+        try handle.set(CURLOPT_REDIR_PROTOCOLS_STR, string: request.url.lowercased().hasPrefix("https:") ? "https" : "http,https")
         try handle.set(CURLOPT_NOSIGNAL, 1)
         try handle.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         try handle.set(CURLOPT_HTTPHEADER, list: headerList)

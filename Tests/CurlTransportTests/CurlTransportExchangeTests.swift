@@ -127,6 +127,18 @@ import Testing
         #expect(try object(followed)["path"] as? String == "/echo")
     }
 
+    @Test func atMostTheAskedRedirectsAreFollowed() async throws {
+        /// A path that redirects `hops` times before it reaches `/echo`.
+        func chain(_ hops: Int) -> String {
+            (0..<hops).reduce("/echo") { target, _ in "/redirect?to=" + (target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
+        }
+        let options = HTTPTransferOptions(followRedirects: true, maxRedirects: 5)
+        let five = try await transport.send(.get(server.url(chain(5))), options: options)
+        #expect(five.status == 200 && five.url == server.url("/echo"))
+        let six = await #expect(throws: TransportError.self) { try await transport.send(.get(server.url(chain(6))), options: options) }
+        #expect(six?.isRetryable == false)
+    }
+
     @Test func followedRedirectResendsAStreamedBody() async throws {
         // Given a body with a file segment posted to a 307 redirect, which keeps method and body
         let scratch = try TemporaryDirectory()

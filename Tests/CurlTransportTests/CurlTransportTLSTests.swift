@@ -1,5 +1,6 @@
 import AssemblyLine
 import CurlTransport
+import Foundation
 import TestSupport
 import Testing
 
@@ -28,6 +29,23 @@ import Testing
         let trusted = HTTPTransferOptions(caBundlePath: pair.certificate)
         let response = try await transport.send(.get(url), options: trusted)
         #expect(response.status == 200)
+    }
+
+    @Test func aRedirectNeverTakesHTTPSToPlainHTTP() async throws {
+        // Given a trusted HTTPS server and a plain one
+        let scratch = try TemporaryDirectory()
+        let pair = try await SelfSignedCertificate.make(in: scratch.path, name: "loopback", subjectAltName: "IP:127.0.0.1")
+        let secure = try await TestServer.start(tls: (pair.certificate, pair.key))
+        let plain = try await TestServer.start()
+        let options = HTTPTransferOptions(followRedirects: true, caBundlePath: pair.certificate)
+        // Then a redirect within https is followed, and one to http is not
+        let within = try await transport.send(.get(secure.url("/redirect?to=/echo")), options: options)
+        #expect(within.status == 200)
+        let target = plain.url("/echo").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.send(.get(secure.url("/redirect?to=\(target)")), options: options)
+        }
+        #expect(error?.isRetryable == false)
     }
 
     @Test func hostNameIsVerified() async throws {

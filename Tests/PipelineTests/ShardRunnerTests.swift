@@ -82,9 +82,19 @@ import Testing
             .json(200, ShardHarness.status("ASSEMBLY_EXECUTING", id: ShardHarness.assemblyID(of: $0)))
         }
 
+        harness.transport.script(.delete, "\(ShardHarness.endpoint)/assemblies/") {
+            .json(200, ShardHarness.status("ASSEMBLY_CANCELED", id: ShardHarness.assemblyID(of: $0)))
+        }
+
         let end = try await harness.runShard(pollTimeout: .seconds(10))
 
         #expect(end == .failed)
+        // The Assembly the shard gave up on is cancelled at the API host, so that it stops costing.
+        let attempt = try #require(try await harness.ledger.attempts(of: harness.run, shard: 0).first)
+        #expect(harness.transport.requests(.delete, "/assemblies/").map(\.url) == ["\(ShardHarness.endpoint)/assemblies/\(attempt.assemblyID)"])
+        #expect(try await harness.ledger.events(of: harness.run, shard: 0).contains {
+            $0.kind == "attempt.cancelled" && $0.message == "Assembly \(attempt.assemblyID) abandoned, now ASSEMBLY_CANCELED"
+        })
         #expect(harness.clock.waits == [.seconds(1), .milliseconds(1_500), .milliseconds(2_250), .milliseconds(3_375), .seconds(4)])
         #expect(harness.transport.requests(.get, "\(ShardHarness.machine)/assemblies/").count == 6)
         let shard = try await harness.ledger.shards(of: harness.run)[0]

@@ -39,7 +39,7 @@ extension ShardRunner {
             try await context.clock.sleep(for: duration)
             return .waited
         case .transition, .recordCreated, .recordCompletion, .report, .checkpoint, .backOffCreations, .forgetStatusPacing,
-             .recordStatusURL, .finish:
+             .recordStatusURL, .cancelAssembly, .finish:
             preconditionFailure("\(action) is not a request")
         }
     }

@@ -54,6 +54,8 @@ package struct ShardRunner: Sendable {
             await context.governor.backOffCreations(for: duration)
         case let .forgetStatusPacing(url):
             await context.governor.forget(url)
+        case let .cancelAssembly(id):
+            await cancel(id)
         case let .recordStatusURL(url):
             try await context.ledger.recordStatusURL(context.runID, shard: shard.index, url: url, at: context.clock.now)
         case .finish:
@@ -74,6 +76,19 @@ package struct ShardRunner: Sendable {
     func transition(_ transition: ShardTransition, event: ShardEvent.Kind, detail: String = "") async throws {
         try await context.ledger.transition(context.runID, shard: shard.index, transition, at: context.clock.now)
         context.report(ShardEvent(shard: shard.index, kind: event, detail: detail))
+    }
+
+    /// Cancels an abandoned Assembly at the API host and notes it in the ledger; a failed cancel is noted, not thrown.
+    private func cancel(_ id: AssemblyID) async {
+        let outcome: String
+        do {
+            let status = try await context.client.cancel(url: "\(context.client.endpoint)/assemblies/\(id)")
+            outcome = status.ok.map { "now \($0.code)" } ?? "cancelled"
+        } catch {
+            outcome = "the cancel failed: \(error)"
+        }
+        try? await context.ledger.recordEvent(context.runID, shard: shard.index, kind: "attempt.cancelled",
+                                              message: "Assembly \(id) abandoned, \(outcome)", at: context.clock.now)
     }
 
     /// Records the accepted Assembly, with the bytes of files its creating request carried.

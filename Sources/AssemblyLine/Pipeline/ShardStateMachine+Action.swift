@@ -19,6 +19,9 @@ extension ShardStateMachine {
         case checkpoint(PipelineCheckpoint)
         /// Push every later creation of the run back by `duration` (the service said slow down).
         case backOffCreations(Duration)
+        /// Cancel an Assembly the shard gives up on (`DELETE` at the API host), so that it stops costing;
+        /// its failure changes nothing.
+        case cancelAssembly(AssemblyID)
         /// Write the Assembly's status URL anew: the service named another machine for it.
         case recordStatusURL(String)
         /// Stop pacing the status requests of an Assembly that will not be polled again.

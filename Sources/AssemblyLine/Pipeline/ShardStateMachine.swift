@@ -85,6 +85,8 @@ package struct ShardStateMachine: Sendable {
     private(set) var failures = 0
     /// Params signed for the current attempt and not used yet.
     private var signed: SignedParams?
+    /// The current attempt's Assembly while it may still run: cancelled when the shard gives up on it.
+    private var running: AssemblyID?
     /// Fixes the retry jitter, so that the same events always give the same waits.
     private let seed: UInt64
 
@@ -158,11 +160,13 @@ package struct ShardStateMachine: Sendable {
                 return fail(ShardFailure(code: .tusURLMissing, "the service named no tus endpoint for the Assembly",
                                          retryable: true, needsNewAssembly: true))
             }
+            running = attempt.assemblyID
             phase = .checkingTus(attempt, url: url)
             return [.lookUp(url: url)]
         case let (.checkingTus(attempt, url), .lookedUp(status)):
-            guard let status else { return fail(Self.assemblyGone) }
+            guard let status else { return gone() }
             guard status.isRunning else {
+                running = nil
                 let code = status.error ?? status.ok.map { FailureCode(rawValue: $0.code) } ?? .assemblyStopped
                 return fail(ShardFailure(code: code, "the Assembly stopped before its uploads finished; the shard runs again",
                                          retryable: true, needsNewAssembly: true))
@@ -178,11 +182,12 @@ package struct ShardStateMachine: Sendable {
                 return fail(ShardFailure(code: .assemblyURLMissing, "the ledger has no status URL for the Assembly",
                                          retryable: true, needsNewAssembly: true))
             }
+            running = attempt.assemblyID
             let deadline = (attempt.createdAt ?? attempt.startedAt).addingTimeInterval(Self.seconds(settings.poll.timeout))
             phase = .polling(Poll(url: url, fallback: assemblyURL(of: attempt), deadline: deadline, interval: settings.poll.interval))
             return [.pollStatus(url: url)]
         case let (.polling(poll), .statusAnswered(status)):
-            guard let status else { return fail(Self.assemblyGone) }
+            guard let status else { return gone() }
             var current = poll
             let refresh = refreshedURL(status, was: poll.url)
             if !refresh.isEmpty, let named = status.statusURL {
@@ -212,8 +217,8 @@ package struct ShardStateMachine: Sendable {
             guard othersLeft > 0 else { return failShard(failure.reason) }
             signed = nil
             step = .planned
-            return [.report(.fileFailed, detail: "\(culprit): \(failure.reason); \(othersLeft) other files go on in a new Assembly"),
-                    .transition(.restarted, .restarted, detail: "")] + enter(.planned)
+            return abandon() + [.report(.fileFailed, detail: "\(culprit): \(failure.reason); \(othersLeft) other files go on in a new Assembly"),
+                                .transition(.restarted, .restarted, detail: "")] + enter(.planned)
         case let (.isolating(failure), .notIsolated):
             var shardWide = failure
             shardWide.culprit = nil
@@ -222,7 +227,7 @@ package struct ShardStateMachine: Sendable {
             signed = nil
             var actions: [Action] = []
             if failure.needsNewAssembly && step != .planned {
-                actions.append(.transition(.restarted, .restarted, detail: ""))
+                actions += abandon() + [.transition(.restarted, .restarted, detail: "")]
                 step = .planned
             }
             return actions + enter(step)
@@ -300,6 +305,7 @@ package struct ShardStateMachine: Sendable {
             return fail(ShardFailure(code: .assemblyIDMismatch, "the service answered for Assembly \(answered), not \(attempt.assemblyID)",
                                      retryable: false))
         }
+        running = attempt.assemblyID
         let recorded = Action.recordCreated(status, fallbackURL: assemblyURL(of: attempt))
         if settings.tus {
             step = .created
@@ -316,6 +322,9 @@ package struct ShardStateMachine: Sendable {
     private mutating func advance(
         with status: AssemblyStatus, polling: Poll?, now: Date
     ) -> [Action] {
+        if status.isCompleted || status.error != nil || status.ok == .aborted || status.ok == .canceled {
+            running = nil
+        }
         if status.isCompleted {
             step = .completed
             let forget = polling.map { [Action.forgetStatusPacing(url: $0.url)] } ?? []
@@ -341,7 +350,7 @@ package struct ShardStateMachine: Sendable {
         }
         guard let polling else { return actions + enter(step) }
         guard now < polling.deadline else {
-            return actions + fail(ShardFailure(code: .pollTimeout, "the Assembly did not finish within \(ConfigUnits.formatDuration(settings.poll.timeout))",
+            return actions + abandon() + fail(ShardFailure(code: .pollTimeout, "the Assembly did not finish within \(ConfigUnits.formatDuration(settings.poll.timeout))",
                                                retryable: false))
         }
         phase = .pausingPoll(polling)
@@ -349,6 +358,19 @@ package struct ShardStateMachine: Sendable {
     }
 
     // MARK: - Failures
+
+    /// The service no longer knows the Assembly: nothing is left to cancel.
+    private mutating func gone() -> [Action] {
+        running = nil
+        return fail(Self.assemblyGone)
+    }
+
+    /// Cancels the Assembly the shard gives up on, when it may still run (docs: an abandoned
+    /// Assembly otherwise runs to its expiry and counts against the 250 running Assemblies).
+    private mutating func abandon() -> [Action] {
+        defer { running = nil }
+        return running.map { [.cancelAssembly($0)] } ?? []
+    }
 
     /// What a failure leads to: the culprit input alone, a wait and another try, or the shard's end.
     private mutating func fail(_ failure: ShardFailure) -> [Action] {

@@ -18,6 +18,9 @@ package struct TransloaditClient: Sendable {
         }
     }
 
+    /// The most redirects a result download follows (storage and CDNs redirect; loops do not end).
+    package static let maxDownloadRedirects = 5
+
     package let transport: any HTTPTransport
     /// The API's base URL, without a trailing slash.
     package let endpoint: String
@@ -65,11 +68,24 @@ package struct TransloaditClient: Sendable {
         return try Self.usable(status, of: response)
     }
 
+    /// Cancels the Assembly at `url` (`DELETE`), so that an abandoned one stops costing and stops
+    /// counting against the account's running Assemblies; returns its status after the cancel.
+    package func cancel(url: String) async throws(TransloaditError) -> AssemblyStatus {
+        let (response, status) = try await exchange(HTTPRequestSpec(method: .delete, url: url), progress: nil)
+        return try Self.usable(status, of: response)
+    }
+
     /// Downloads a result into `path` (created or truncated); returns the bytes received.
+    ///
+    /// Redirects are followed, at most ``maxDownloadRedirects``, never from https to http; no
+    /// credentials go with a result request, so none can follow a redirect elsewhere.
     package func download(url: String, to path: String, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
+        var following = options
+        following.followRedirects = true
+        following.maxRedirects = Self.maxDownloadRedirects
         let response: HTTPResponseInfo
         do {
-            response = try await transport.send(.get(url), to: .file(path: path), options: options, progress: progress)
+            response = try await transport.send(.get(url), to: .file(path: path), options: following, progress: progress)
         } catch {
             throw TransloaditError(error)
         }

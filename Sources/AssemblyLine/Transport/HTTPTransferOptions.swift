@@ -17,7 +17,7 @@ package struct HTTPTransferOptions: Sendable, Hashable {
     package var totalTimeout: Duration?
     /// Abandon a transfer slower than this; nil to never do so.
     package var lowSpeed: LowSpeedLimit? = LowSpeedLimit(bytesPerSecond: 1, duration: .seconds(60))
-    /// Follow `Location` on 3xx answers; off by default, so a redirect comes back as the response.
+    /// Follow `Location` on 3xx answers (an https exchange only to https); off by default, so a redirect comes back as the response.
     package var followRedirects = false
     /// The most redirects followed when `followRedirects` is on.
     package var maxRedirects = 5
