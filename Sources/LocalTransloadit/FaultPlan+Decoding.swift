@@ -13,6 +13,7 @@ extension FaultPlan {
     ///   status: {slow: 0.2, delay: 1500ms}
     ///   download: {truncate: 0.1, corrupt: 0.1}
     /// assemblies: {fail: 0.25, error: INTERNAL_COMMAND_ERROR}
+    /// machines: {cycle_after: 40}
     /// ```
     /// Shares are numbers from 0 to 1 whose sum per route is at most 1; `statuses` are 500 to
     /// 599; `truncate` and `corrupt` apply to `download` only, `cut` to `create` and `tus_patch` only. Route names: the raw values of ``Route``.
@@ -20,7 +21,7 @@ extension FaultPlan {
     package static func decode(_ node: ConfigNode, file: String, environment: [String: String] = [:]) throws(ConfigError) -> FaultPlan {
         try ConfigSource(displayPath: file, absolutePath: file, environment: environment).decode { reader in
             var plan = FaultPlan(seed: 0)
-            if let root = reader.table(node, field: "", keys: ["seed", "routes", "assemblies"]) {
+            if let root = reader.table(node, field: "", keys: ["seed", "routes", "assemblies", "machines"]) {
                 if let text = root.string("seed", required: true, expected: "a whole number from 0 to 2^64-1") {
                     if let seed = UInt64(text) { plan.seed = seed } else { root.report("seed", "expected a whole number from 0 to 2^64-1, found '\(text)'") }
                 }
@@ -36,6 +37,9 @@ extension FaultPlan {
                     if let fail = share(table, "fail") {
                         plan.execution = ExecutionFaults(fail: fail, error: code ?? "INTERNAL_COMMAND_ERROR")
                     }
+                }
+                if let table = root.table("machines", keys: ["cycle_after"]) {
+                    plan.machinesCycleAfter = table.int("cycle_after", in: 1...1_000_000_000, required: true)
                 }
             }
             return plan

@@ -7,6 +7,7 @@
 /// connection without an answer), `cut` (creations and tus PATCHes: take half the body, then
 /// close the connection as if the client had gone), `slow` (do the work, answer after `delay`),
 /// and for downloads `truncate` (cut the body in half) and `corrupt` (same length, altered bytes).
+/// `machinesCycleAfter` sends the status machine away for good after that many requests.
 package struct FaultPlan: Sendable, Hashable {
     /// The routes faults can be set for; raw values are the keys of the faults file.
     package enum Route: String, Sendable, Hashable, CaseIterable {
@@ -59,11 +60,14 @@ package struct FaultPlan: Sendable, Hashable {
     package var seed: UInt64
     package var routes: [Route: RouteFaults]
     package var execution: ExecutionFaults?
+    /// A machine serves this many requests, then goes away and a new one takes over; nil keeps one machine.
+    package var machinesCycleAfter: Int?
 
-    package init(seed: UInt64, routes: [Route: RouteFaults] = [:], execution: ExecutionFaults? = nil) {
+    package init(seed: UInt64, routes: [Route: RouteFaults] = [:], execution: ExecutionFaults? = nil, machinesCycleAfter: Int? = nil) {
         self.seed = seed
         self.routes = routes
         self.execution = execution
+        self.machinesCycleAfter = machinesCycleAfter
     }
 
     /// A uniform number in [0, 1) for the `index`-th draw of `stream`, fixed by the seed.

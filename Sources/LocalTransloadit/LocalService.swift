@@ -42,7 +42,7 @@ package enum LocalService {
         let machines: ServiceMachines
         do {
             machines = try ServiceMachines(configuration: serverConfiguration, routes: routes,
-                                           cycleAfter: configuration.cycleMachinesAfter) { next in
+                                           cycleAfter: configuration.machineLifetime) { next in
                 let previous = context.urls.machine
                 context.urls.machine = next
                 if previous != context.urls.base { configuration.log("machine: \(previous) went away; \(next) takes over") }
@@ -107,7 +107,7 @@ package final class RunningService: Sendable {
     /// The machine's base URL now: where status and tus URLs point.
     package var machineURL: String { context.urls.machine }
 
-    /// How many machines have gone away so far (`cycleMachinesAfter`).
+    /// How many machines have gone away so far (``LocalServiceConfiguration/machineLifetime``).
     package var retiredMachines: Int { machines.retired }
 
     /// Sends the machine away for good now; a new one takes its place.

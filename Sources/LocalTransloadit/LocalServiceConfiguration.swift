@@ -37,6 +37,9 @@ package struct LocalServiceConfiguration: Sendable {
     /// A machine goes away for good after serving this many requests, and a new one takes over; nil keeps one machine.
     package var cycleMachinesAfter: Int?
 
+    /// How many requests a machine serves before it goes away: ``cycleMachinesAfter``, else the faults file's `machines`.
+    package var machineLifetime: Int? { cycleMachinesAfter ?? faults?.machinesCycleAfter }
+
     package init(
         host: String = "127.0.0.1", port: UInt16 = 0, dataDirectory: String, credentials: ServiceCredentials? = nil,
         requireSignature: Bool = true, detectSignatureReuse: Bool = true, templates: TemplateLibrary = .empty,

@@ -124,6 +124,19 @@ import YAMLReader
         #expect(harness.log.contains("fault: assembly \(id): fails with WORKER_JOB_ERROR"))
     }
 
+    @Test func aFaultsFileCanSendMachinesAway() async throws {
+        let plan = try Self.plan("seed: 1\nmachines: {cycle_after: 2}\n")
+        #expect(plan.machinesCycleAfter == 2)
+        let harness = try ServiceHarness { $0.faults = plan }
+        let created = try await harness.create(params: harness.params(Self.original))
+        let machine = try #require(created["assembly_ssl_url"]?.stringValue)
+        #expect(try await harness.get(machine).status == 200)
+        #expect(try await harness.get(machine).status == 200)
+        #expect(try await harness.get(machine).status == 503)
+        let refused = try #require(throws: ConfigError.self) { try Self.plan("seed: 1\nmachines: {cycle_after: 0}\n") }
+        #expect(refused.description.contains("faults.yaml:2:25: machines.cycle_after: out of range; expected a whole number from 1 to 1000000000"))
+    }
+
     @Test func faultFileErrorsNameTheirPlace() throws {
         let yaml = """
             seed: -1

@@ -118,7 +118,7 @@ struct ServeCommand: CLICommand {
         }
         let signals = TerminationSignal()
         console.line("listening on \(service.baseURL)")
-        console.line("machine: \(service.machineURL)" + (cycleMachinesAfter.map { ", replaced after every \($0) requests" } ?? ""))
+        console.line("machine: \(service.machineURL)" + (configuration.machineLifetime.map { ", replaced after every \($0) requests" } ?? ""))
         console.line("auth key: \(service.key)")
         if let secretPath {
             console.line("auth secret: \(generated ? "generated and written to" : "read from") \(secretPath) (mode 0600; never printed)")
