@@ -17,8 +17,7 @@ struct AssemblyQueryHandler: Sendable {
     static let defaultPageSize = 50
 
     /// The status JSON, or 429 past the per-Assembly status limit.
-    func status(_ id: String) -> HTTPResponse {
-        let urls = service.urls
+    func status(_ id: String, urls: ServiceURLs) -> HTTPResponse {
         guard let record = service.store.record(id) else {
             guard let arrival = service.store.arrival(of: id) else { return APIError.assemblyNotFound(id).response(urls: urls) }
             return .json(ServiceAssemblyStatus.arriving(id, arrival, urls: urls).serialized)
@@ -35,7 +34,7 @@ struct AssemblyQueryHandler: Sendable {
     }
 
     /// Cancels a running Assembly (its unfinished tus uploads go too); a finished one keeps its state.
-    func cancel(_ id: String) -> HTTPResponse {
+    func cancel(_ id: String, urls: ServiceURLs) -> HTTPResponse {
         let now = Date()
         guard let record = service.store.update(id, { record -> AssemblyRecord in
             if record.state.isRunning {
@@ -44,20 +43,19 @@ struct AssemblyQueryHandler: Sendable {
             }
             return record
         }) else {
-            return APIError.assemblyNotFound(id).response(urls: service.urls)
+            return APIError.assemblyNotFound(id).response(urls: urls)
         }
         for upload in record.tusUploads where !upload.finished {
             service.tus.remove(upload.id)
         }
-        return .json(ServiceAssemblyStatus(record: record, urls: service.urls).json.serialized)
+        return .json(ServiceAssemblyStatus(record: record, urls: urls).json.serialized)
     }
 
     /// One page of Assemblies, newest first: `{"items": [...], "count": total}`.
     ///
     /// `page` (from 1) and `pagesize` come from the params alone, which the signature covers: the
     /// same names in the query are ignored, so nobody can change a signed request's answer.
-    func list(_ request: HTTPRequest) -> HTTPResponse {
-        let urls = service.urls
+    func list(_ request: HTTPRequest, urls: ServiceURLs) -> HTTPResponse {
         let object: [String: JSONValue]
         do {
             object = try service.verifier.verify(

@@ -19,6 +19,8 @@ struct CreateAssemblyHandler: Sendable {
         var id: String
         var client: String?
         var started: Date
+        /// The URLs its answers name, as the client reached the service.
+        var urls: ServiceURLs
     }
 
     /// A creation whose params were accepted.
@@ -45,8 +47,7 @@ struct CreateAssemblyHandler: Sendable {
         fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
     }
 
-    func plan(for request: HTTPRequest, chosenID: String?) -> HTTPRequestPlan {
-        let urls = service.urls
+    func plan(for request: HTTPRequest, chosenID: String?, urls: ServiceURLs) -> HTTPRequestPlan {
         let id = chosenID ?? ServiceID.make()
         guard service.store.reserve(id, expecting: request.contentLength.map(Int64.init)) else {
             let error = APIError(
@@ -54,7 +55,7 @@ struct CreateAssemblyHandler: Sendable {
                 "An Assembly with the ID \(id) exists already; choose a new ID for each Assembly.")
             return .respond(error.about(id).response(urls: urls))
         }
-        let admission = Admission(id: id, client: request.headers["Transloadit-Client"], started: Date())
+        let admission = Admission(id: id, client: request.headers["Transloadit-Client"], started: Date(), urls: urls)
         var multipart: (parser: MultipartParser, collector: UploadCollector)?
         if request.contentType?.essence == "multipart/form-data" {
             do {
@@ -121,7 +122,7 @@ struct CreateAssemblyHandler: Sendable {
             files.forEach { unlink($0.temporaryPath) }
             try? FileManager.default.removeItem(atPath: store.directory(of: admission.id))
             store.release(admission.id)
-            return APIError.internalError("cannot store the uploads: \(error.localizedDescription)").about(admission.id).response(urls: service.urls)
+            return APIError.internalError("cannot store the uploads: \(error.localizedDescription)").about(admission.id).response(urls: admission.urls)
         }
         if record.uploadsComplete {
             record.state = .executing
@@ -130,12 +131,12 @@ struct CreateAssemblyHandler: Sendable {
         do {
             try store.insert(record)
         } catch {
-            return error.about(admission.id).response(urls: service.urls)
+            return error.about(admission.id).response(urls: admission.urls)
         }
         if record.state == .executing {
             service.queue.enqueue(record.id)
         }
-        return .json(ServiceAssemblyStatus(record: record, urls: service.urls).json.serialized)
+        return .json(ServiceAssemblyStatus(record: record, urls: admission.urls).json.serialized)
     }
 
     /// A creating body that will not complete: temporary files go; an authorized Assembly is kept as `REQUEST_ABORTED`.

@@ -91,7 +91,7 @@ final class CreateAssemblySink: HTTPBodySink {
     private func refuse(_ error: APIError) -> HTTPRejection {
         collector?.discardAll()
         handler.service.store.release(admission.id)
-        return HTTPRejection(error.about(admission.id).response(urls: handler.service.urls))
+        return HTTPRejection(error.about(admission.id).response(urls: admission.urls))
     }
 
     /// The API error for whatever stopped the multipart parser.

@@ -11,13 +11,12 @@ import HTTPServer
 struct FileDownloadHandler: Sendable {
     let service: ServiceContext
 
-    func plan(assembly: String, file fileID: String) -> HTTPRequestPlan {
-        let urls = service.urls
+    func plan(assembly: String, file fileID: String, urls: ServiceURLs) -> HTTPRequestPlan {
         let fault = service.faults.decide(.download)
         if case .status(let status)? = fault {
             return .respond(FaultInjector.statusError(status).response(urls: urls))
         }
-        var response = answer(assembly: assembly, file: fileID, corrupted: fault == .corrupt)
+        var response = answer(assembly: assembly, file: fileID, corrupted: fault == .corrupt, urls: urls)
         switch fault {
         case .truncate? where response.bodyLength > 0:
             response = response.truncated(afterBodyBytes: response.bodyLength / 2)
@@ -29,8 +28,7 @@ struct FileDownloadHandler: Sendable {
         return .respond(response)
     }
 
-    private func answer(assembly: String, file fileID: String, corrupted: Bool) -> HTTPResponse {
-        let urls = service.urls
+    private func answer(assembly: String, file fileID: String, corrupted: Bool, urls: ServiceURLs) -> HTTPResponse {
         let missing = APIError("FILE_NOT_FOUND", status: 404, "No such file in this Assembly.").about(assembly)
         guard let record = service.store.record(assembly),
               let file = record.storedFiles.first(where: { $0.id == fileID }) else {

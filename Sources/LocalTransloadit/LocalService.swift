@@ -38,7 +38,7 @@ package enum LocalService {
             context.queue.stop()
             throw .listenFailed(address: "\(configuration.host):\(configuration.port)", reason: error.description)
         }
-        context.urls = ServiceURLs(base: publicBase(host: server.host, port: server.port))
+        context.urls = ServiceURLs(base: publicBase(host: server.host, port: server.port), namesRequestHost: isWildcard(server.host))
         let machines: ServiceMachines
         do {
             machines = try ServiceMachines(configuration: serverConfiguration, routes: routes,
@@ -57,12 +57,16 @@ package enum LocalService {
                               dataDirectory: configuration.dataDirectory)
     }
 
-    /// The base URL clients are given: a wildcard listen address is reached through loopback.
+    /// True for an address that listens on every interface, which no URL can name.
+    static func isWildcard(_ host: String) -> Bool {
+        ["0.0.0.0", "::", "[::]"].contains(host)
+    }
+
+    /// The base URL clients on this host are given: a wildcard listen address is reached through loopback.
     static func publicBase(host: String, port: UInt16) -> String {
         switch host {
-        case "0.0.0.0": return "http://127.0.0.1:\(port)"
+        case "0.0.0.0", "localhost": return "http://127.0.0.1:\(port)"
         case "::", "[::]": return "http://[::1]:\(port)"
-        case "localhost": return "http://127.0.0.1:\(port)"
         default: return host.contains(":") && !host.hasPrefix("[") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
         }
     }
@@ -70,8 +74,10 @@ package enum LocalService {
 
 /// A started local service: where it listens, the credentials it accepts, and how to stop it.
 package final class RunningService: Sendable {
-    /// `http://HOST:PORT`, which every URL the service hands out starts with.
+    /// `http://HOST:PORT`, where a client on this host reaches the API host (loopback for a wildcard address).
     package let baseURL: String
+    /// `http://ADDRESS:PORT` as bound: on a wildcard address, the URLs handed out name the host each request came in on.
+    package let listeningURL: String
     package let port: UInt16
     package let credentials: ServiceCredentials
     package let dataDirectory: String
@@ -89,6 +95,7 @@ package final class RunningService: Sendable {
         self.credentials = credentials
         self.dataDirectory = dataDirectory
         self.baseURL = context.urls.base
+        self.listeningURL = server.baseURL
         self.port = server.port
     }
 
@@ -106,6 +113,12 @@ package final class RunningService: Sendable {
 
     /// The machine's base URL now: where status and tus URLs point.
     package var machineURL: String { context.urls.machine }
+
+    /// The machine's `http://ADDRESS:PORT` as bound now.
+    package var machineListeningURL: String { machines.listeningURL }
+
+    /// True when the service listens on every address and its URLs name the host each request came in on.
+    package var namesRequestHost: Bool { context.urls.namesRequestHost }
 
     /// How many machines have gone away so far (``LocalServiceConfiguration/machineLifetime``).
     package var retiredMachines: Int { machines.retired }

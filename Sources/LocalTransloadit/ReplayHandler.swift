@@ -14,17 +14,17 @@ import HTTPServer
 struct ReplayHandler: Sendable {
     let service: ServiceContext
 
-    func plan(originalID: String) -> HTTPRequestPlan {
+    func plan(originalID: String, urls: ServiceURLs) -> HTTPRequestPlan {
         .buffer(limit: CreateAssemblyHandler.formLimit) { request, body in
             do throws(APIError) {
-                return try replay(originalID, fields: request.query + Self.fields(of: request, body: body))
+                return try replay(originalID, fields: request.query + Self.fields(of: request, body: body), urls: urls)
             } catch {
-                return error.response(urls: service.urls)
+                return error.response(urls: urls)
             }
         }
     }
 
-    private func replay(_ originalID: String, fields: [FormField]) throws(APIError) -> HTTPResponse {
+    private func replay(_ originalID: String, fields: [FormField], urls: ServiceURLs) throws(APIError) -> HTTPResponse {
         guard CreateAssemblyHandler.fieldBytes(fields) <= CreateAssemblyHandler.fieldsLimit else {
             throw .fieldsTooLarge(limit: CreateAssemblyHandler.fieldsLimit)
         }
@@ -84,7 +84,7 @@ struct ReplayHandler: Sendable {
         }
         try service.store.insert(record)
         service.queue.enqueue(id)
-        guard case .object(var members) = ServiceAssemblyStatus(record: record, urls: service.urls).json else {
+        guard case .object(var members) = ServiceAssemblyStatus(record: record, urls: urls).json else {
             throw .internalError("the status is not an object")
         }
         members["ok"] = .string("ASSEMBLY_REPLAYING")

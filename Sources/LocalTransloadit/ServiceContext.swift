@@ -1,6 +1,8 @@
 import AssemblyLine
 import ConfigFormat
 import Foundation
+import HTTPMessages
+import HTTPServer
 import ImageRobot
 import Synchronization
 
@@ -54,6 +56,11 @@ final class ServiceContext: Sendable {
     var urls: ServiceURLs {
         get { currentURLs.withLock { $0 } }
         set { currentURLs.withLock { $0 = newValue } }
+    }
+
+    /// The URLs handed out in the answer to `request`: on a wildcard address, they name its `Host`.
+    func urls(for request: HTTPRequest) -> ServiceURLs {
+        urls.reached(as: request.headers["Host"])
     }
 
     /// When a finished Assembly's files stop being served.

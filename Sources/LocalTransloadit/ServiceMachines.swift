@@ -41,6 +41,9 @@ final class ServiceMachines: Sendable {
     /// How many machines have gone away so far.
     var retired: Int { current.withLock { $0.retired } }
 
+    /// The machine's `http://ADDRESS:PORT` as bound.
+    var listeningURL: String { current.withLock { $0.server?.baseURL } ?? "" }
+
     /// Replaces the machine now: the next one listens before the old one stops, and this returns once it has.
     func cycle() {
         guard let next = try? start() else { return }

@@ -33,7 +33,7 @@ struct TusHandler: Sendable {
     }
 
     /// POST: a new upload of `Upload-Length` bytes for the Assembly named in the metadata.
-    func create(_ request: HTTPRequest) -> HTTPResponse {
+    func create(_ request: HTTPRequest, urls: ServiceURLs) -> HTTPResponse {
         if let refusal = Self.versionRefusal(request) { return refusal }
         guard let lengthText = request.headers["Upload-Length"] else {
             return Self.answer(400, "Upload-Length is required (deferred lengths are not supported)")
@@ -73,7 +73,7 @@ struct TusHandler: Sendable {
             complete(upload)
         }
         var response = Self.answer(201)
-        response.headers.set("Location", service.urls.tusUpload(id))
+        response.headers.set("Location", urls.tusUpload(id))
         response.headers.set("Upload-Offset", "0")
         return response
     }

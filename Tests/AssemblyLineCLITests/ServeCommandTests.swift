@@ -110,6 +110,19 @@ import Testing
         #expect(again.stop(with: SIGINT) == 0)
     }
 
+    @Test func onEveryAddressItPrintsTheAddressAsBound() async throws {
+        let directory = try TemporaryDirectory()
+        let serve = try ServeProcess(["--listen", "0.0.0.0:0", "--data-dir", "state"], in: directory.url)
+        let lines = try await serve.lines(atLeast: 4)
+        let first = try #require(lines.first)
+        #expect(first.hasPrefix("listening on http://0.0.0.0:"))
+        #expect(lines.count > 1 && lines[1].hasPrefix("machine: http://0.0.0.0:"))
+        #expect(lines.contains { $0.hasPrefix("urls: ") && $0.contains("the host each request came in on") })
+        let port = String(first.split(separator: ":").last ?? "")
+        #expect(try Self.curl("http://127.0.0.2:\(port)/nowhere").contains("\"error\":\"SERVER_404\""))
+        #expect(serve.stop() == 0)
+    }
+
     @Test func badTemplatesFileExits65WithItsPlace() throws {
         let directory = try TemporaryDirectory()
         try directory.write("templates.yaml", "thumbs:\n  steps: 5\n")

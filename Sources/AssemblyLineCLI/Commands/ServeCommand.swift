@@ -9,7 +9,8 @@ struct ServeCommand: CLICommand {
         commandName: "serve",
         abstract: "Run the local Transloadit-compatible Assembly service.",
         discussion: """
-            Prints 'listening on http://HOST:PORT' first, then the Auth Key. Without --key, the key and \
+            Prints 'listening on http://HOST:PORT' first, then the Auth Key; on 0.0.0.0 or ::, the URLs it \
+            hands out name the host each request came in on. Without --key, the key and \
             secret are generated on the first start and kept in the data directory (the secret in \
             DIR/auth-secret, mode 0600, never printed). SIGINT or SIGTERM stops it cleanly (exit 0); \
             Assemblies and files under --data-dir survive a restart. See docs/local-service.md.
@@ -117,8 +118,12 @@ struct ServeCommand: CLICommand {
             throw CommandError.listenFailed(reason: error.description)
         }
         let signals = TerminationSignal()
-        console.line("listening on \(service.baseURL)")
-        console.line("machine: \(service.machineURL)" + (configuration.machineLifetime.map { ", replaced after every \($0) requests" } ?? ""))
+        console.line("listening on \(service.listeningURL)")
+        console.line("machine: \(service.namesRequestHost ? service.machineListeningURL : service.machineURL)"
+            + (configuration.machineLifetime.map { ", replaced after every \($0) requests" } ?? ""))
+        if service.namesRequestHost {
+            console.line("urls: every address is listened on, so the URLs handed out name the host each request came in on")
+        }
         console.line("auth key: \(service.key)")
         if let secretPath {
             console.line("auth secret: \(generated ? "generated and written to" : "read from") \(secretPath) (mode 0600; never printed)")
