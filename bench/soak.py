@@ -136,9 +136,10 @@ def main():
                 state["done"], state["error"], "running" if alive else "exited %s" % serve.returncode, err.read()[-3000:]))
         series = state["rss"]
         print("soak serve (%d workers): %d Assemblies of %d JPEGs (%d resizes) from %d clients in %.1f s (%.0f resizes/s), 0 crashes; "
-              "RSS %d MB at the start, %d MB after the first 100, %d MB at the end (max %d MB)"
+              "RSS %d MB at the start, %d MB after the first 100, %d MB at the end (max %d MB); every 100 Assemblies: %s MB"
               % (arguments.workers, state["done"], arguments.files, state["done"] * arguments.files, arguments.clients, elapsed,
-                 state["done"] * arguments.files / elapsed, series[0], series[min(1, len(series) - 1)], series[-1], max(series)))
+                 state["done"] * arguments.files / elapsed, series[0], series[min(1, len(series) - 1)], series[-1], max(series),
+                 " ".join(str(value) for value in series)))
     finally:
         serve.terminate()
         try:

@@ -71,13 +71,10 @@ struct AssemblyQueryHandler: Sendable {
             return APIError.validation("INVALID_PARAMS_FIELD", "pagesize must be a whole number from 1 to \(Self.maxPageSize).")
                 .response(urls: urls)
         }
-        let all = service.store.newestFirst()
         // page ≤ maxPage and size ≤ maxPageSize keep the product far from overflow
-        let start = min(all.count, (page - 1) * size)
-        let items = all[start..<min(all.count, start + size)].map { record in
-            JSONValue.object(ServiceAssemblyStatus(record: record, urls: urls).summary)
-        }
-        return .json(JSONValue.object(["items": .array(Array(items)), "count": .integer(Int64(all.count))]).serialized)
+        let (records, total) = service.store.newestFirst(from: (page - 1) * size, count: size)
+        let items = records.map { JSONValue.object(ServiceAssemblyStatus(record: $0, urls: urls).summary) }
+        return .json(JSONValue.object(["items": .array(items), "count": .integer(Int64(total))]).serialized)
     }
 
     /// A whole number from the params (a number or a numeric string), the default when absent; nil when it is neither.

@@ -2,13 +2,18 @@ import AssemblyLine
 import Foundation
 import Synchronization
 
-/// Every Assembly of a data directory: in memory for answers, and on disk so that a restart keeps them.
+/// Every Assembly of a data directory: on disk so that a restart keeps them, in memory only while
+/// they run or were touched lately, so that the service's memory stays flat however many it holds.
 ///
 /// Layout under the data directory:
 /// - `assemblies/<id>/assembly.json`: the record, rewritten atomically after each change
 /// - `assemblies/<id>/files/<file id>`: uploads and results
 /// - `tmp/`: multipart uploads while they arrive
 /// - `tus/`: tus uploads while they arrive (see ``TusUploadStore``)
+///
+/// In memory: a small index entry for every Assembly (its creation number and end), the records
+/// of running Assemblies, and the ``recentLimit`` finished ones used last; any other record is
+/// read from disk when asked for.
 ///
 /// IDs are reserved while a creating request is still uploading, so two requests can never
 /// create the same client-chosen ID; the reservation counts the bytes received, which a status
@@ -17,6 +22,9 @@ final class AssemblyStore: Sendable {
     let root: String
     private let log: ServiceLog
 
+    /// The finished records kept in memory, the last used.
+    static let recentLimit = 64
+
     /// A creation whose body is still arriving: the bytes so far, and those its `Content-Length` announced.
     struct Arrival: Sendable, Hashable {
         var started: Date
@@ -24,15 +32,42 @@ final class AssemblyStore: Sendable {
         var expected: Int64?
     }
 
+    /// What is kept of every Assembly: enough to list them in order and to find those past their lifetime.
+    private struct IndexEntry {
+        var sequence: Int
+        var ended: Date?
+    }
+
     private struct State {
-        var records: [String: AssemblyRecord] = [:]
+        var index: [String: IndexEntry] = [:]
+        var running: [String: AssemblyRecord] = [:]
+        var recent: [String: AssemblyRecord] = [:]
+        /// The IDs of ``recent``, least recently used first.
+        var recentOrder: [String] = []
         var reserved: [String: Arrival] = [:]
         var nextSequence = 1
+
+        /// Keeps `record` in memory where it belongs now: with the running ones, or as the most recent finished one.
+        mutating func hold(_ record: AssemblyRecord) {
+            index[record.id] = IndexEntry(sequence: record.sequence, ended: record.executionEnd)
+            if record.state.isRunning {
+                running[record.id] = record
+                return
+            }
+            running[record.id] = nil
+            if recent.updateValue(record, forKey: record.id) != nil {
+                recentOrder.removeAll { $0 == record.id }
+            }
+            recentOrder.append(record.id)
+            if recentOrder.count > AssemblyStore.recentLimit {
+                recent[recentOrder.removeFirst()] = nil
+            }
+        }
     }
 
     private let state: Mutex<State>
 
-    /// Opens (creating if needed) the data directory and loads every stored Assembly.
+    /// Opens (creating if needed) the data directory and indexes every stored Assembly.
     init(root: String, log: ServiceLog) throws(LocalServiceError) {
         self.root = root
         self.log = log
@@ -45,15 +80,14 @@ final class AssemblyStore: Sendable {
             }
         }
         var loaded = State()
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
         let names = (try? manager.contentsOfDirectory(atPath: "\(root)/assemblies")) ?? []
         for name in names where AssemblyID(name) != nil {
             let path = "\(root)/assemblies/\(name)/assembly.json"
             guard let data = manager.contents(atPath: path) else { continue }
             do {
-                let record = try decoder.decode(AssemblyRecord.self, from: data)
-                loaded.records[record.id] = record
+                let record = try Self.decoder.decode(AssemblyRecord.self, from: data)
+                loaded.index[record.id] = IndexEntry(sequence: record.sequence, ended: record.executionEnd)
+                if record.state.isRunning { loaded.running[record.id] = record }
                 loaded.nextSequence = max(loaded.nextSequence, record.sequence + 1)
             } catch {
                 throw .unreadableState(path: path, reason: "\(error)")
@@ -61,7 +95,6 @@ final class AssemblyStore: Sendable {
         }
         state = Mutex(loaded)
     }
-
     // MARK: - Paths
 
     func directory(of id: String) -> String { "\(root)/assemblies/\(id)" }
@@ -78,7 +111,7 @@ final class AssemblyStore: Sendable {
     /// Holds `id` for a creation in progress, whose body announced `expected` bytes; false when it exists or is already held.
     func reserve(_ id: String, expecting expected: Int64? = nil) -> Bool {
         state.withLock { state in
-            guard state.records[id] == nil, state.reserved[id] == nil else { return false }
+            guard state.index[id] == nil, state.reserved[id] == nil else { return false }
             state.reserved[id] = Arrival(started: Date(), expected: expected)
             return true
         }
@@ -117,30 +150,83 @@ final class AssemblyStore: Sendable {
         }
         state.withLock { state in
             state.reserved.removeValue(forKey: record.id)
-            state.records[record.id] = record
+            state.hold(record)
             write(record)
         }
     }
 
     func record(_ id: String) -> AssemblyRecord? {
-        state.withLock { $0.records[id] }
+        state.withLock { state in load(id, in: &state) }
     }
 
     /// Changes a stored Assembly and writes it out; nil when there is no such Assembly.
     @discardableResult
     func update<Result>(_ id: String, _ change: (inout AssemblyRecord) -> Result) -> Result? {
         state.withLock { state in
-            guard var record = state.records[id] else { return nil }
+            guard var record = load(id, in: &state) else { return nil }
             let result = change(&record)
-            state.records[id] = record
+            state.hold(record)
             write(record)
             return result
         }
     }
 
-    /// All Assemblies, newest first.
-    func newestFirst() -> [AssemblyRecord] {
-        state.withLock { Array($0.records.values) }.sorted { $0.sequence > $1.sequence }
+    /// One page of Assemblies, newest first, and how many there are in all.
+    func newestFirst(from start: Int, count: Int) -> (records: [AssemblyRecord], total: Int) {
+        state.withLock { state in
+            let ids = state.index.sorted { $0.value.sequence > $1.value.sequence }.map(\.key)
+            let page = ids[min(ids.count, start)..<min(ids.count, start + count)]
+            return (page.compactMap { load($0, in: &state) }, ids.count)
+        }
+    }
+
+    /// How many records are held in memory now (running ones and recent ones), for tests and benchmarks.
+    var residentRecords: Int {
+        state.withLock { $0.running.count + $0.recent.count }
+    }
+
+    /// The running Assemblies, oldest first.
+    func running() -> [AssemblyRecord] {
+        state.withLock { Array($0.running.values) }.sorted { $0.sequence < $1.sequence }
+    }
+
+    /// The Assemblies that ended at or before `date`.
+    func ended(atOrBefore date: Date) -> [String] {
+        state.withLock { state in state.index.compactMap { id, entry in entry.ended.flatMap { $0 <= date ? id : nil } } }
+    }
+
+    /// Deletes every file an Assembly holds on disk (its record stays, so its status still answers).
+    func removeFiles(of id: String) {
+        let directory = "\(directory(of: id))/files"
+        let manager = FileManager.default
+        for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] {
+            try? manager.removeItem(atPath: "\(directory)/\(name)")
+        }
+    }
+
+    /// The record from memory, else from disk (kept as the most recent); called with the lock held.
+    private func load(_ id: String, in state: inout State) -> AssemblyRecord? {
+        if let record = state.running[id] { return record }
+        if let record = state.recent[id] {
+            state.hold(record)
+            return record
+        }
+        guard state.index[id] != nil else { return nil }
+        let path = "\(directory(of: id))/assembly.json"
+        do {
+            let record = try Self.decoder.decode(AssemblyRecord.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            state.hold(record)
+            return record
+        } catch {
+            log("error: cannot read \(path): \(error)")
+            return nil
+        }
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return decoder
     }
 
     /// Writes a record atomically; called with the lock held so that writes keep the order of changes.

@@ -13,17 +13,14 @@ final class ExpirySweeper: Sendable {
     private let ended = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
 
-    init(store: AssemblyStore, lifetime: Duration) {
+    init(service: ServiceContext, lifetime: Duration) {
         let seconds = Double(lifetime.milliseconds) / 1000
         let interval = min(60, max(1, seconds / 2))
         let thread = Thread { [self] in
             var swept = Set<String>()
             while wake.wait(timeout: .now() + interval) == .timedOut {
-                let now = Date()
-                for record in store.newestFirst() where !swept.contains(record.id) {
-                    guard let end = record.executionEnd, end.addingTimeInterval(seconds) <= now else { continue }
-                    Self.removeFiles(of: record, store: store)
-                    swept.insert(record.id)
+                for id in service.store.ended(atOrBefore: Date().addingTimeInterval(-seconds)) where swept.insert(id).inserted {
+                    service.expireFiles(of: id)
                 }
             }
             ended.signal()
@@ -37,14 +34,5 @@ final class ExpirySweeper: Sendable {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         wake.signal()
         ended.wait()
-    }
-
-    /// Deletes every file an Assembly holds on disk (its record stays, so its status still answers).
-    static func removeFiles(of record: AssemblyRecord, store: AssemblyStore) {
-        let directory = "\(store.directory(of: record.id))/files"
-        let manager = FileManager.default
-        for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] {
-            try? manager.removeItem(atPath: "\(directory)/\(name)")
-        }
     }
 }

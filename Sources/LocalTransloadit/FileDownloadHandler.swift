@@ -40,7 +40,7 @@ struct FileDownloadHandler: Sendable {
                 .about(assembly).response(urls: urls)
         }
         if let expires = service.filesExpire(record), Date() >= expires {
-            ExpirySweeper.removeFiles(of: record, store: service.store)
+            service.expireFiles(of: assembly)
             return APIError("FILE_EXPIRED", status: 404, "The Assembly's files are past their lifetime and were deleted.")
                 .about(assembly).response(urls: urls)
         }

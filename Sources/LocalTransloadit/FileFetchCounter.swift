@@ -5,14 +5,20 @@ final class FileFetchCounter: Sendable {
     /// The fetches a temporary file is served for.
     static let limit = 10
 
-    private let counts = Mutex<[String: Int]>([:])
+    /// The fetches so far of each file, by Assembly.
+    private let counts = Mutex<[String: [String: Int]]>([:])
 
     /// Counts one more fetch of the file; false when it is past the limit.
     func admit(assembly: String, file: String) -> Bool {
         counts.withLock { counts in
-            let count = counts["\(assembly)/\(file)", default: 0] + 1
-            counts["\(assembly)/\(file)"] = count
+            let count = counts[assembly, default: [:]][file, default: 0] + 1
+            counts[assembly, default: [:]][file] = count
             return count <= Self.limit
         }
+    }
+
+    /// Drops the counts of an Assembly whose files are gone.
+    func forget(assembly: String) {
+        _ = counts.withLock { $0.removeValue(forKey: assembly) }
     }
 }

@@ -52,7 +52,7 @@ package enum LocalService {
             context.queue.stop()
             throw .listenFailed(address: "\(configuration.host):0", reason: error.description)
         }
-        let sweeper = ExpirySweeper(store: context.store, lifetime: configuration.resultTTL)
+        let sweeper = ExpirySweeper(service: context, lifetime: configuration.resultTTL)
         return RunningService(server: server, machines: machines, context: context, sweeper: sweeper, credentials: credentials,
                               dataDirectory: configuration.dataDirectory)
     }

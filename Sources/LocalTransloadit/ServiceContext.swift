@@ -68,6 +68,12 @@ final class ServiceContext: Sendable {
         record.executionEnd.map { $0.addingTimeInterval(Double(resultTTL.milliseconds) / 1000) }
     }
 
+    /// Deletes the files of an Assembly past its result lifetime, and what was counted of them.
+    func expireFiles(of id: String) {
+        store.removeFiles(of: id)
+        fetches.forget(assembly: id)
+    }
+
     /// Multipart uploads cut off by a stop leave files in `tmp/`; nothing refers to them.
     private func clearTemporaryFiles() {
         let manager = FileManager.default
@@ -78,7 +84,7 @@ final class ServiceContext: Sendable {
 
     /// Queues the Assemblies a stop left executing, and those whose last upload finished just before it.
     private func resumeInterruptedWork() {
-        for record in store.newestFirst().reversed() {
+        for record in store.running() {
             if record.state == .uploading && record.uploadsComplete {
                 store.update(record.id) { $0.state = .executing }
                 queue.enqueue(record.id)

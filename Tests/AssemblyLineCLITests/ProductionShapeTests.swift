@@ -3,41 +3,79 @@ import Foundation
 import SQLiteLedger
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `run` against `assemblyline serve` in production's shape: machines apart from the API host that go away mid-run.
 @Suite struct ProductionShapeTests {
-    @Test func machinesCycledMidRunLeaveEveryFileDoneWithOneAssemblyPerShardAndEachResultFetchedOnce() async throws {
-        let directory = try RunCommandTests.job()
-        let secret = "secret-\(UUID().uuidString)"
-        let serve = try FaultSurvivalTests.service(["--cycle-machines", "5"], in: directory, secret: secret)
-        defer { serve.stop() }
-        let endpoint = try serve.baseURL()
-        try directory.write("job/cycled.yaml", FaultSurvivalTests.manifest(endpoint: endpoint, settings: """
-            shards: {files: 2}
-            concurrency: {assemblies: 3}
-            retry: {attempts: 3, base_delay: 20ms, max_delay: 200ms}
-            limits: {creations_per_minute: 6000, status_per_second: 20}
-            """))
-        let state = directory.url.appendingPathComponent("job/state")
+    /// The sample job against a `serve` whose machines go away after `cycleAfter` requests each.
+    struct CycledJob {
+        let directory: TemporaryDirectory
+        let serve: ChildServer
+        let endpoint: String
+        let environment: [String: String]
+        var state: URL { directory.url.appendingPathComponent("job/state") }
 
-        let run = try BinaryRunner.run(["run", "job/cycled.yaml", "--quiet"], in: directory.url, environment: ["TL_SECRET": secret])
+        /// Writes `job/cycled.yaml` with `shards`, `concurrency` and fast retries and limits.
+        init(cycleAfter: Int, shards: Int, assemblies: Int) throws {
+            directory = try RunCommandTests.job()
+            let secret = "secret-\(UUID().uuidString)"
+            environment = ["TL_SECRET": secret]
+            serve = try FaultSurvivalTests.service(["--cycle-machines", "\(cycleAfter)"], in: directory, secret: secret)
+            endpoint = try serve.baseURL()
+            try directory.write("job/cycled.yaml", FaultSurvivalTests.manifest(endpoint: endpoint, settings: """
+                shards: {files: \(shards)}
+                concurrency: {assemblies: \(assemblies)}
+                retry: {attempts: 3, base_delay: 20ms, max_delay: 200ms}
+                limits: {creations_per_minute: 6000, status_per_second: 20}
+                """))
+        }
+
+        /// Every file done and fitted, each result fetched once, one Assembly per shard, a machine gone, and the service agreeing.
+        func expectEachResultOnceFromOneAssemblyPerShard(_ runID: RunID) async throws -> RunInspection {
+            let inspection = try await RunInspection.read(stateDirectory: state, runID: runID)
+            #expect(inspection.files.allSatisfy { $0.state == .done })
+            #expect(inspection.resultProblems { RunInspection.fitted($0, into: (160, 120)) }.isEmpty)
+            #expect(inspection.results.allSatisfy { $0.fetches == 1 }, "\(inspection.results.map(\.fetches))")
+            #expect(inspection.attempts.count == inspection.shards.count, "a kill or a cycled machine made a second Assembly")
+            #expect(serve.errors.contains("went away;"), "no machine went away")
+            let secret = environment["TL_SECRET"] ?? ""
+            let atService = inspection.serviceProblems(try AssemblyListing(baseURL: endpoint, key: FaultSurvivalTests.key, secret: secret).items())
+            #expect(atService.isEmpty, "\(atService)")
+            return inspection
+        }
+    }
+
+    @Test func machinesCycledMidRunLeaveEveryFileDoneWithOneAssemblyPerShardAndEachResultFetchedOnce() async throws {
+        let job = try CycledJob(cycleAfter: 5, shards: 2, assemblies: 3)
+        defer { job.serve.stop() }
+
+        let run = try BinaryRunner.run(["run", "job/cycled.yaml", "--quiet"], in: job.directory.url, environment: job.environment)
 
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let runID = try #require(FaultSurvivalTests.runID(run))
-        let inspection = try await RunInspection.read(stateDirectory: state, runID: runID)
-        #expect(inspection.files.allSatisfy { $0.state == .done })
-        #expect(inspection.resultProblems { RunInspection.fitted($0, into: (160, 120)) }.isEmpty)
-        #expect(inspection.results.allSatisfy { $0.fetches == 1 }, "\(inspection.results.map(\.fetches))")
-        #expect(inspection.attempts.count == inspection.shards.count, "a cycled machine made a second Assembly")
-        #expect(inspection.attempts.allSatisfy { $0.assemblyURL?.hasPrefix(endpoint) == false }, "status URLs name the API host")
-        #expect(serve.errors.contains("went away;"), "no machine went away")
-        let ledger = try await SQLiteLedger.open(stateDirectory: state.path, mode: .readOnly)
+        let inspection = try await job.expectEachResultOnceFromOneAssemblyPerShard(runID)
+        #expect(inspection.attempts.allSatisfy { $0.assemblyURL?.hasPrefix(job.endpoint) == false }, "status URLs name the API host")
+        let ledger = try await SQLiteLedger.open(stateDirectory: job.state.path, mode: .readOnly)
         let moves = try await ledger.events(of: runID, shard: nil).filter { $0.kind == "attempt.moved" }
         await ledger.close()
         #expect(!moves.isEmpty, "no poll followed a machine")
-        let listing = AssemblyListing(baseURL: endpoint, key: FaultSurvivalTests.key, secret: secret)
-        let atService = inspection.serviceProblems(try listing.items())
-        #expect(atService.isEmpty, "\(atService)")
+    }
+
+    @Test func aRunKilledMidPollWhileMachinesCycleIsResumedWithEachResultFetchedOnce() async throws {
+        let job = try CycledJob(cycleAfter: 4, shards: 3, assemblies: 1)
+        defer { job.serve.stop() }
+
+        let killed = try BinaryRunner.run(["run", "job/cycled.yaml", "--quiet"], in: job.directory.url,
+                                          environment: job.environment.merging(["ASSEMBLYLINE_KILL_AT": "mid-poll:3"]) { $1 })
+        try #require(killed.wasKilled(by: SIGKILL), "\(killed.reason) \(killed.status): \(killed.stderr)")
+        let runID = try #require(FaultSurvivalTests.runID(killed))
+        let resumed = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state", "--quiet"], in: job.directory.url,
+                                           environment: job.environment)
+
+        #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
+        _ = try await job.expectEachResultOnceFromOneAssemblyPerShard(runID)
     }
 }
 

@@ -1,0 +1,53 @@
+import AssemblyLine
+import ConfigFormat
+import Foundation
+@testable import LocalTransloadit
+import TestSupport
+import Testing
+
+/// The store keeps every Assembly on disk and only the running and recently used ones in memory.
+@Suite struct AssemblyStoreTests {
+    static let instructions = Result { () throws(APIError) in
+        try ServiceInstructions(params: ["steps": .object([":original": .object(["robot": .string("/upload/handle")])])],
+                                templates: .empty)
+    }
+
+    /// `count` Assemblies in `store`, every one ended at `ended` but those whose number `running` holds.
+    static func fill(_ store: AssemblyStore, count: Int, running: Set<Int> = [], ended: Date) throws {
+        let instructions = try Self.instructions.get()
+        for number in 1...count {
+            let id = ServiceID.make()
+            #expect(store.reserve(id))
+            var record = AssemblyRecord(id: id, sequence: store.takeSequence(), created: ended, params: "{}",
+                                        instructions: instructions, fields: .object([:]), client: nil)
+            if !running.contains(number) {
+                record.state = .completed
+                record.executionEnd = ended
+            }
+            try store.insert(record)
+        }
+    }
+
+    @Test func finishedAssembliesLeaveMemoryAndAreReadBackFromDisk() throws {
+        let directory = try TemporaryDirectory()
+        let store = try AssemblyStore(root: directory.file("data"), log: .silent)
+        let ended = Date(timeIntervalSince1970: 1_800_000_000)
+        try Self.fill(store, count: 300, running: [7, 150], ended: ended)
+        #expect(store.residentRecords == 2 + AssemblyStore.recentLimit)
+
+        let (newest, total) = store.newestFirst(from: 0, count: 300)
+        #expect(total == 300 && newest.map(\.sequence) == Array((1...300).reversed()))
+        #expect(store.residentRecords == 2 + AssemblyStore.recentLimit)
+        let oldest = try #require(newest.last)
+        #expect(store.record(oldest.id) == oldest)
+        #expect(store.newestFirst(from: 295, count: 10).records.map(\.sequence) == [5, 4, 3, 2, 1])
+
+        store.update(oldest.id) { $0.client = "changed while out of memory" }
+        let reopened = try AssemblyStore(root: directory.file("data"), log: .silent)
+        #expect(reopened.record(oldest.id)?.client == "changed while out of memory")
+        #expect(reopened.running().map(\.sequence) == [7, 150])
+        #expect(reopened.ended(atOrBefore: ended).count == 298 && reopened.ended(atOrBefore: ended.addingTimeInterval(-1)).isEmpty)
+        #expect(reopened.residentRecords == 3)
+        #expect(!reopened.reserve(oldest.id))
+    }
+}
