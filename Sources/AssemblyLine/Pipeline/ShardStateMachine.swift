@@ -165,6 +165,11 @@ package struct ShardStateMachine: Sendable {
             return [.lookUp(url: url)]
         case let (.checkingTus(attempt, url), .lookedUp(status)):
             guard let status else { return gone() }
+            if status.isCompleted {
+                // Every expected upload arrived before a stop kept us from recording it: the Assembly ran, and is kept.
+                step = .uploaded
+                return [.transition(.uploaded, .uploaded, detail: Self.completedBeforeRecorded)] + advance(with: status, polling: nil, now: now)
+            }
             guard status.isRunning else {
                 running = nil
                 let code = status.error ?? status.ok.map { FailureCode(rawValue: $0.code) } ?? .assemblyStopped
@@ -424,6 +429,9 @@ package struct ShardStateMachine: Sendable {
 
     private static let noAttempt = ShardFailure(
         code: .noAttempt, "the ledger has no attempt for the shard", retryable: true, needsNewAssembly: true)
+
+    /// The detail of the `uploaded` step when a resume finds the Assembly completed.
+    package static let completedBeforeRecorded = "every upload had arrived; the Assembly completed"
 
     private static let assemblyGone = ShardFailure(
         code: .assemblyNotFound, "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
