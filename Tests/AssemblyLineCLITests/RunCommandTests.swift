@@ -102,6 +102,12 @@ import Glibc
         #expect(stopped.stderr.contains("--max-duration 300ms reached"))
         #expect(stopped.stdout.contains("run \(runID) interrupted"))
 
+        let stranger = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "99"], in: directory.url)
+        #expect(stranger.status == 64 && stranger.stderr.contains("run \(runID) has no shard 99"), "\(stranger.stderr)")
+        let one = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "11", "--quiet"], in: directory.url)
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout.contains("run \(runID) interrupted: "), "the other shards are still to do: \(one.stdout)")
+
         let resumed = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--quiet"], in: directory.url)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))

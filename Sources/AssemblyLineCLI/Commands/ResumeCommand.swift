@@ -10,7 +10,8 @@ struct ResumeCommand: CLICommand {
         discussion: """
             Reads the run's manifest again (its recipe must not have changed). An Assembly that exists is \
             polled, not created again; a verified download is kept; a shard past its results' lifetime runs \
-            again; completed shards are never touched. Exit codes as for run.
+            again; completed shards are never touched. Exit codes as for run. With --shard, only those \
+            shards run and the exit code is theirs; the run stays interrupted while other shards are left.
             """,
         arguments: [ArgumentSpec(name: "run", help: "The run ID that run printed first.")],
         options: [OptionSpec(name: "shard", valueName: "n", help: "Only this shard (repeatable).", isRepeating: true)]
@@ -49,12 +50,19 @@ struct ResumeCommand: CLICommand {
         }
         let reader = try await SQLiteLedger.open(stateDirectory: stateDirectory, mode: .readOnly)
         let record: RunRecord
+        let indices: [Int]
         do {
             record = try await reader.run(runID).record
+            indices = try await reader.shards(of: runID).map(\.index)
             await reader.close()
         } catch {
             await reader.close()
             throw error
+        }
+        let strangers = shardFilter.subtracting(indices).sorted()
+        guard strangers.isEmpty else {
+            let range = indices.isEmpty ? "none" : "\(indices.min() ?? 0) to \(indices.max() ?? 0)"
+            throw UsageError("run \(runID) has no shard \(strangers.map(String.init).joined(separator: ", ")) (its shards: \(range))")
         }
         if record.state == .finished {
             console.line("run \(runID) is finished: every shard is done; nothing to resume")

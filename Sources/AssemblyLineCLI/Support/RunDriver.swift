@@ -18,7 +18,10 @@ struct RunDriver {
     let runID: RunID
     let progress: RunProgress
 
-    /// Runs `shards` to their end and returns the run's end state: finished, failed or interrupted.
+    /// Runs `shards` to their end and returns how they ended: finished, failed or interrupted.
+    ///
+    /// The run records the same, except that a run with shards left that were not driven (a
+    /// `resume --shard`) stays interrupted, so that a later `resume` continues them.
     func drive(_ shards: [ShardRecord], options: RunOptions, signals: TerminationSignal) async throws -> RunState {
         let clock = ContinuousClock()
         let started = clock.now
@@ -69,9 +72,10 @@ struct RunDriver {
             interrupted = true
         }
         let failed = try await (environment.ledger.run(runID).filesByState[.failed] ?? 0) > 0
-        let state: RunState = interrupted ? .interrupted : failed ? .failed : .finished
-        try await environment.ledger.updateRunState(runID, to: state, at: Date())
+        let ended: RunState = interrupted ? .interrupted : failed ? .failed : .finished
+        let left = try await environment.ledger.shards(of: runID).contains { $0.state != .downloaded && $0.state != .failed }
+        try await environment.ledger.updateRunState(runID, to: ended == .finished && left ? .interrupted : ended, at: Date())
         progress.summary(try await environment.ledger.run(runID), elapsed: clock.now - started)
-        return state
+        return ended
     }
 }
