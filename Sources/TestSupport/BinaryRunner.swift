@@ -25,7 +25,8 @@ package struct BinaryRunner {
     }()
 
     /// Runs the binary (or another program, such as `script` around it) with arguments in a directory,
-    /// with the environment given plus PATH and HOME.
+    /// with the environment given plus PATH, HOME, and an XDG_STATE_HOME of the directory's own
+    /// (`.state`, so that the run index of one test is not another's).
     package static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
                     executable: URL = binary) throws -> Outcome {
         let process = Process()
@@ -34,6 +35,7 @@ package struct BinaryRunner {
         process.currentDirectoryURL = directory
         var base = ["PATH": "/usr/bin:/bin"]
         base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        base["XDG_STATE_HOME"] = directory.appendingPathComponent(".state").path
         process.environment = base.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -27,16 +27,7 @@ struct ReportCommand: CLICommand {
     var location: LedgerLocation
 
     init(_ values: ParsedValues) throws {
-        let text = values.positional(0) ?? ""
-        if text == "latest" {
-            runID = nil
-        } else {
-            do {
-                runID = try RunID(parsing: text)
-            } catch {
-                throw UsageError("'\(text)' is not a run ID (\(error)); expected an ID such as 20261130T210501Z-3f9a2c, or latest")
-            }
-        }
+        runID = try RunID.argument(values.positional(0) ?? "")
         format = try values.choice("format", as: Format.self) ?? .table
         failedOnly = values.flag("failed")
         listsResults = values.flag("results")
@@ -49,13 +40,13 @@ struct ReportCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let (opened, path) = try await location.openForReading()
+        let (opened, path, run) = try await location.openForReading(holding: runID)
         guard let ledger = opened else {
             throw CommandError.noLedger(path: "at \(path)", hint: "no run has been recorded there")
         }
         let report: RunReport
         do {
-            report = try await Self.read(ledger, runID: runID, path: path, failedOnly: failedOnly, listsResults: listsResults)
+            report = try await Self.read(ledger, runID: run, path: path, failedOnly: failedOnly, listsResults: listsResults)
             await ledger.close()
         } catch {
             await ledger.close()

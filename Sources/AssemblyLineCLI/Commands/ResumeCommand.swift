@@ -13,23 +13,19 @@ struct ResumeCommand: CLICommand {
             again; completed shards are never touched. Exit codes as for run. With --shard, only those \
             shards run and the exit code is theirs; the run stays interrupted while other shards are left.
             """,
-        arguments: [ArgumentSpec(name: "run", help: "The run ID that run printed first.")],
+        arguments: [ArgumentSpec(name: "run", help: "The run ID that run printed first, or latest.")],
         options: [OptionSpec(name: "shard", valueName: "n", help: "Only this shard (repeatable).", isRepeating: true)]
             + LedgerLocation.options
             + RunOptions.specs)
 
-    var runID: RunID
+    /// nil for `latest`.
+    var runID: RunID?
     var shardFilter: Set<Int>
     var location: LedgerLocation
     var options: RunOptions
 
     init(_ values: ParsedValues) throws {
-        let text = values.positional(0) ?? ""
-        do {
-            runID = try RunID(parsing: text)
-        } catch {
-            throw UsageError("'\(text)' is not a run ID (\(error))")
-        }
+        runID = try RunID.argument(values.positional(0) ?? "")
         shardFilter = Set(try values.options("shard").map { text in
             guard let index = Int(text), index >= 0 else { throw UsageError("--shard expects a shard number, found '\(text)'") }
             return index
@@ -44,14 +40,21 @@ struct ResumeCommand: CLICommand {
 
     func run(_ console: Console) async throws {
         let signals = TerminationSignal()
-        let stateDirectory = try location.stateDirectory()
-        guard FileManager.default.fileExists(atPath: SQLiteLedger.path(inStateDirectory: stateDirectory)) else {
-            throw CommandError.noLedger(path: "in \(stateDirectory)", hint: "name the state directory with --state-dir")
+        let (stateDirectory, meant) = try location.locate(runID)
+        let ledgerPath = SQLiteLedger.path(inStateDirectory: stateDirectory)
+        guard FileManager.default.fileExists(atPath: ledgerPath) else {
+            let unindexed = location.stateDirOption == nil && location.manifestOption == nil ? "the run index does not know the run; " : ""
+            throw CommandError.noLedger(path: "in \(stateDirectory)", hint: "\(unindexed)name the state directory with --state-dir")
         }
         let reader = try await SQLiteLedger.open(stateDirectory: stateDirectory, mode: .readOnly)
+        let runID: RunID
         let record: RunRecord
         let indices: [Int]
         do {
+            var newest: RunID?
+            if meant == nil { newest = try await reader.recentRuns(limit: 1).first?.id }
+            guard let id = meant ?? newest else { throw CommandError.noRuns(path: ledgerPath) }
+            runID = id
             record = try await reader.run(runID).record
             indices = try await reader.shards(of: runID).map(\.index)
             await reader.close()

@@ -41,8 +41,8 @@ struct RunCommand: CLICommand {
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
         let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)
         do {
-            let end = try await execute(manifest, plan: planned.plan, environment: environment, lock: lock,
-                                        signals: signals, console: console)
+            let end = try await execute(manifest, plan: planned.plan, environment: environment, stateDirectory: stateDirectory,
+                                        lock: lock, signals: signals, console: console)
             await environment.close()
             try RunEnded.check(end)
         } catch {
@@ -51,7 +51,7 @@ struct RunCommand: CLICommand {
         }
     }
 
-    private func execute(_ manifest: Manifest, plan: Plan, environment: RunEnvironment, lock: RunLock,
+    private func execute(_ manifest: Manifest, plan: Plan, environment: RunEnvironment, stateDirectory: String, lock: RunLock,
                          signals: TerminationSignal, console: Console) async throws -> RunState {
         let fingerprint = manifest.recipe.fingerprint
         let done = force ? [] : try await environment.ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: fingerprint)
@@ -63,6 +63,9 @@ struct RunCommand: CLICommand {
             plan: incremental.plan, skipped: skipped, createdAt: Date()))
         lock.record(runID: runID)
         console.line(runID.rawValue)
+        if let reason = RunIndex(environment: ProcessInfo.processInfo.environment).record(runID, stateDirectory: stateDirectory) {
+            console.error("warning: run \(runID) is not in the run index (\(reason)); name its ledger with --state-dir \(stateDirectory)\n")
+        }
         if !skipped.isEmpty && !options.quiet {
             console.line("skipped \(skipped.count) files an earlier run already did (use --force to run them)")
         }

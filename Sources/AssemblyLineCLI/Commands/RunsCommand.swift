@@ -26,7 +26,7 @@ struct RunsCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let (ledger, path) = try await location.openForReading()
+        let (ledger, path, _) = try await location.openForReading()
         let runs = try await ledger?.recentRuns(limit: limit) ?? []
         await ledger?.close()
         if json {

@@ -2,7 +2,8 @@ import AssemblyLine
 import Foundation
 import SQLiteLedger
 
-/// Which ledger a reading command looks at: `--state-dir`, else the state dir of `--manifest`, else `./runs`.
+/// Which ledger a command looks at: `--state-dir`, else the state dir of `--manifest`, else (for a
+/// run) the one the run index names, else `./runs`.
 struct LedgerLocation: Sendable {
     static let options = [
         OptionSpec.stateDir,
@@ -11,10 +12,12 @@ struct LedgerLocation: Sendable {
 
     var stateDirOption: String?
     var manifestOption: String?
+    var index: RunIndex
 
     init(_ values: ParsedValues) {
         stateDirOption = values.option("state-dir")
         manifestOption = values.option("manifest")
+        index = RunIndex(environment: ProcessInfo.processInfo.environment)
     }
 
     func validate() throws {
@@ -31,10 +34,23 @@ struct LedgerLocation: Sendable {
         return PathText.resolve(ManifestDefaults.stateDir, against: cwd)
     }
 
+    /// The state directory that holds `run` (nil: the newest run), and the run meant.
+    ///
+    /// `--state-dir` or `--manifest` decide when given. Otherwise a run ID is looked up in the run
+    /// index, and the newest run is `./runs`' when that holds a ledger, else the index's newest.
+    func locate(_ run: RunID?) throws -> (stateDirectory: String, run: RunID?) {
+        let local = try stateDirectory()
+        guard stateDirOption == nil, manifestOption == nil else { return (local, run) }
+        if run == nil, FileManager.default.fileExists(atPath: SQLiteLedger.path(inStateDirectory: local)) { return (local, nil) }
+        guard let found = index.find(run) else { return (local, run) }
+        return (found.stateDirectory, found.run)
+    }
+
     /// The ledger opened read-only, or nil when the state directory holds none; never creates one.
-    func openForReading() async throws -> (ledger: SQLiteLedger?, path: String) {
-        let path = SQLiteLedger.path(inStateDirectory: try stateDirectory())
-        guard FileManager.default.fileExists(atPath: path) else { return (nil, path) }
-        return (try await SQLiteLedger.open(path: path, mode: .readOnly), path)
+    func openForReading(holding run: RunID? = nil) async throws -> (ledger: SQLiteLedger?, path: String, run: RunID?) {
+        let (directory, meant) = try locate(run)
+        let path = SQLiteLedger.path(inStateDirectory: directory)
+        guard FileManager.default.fileExists(atPath: path) else { return (nil, path, meant) }
+        return (try await SQLiteLedger.open(path: path, mode: .readOnly), path, meant)
     }
 }

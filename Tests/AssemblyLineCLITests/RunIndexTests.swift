@@ -1,0 +1,55 @@
+import AssemblyLine
+import Foundation
+import TestSupport
+import Testing
+
+/// A run ID alone finds its run from any directory, through the run index.
+@Suite struct RunIndexTests {
+    @Test func aRunIDIsResumableAndReportableFromAnyDirectory() throws {
+        let directory = try RunCommandTests.job()
+        let elsewhere = try TemporaryDirectory()
+        let index = ["XDG_STATE_HOME": directory.url.appendingPathComponent("xdg").path]
+        let stopped = try BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms", "--quiet"], in: directory.url, environment: index)
+        #expect(stopped.status == 2, "\(stopped.stderr)")
+        let runID = try #require(stopped.stdout.split(separator: "\n").first.map(String.init))
+        let recorded = try String(contentsOfFile: directory.url.appendingPathComponent("xdg/assemblyline/runs.tsv").path, encoding: .utf8)
+        #expect(recorded == "\(runID)\t\(directory.url.appendingPathComponent("job/state").path)\n")
+
+        let report = try BinaryRunner.run(["report", runID], in: elsewhere.url, environment: index)
+        #expect(report.status == 0 && report.stdout.contains(runID), "\(report.stderr)")
+        let resumed = try BinaryRunner.run(["resume", "latest", "--quiet"], in: elsewhere.url, environment: index)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("run \(runID) finished"), "\(resumed.stdout)")
+        let latest = try BinaryRunner.run(["report", "latest", "--format", "json"], in: elsewhere.url, environment: index)
+        #expect(latest.stdout.contains("\"finished\""), "\(latest.stdout)")
+
+        let unknown = try BinaryRunner.run(["resume", "20200101T000000Z-000000"], in: elsewhere.url, environment: index)
+        #expect(unknown.status == 65 && unknown.stderr.contains("the run index does not know the run"), "\(unknown.status) \(unknown.stderr)")
+    }
+
+    @Test func anUnwritableStateHomeFallsBackToTheTemporaryDirectory() throws {
+        let directory = try RunCommandTests.job()
+        let elsewhere = try TemporaryDirectory()
+        try directory.write("not-a-directory", "")
+        let environment = ["XDG_STATE_HOME": directory.url.appendingPathComponent("not-a-directory").path,
+                           "TMPDIR": directory.url.appendingPathComponent("tmp").path]
+        let run = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url, environment: environment)
+        #expect(run.status == 0 && !run.stderr.contains("warning"), "\(run.stderr)")
+        let runID = try #require(run.stdout.split(separator: "\n").first.map(String.init))
+        let fallback = directory.url.appendingPathComponent("tmp/assemblyline-\(getuid())/runs.tsv").path
+        #expect(try String(contentsOfFile: fallback, encoding: .utf8).hasPrefix(runID))
+        let report = try BinaryRunner.run(["report", runID], in: elsewhere.url, environment: environment)
+        #expect(report.status == 0, "\(report.stderr)")
+    }
+
+    @Test func withNoPlaceToRecordTheRunGoesOnAndSaysHowToFindIt() throws {
+        let directory = try RunCommandTests.job()
+        try directory.write("file", "")
+        let blocked = directory.url.appendingPathComponent("file").path
+        let run = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url,
+                                       environment: ["XDG_STATE_HOME": blocked, "TMPDIR": blocked])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("is not in the run index"), "\(run.stderr)")
+        #expect(run.stderr.contains("--state-dir \(directory.url.appendingPathComponent("job/state").path)"))
+    }
+}
