@@ -1,22 +1,46 @@
 import AssemblyLine
+import Foundation
+import TestSupport
 import Testing
 
 @Suite struct IncrementalPlanTests {
     static let files = (0..<5).map { PlannedFile(path: "/in/\($0).jpg", relativePath: "\($0).jpg", size: 10, modifiedNanoseconds: Int64($0)) }
     static let limits = ShardLimits(maxFiles: 2)
     static let plan = Plan(sharding: files, limits: limits)
+    static let sizesOnly = OutputCheck(checksums: nil)
 
     @Test func filesDoneBeforeAreSkippedAndTheRestReSharded() {
-        let done: Set = [FileIdentity(Self.files[0]), FileIdentity(Self.files[3])]
-        let incremental = IncrementalPlan(Self.plan, done: done, limits: Self.limits)
-        #expect(incremental.skipped == [Self.files[0], Self.files[3]])
+        let done = [FileIdentity(Self.files[0]): [RecordedOutput](), FileIdentity(Self.files[3]): []]
+        let incremental = IncrementalPlan(Self.plan, done: done, check: Self.sizesOnly, limits: Self.limits)
+        #expect(incremental.skipped == [Self.files[0], Self.files[3]] && incremental.redone.isEmpty)
         #expect(incremental.plan.shards.map { $0.files.map(\.relativePath) } == [["1.jpg", "2.jpg"], ["4.jpg"]])
     }
 
     @Test func aFileChangedSinceIsNotDone() {
         let touched = PlannedFile(path: "/in/0.jpg", relativePath: "0.jpg", size: 10, modifiedNanoseconds: 99)
-        let incremental = IncrementalPlan(Self.plan, done: [FileIdentity(touched)], limits: Self.limits)
+        let incremental = IncrementalPlan(Self.plan, done: [FileIdentity(touched): []], check: Self.sizesOnly, limits: Self.limits)
         #expect(incremental.skipped.isEmpty)
         #expect(incremental.plan == Self.plan)
+    }
+
+    @Test func aFileWhoseOutputsAreMissingOrResizedRunsAgain() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("kept.jpg", "12345")
+        try directory.write("shrunk.jpg", "123")
+        let kept = RecordedOutput(path: directory.file("kept.jpg"), size: 5, md5: nil)
+        let unsized = RecordedOutput(path: directory.file("shrunk.jpg"), size: nil, md5: nil)
+        let shrunk = RecordedOutput(path: directory.file("shrunk.jpg"), size: 5, md5: nil)
+        let gone = RecordedOutput(path: directory.file("gone.jpg"), size: 5, md5: nil)
+        let done = [FileIdentity(Self.files[0]): [kept, unsized], FileIdentity(Self.files[1]): [kept, shrunk],
+                    FileIdentity(Self.files[2]): [gone], FileIdentity(Self.files[3]): [RecordedOutput(path: directory.path, size: nil, md5: nil)]]
+
+        let incremental = IncrementalPlan(Self.plan, done: done, check: Self.sizesOnly, limits: Self.limits)
+
+        #expect(incremental.skipped == [Self.files[0]])
+        #expect(incremental.redone == [Self.files[1], Self.files[2], Self.files[3]])
+        #expect(incremental.plan.shards.flatMap(\.files) == Array(Self.files.dropFirst()))
+        let findings = Self.sizesOnly.findings([kept, shrunk, gone])
+        #expect(findings.map(\.problem) == [.resized(recorded: 5, found: 3), .missing])
+        #expect(findings.map(\.problem.kind) == ["changed", "missing"])
     }
 }

@@ -125,19 +125,26 @@ import Testing
         let plan = Fixture.plan(shards: 2, filesPerShard: 2)
         let first = try await ledger.createRun(Fixture.newRun(plan)).id
         try await completeShard(ledger, first, 0)
-        let expected = Set(plan.shards[0].files.map(FileIdentity.init))
+        var expected: [FileIdentity: [RecordedOutput]] = [:]
+        for file in try await ledger.files(of: first, shard: 0, state: nil) {
+            expected[FileIdentity(file.file)] =
+                [RecordedOutput(path: "/out/\(file.index).jpg", size: 10, md5: nil)]
+        }
+        #expect(expected.count == plan.shards[0].files.count)
         #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
                                                 recipeFingerprint: "sha256:recipe-a") == expected)
         #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
                                                 recipeFingerprint: "sha256:recipe-b").isEmpty)
         #expect(try await ledger.completedFiles(manifestPath: "/elsewhere.yaml", recipeFingerprint: "sha256:recipe-a").isEmpty)
-        // A later run that skipped those files keeps them known even if the first run is gone.
+        // A later run that skipped those files keeps them known even if the first run is gone, with no outputs to check.
         let second = Fixture.newRun(Plan(shards: [plan.shards[1]]), id: RunID.generate(at: Fixture.time(86_400)),
                                     skipped: plan.shards[0].files)
         try await ledger.createRun(second)
-        try SQLiteConnection(path: directory.ledgerPath).execute("DELETE FROM runs WHERE id = ?", [.text(first.rawValue)])
         #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
                                                 recipeFingerprint: "sha256:recipe-a") == expected)
+        try SQLiteConnection(path: directory.ledgerPath).execute("DELETE FROM runs WHERE id = ?", [.text(first.rawValue)])
+        #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
+                                                recipeFingerprint: "sha256:recipe-a") == expected.mapValues { _ in [] })
     }
 
     /// Drives shard `shard` through the whole happy path, with one result per file.

@@ -40,13 +40,10 @@ struct ReportCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let (opened, path, run) = try await location.openForReading(holding: runID)
-        guard let ledger = opened else {
-            throw CommandError.noLedger(path: "at \(path)", hint: "no run has been recorded there")
-        }
+        let (ledger, run) = try await location.openRun(runID)
         let report: RunReport
         do {
-            report = try await Self.read(ledger, runID: run, path: path, failedOnly: failedOnly, listsResults: listsResults)
+            report = try await Self.read(ledger, id: run, failedOnly: failedOnly, listsResults: listsResults)
             await ledger.close()
         } catch {
             await ledger.close()
@@ -63,13 +60,9 @@ struct ReportCommand: CLICommand {
         }
     }
 
-    /// The report of the run, or of the newest one when `runID` is nil.
-    private static func read(_ ledger: SQLiteLedger, runID: RunID?, path: String, failedOnly: Bool, listsResults: Bool) async throws -> RunReport {
-        let latest = runID == nil ? try await ledger.recentRuns(limit: 1).first?.id : nil
-        guard let id = runID ?? latest else {
-            throw CommandError.noRuns(path: path)
-        }
-        return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id),
+    /// The report of the run.
+    private static func read(_ ledger: SQLiteLedger, id: RunID, failedOnly: Bool, listsResults: Bool) async throws -> RunReport {
+        RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id),
                          files: try await ledger.files(of: id, shard: nil, state: failedOnly ? .failed : nil),
                          statistics: try await ledger.statistics(of: id),
                          results: listsResults ? try await ledger.currentResults(of: id) : [])

@@ -1,4 +1,5 @@
 import AssemblyLine
+import Digests
 import Foundation
 import SQLiteLedger
 
@@ -9,7 +10,9 @@ struct RunCommand: CLICommand {
         abstract: "Run a manifest: shard, sign, upload, poll, download and verify, recording every step.",
         discussion: """
             The first line on standard output is the run ID. Files that an earlier run of the same manifest \
-            already did with the same recipe (same path, size and modification time) are skipped unless --force. \
+            already did with the same recipe (same path, size and modification time) are skipped unless --force, \
+            as long as the outputs it recorded are on disk with their sizes (--checksum: and MD5s); a file whose \
+            outputs are missing or changed runs again. \
             Exits 0 when every shard is done, 1 when some failed (resume RUN_ID can retry them), 2 when stopped \
             by a signal or --max-duration (resume continues), 65 for an invalid manifest, 75 when another run \
             of the manifest holds the lock.
@@ -18,17 +21,20 @@ struct RunCommand: CLICommand {
         options: [
             OptionSpec.stateDir,
             OptionSpec(name: "force", help: "Run every file, even those an earlier run already did."),
+            OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s."),
         ] + RunOptions.specs)
 
     var manifestPath: String
     var stateDir: String?
     var force: Bool
+    var checksum: Bool
     var options: RunOptions
 
     init(_ values: ParsedValues) throws {
         manifestPath = values.positional(0) ?? ""
         stateDir = values.option("state-dir")
         force = values.flag("force")
+        checksum = values.flag("checksum")
         options = try RunOptions(values)
     }
 
@@ -54,8 +60,9 @@ struct RunCommand: CLICommand {
     private func execute(_ manifest: Manifest, plan: Plan, environment: RunEnvironment, stateDirectory: String, lock: RunLock,
                          signals: TerminationSignal, console: Console) async throws -> RunState {
         let fingerprint = manifest.recipe.fingerprint
-        let done = force ? [] : try await environment.ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: fingerprint)
-        let incremental = IncrementalPlan(plan, done: done, limits: manifest.shards)
+        let done = force ? [:] : try await environment.ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: fingerprint)
+        let check = OutputCheck(checksums: checksum ? LibcryptoFileDigester() : nil)
+        let incremental = IncrementalPlan(plan, done: done, check: check, limits: manifest.shards)
         let skipped = incremental.skipped
         let runID = RunID.generate()
         _ = try await environment.ledger.createRun(NewRun(
@@ -68,6 +75,9 @@ struct RunCommand: CLICommand {
         }
         if !skipped.isEmpty && !options.quiet {
             console.line("skipped \(skipped.count) files an earlier run already did (use --force to run them)")
+        }
+        if !incremental.redone.isEmpty && !options.quiet {
+            console.line("running \(incremental.redone.count) files again whose outputs are missing or changed since an earlier run")
         }
         let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
         let driver = RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)

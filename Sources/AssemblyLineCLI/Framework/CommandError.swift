@@ -55,6 +55,11 @@ struct RunEnded: Error, Sendable {
     }
 }
 
+/// `check` found outputs missing or changed; the list is printed already.
+struct OutputsDiffer: Error, Sendable {
+    let count: Int
+}
+
 /// No subcommand at all: the root help goes to standard error.
 struct MissingSubcommand: Error, Sendable {
     let help: String

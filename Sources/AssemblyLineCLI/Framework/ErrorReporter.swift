@@ -16,6 +16,8 @@ enum ErrorReporter {
             return .usage
         case let ended as RunEnded:
             return ended.state == .interrupted ? .interrupted : .failedShards
+        case is OutputsDiffer:
+            return .failedShards
         case let failure as CommandError:
             console.error(failure.message + "\n")
             return status(of: failure)

@@ -2,7 +2,7 @@
 package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// All shards done; or the command did what it was asked.
     case success = 0
-    /// The run finished with failed shards; `resume` can be tried.
+    /// The run finished with failed shards (`resume` can be tried); or `check` found outputs missing or changed.
     case failedShards = 1
     /// The run was interrupted by a signal or `--max-duration` and can be resumed.
     case interrupted = 2

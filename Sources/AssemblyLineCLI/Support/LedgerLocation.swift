@@ -46,6 +46,23 @@ struct LedgerLocation: Sendable {
         return (found.stateDirectory, found.run)
     }
 
+    /// The ledger holding `run` (nil: the newest run) opened read-only, with the run's ID; the caller closes it.
+    ///
+    /// - Throws: ``CommandError/noLedger(path:hint:)`` where there is none, ``CommandError/noRuns(path:)``
+    ///   for the newest run of a ledger without runs.
+    func openRun(_ run: RunID?) async throws -> (ledger: SQLiteLedger, run: RunID) {
+        let (opened, path, meant) = try await openForReading(holding: run)
+        guard let ledger = opened else { throw CommandError.noLedger(path: "at \(path)", hint: "no run has been recorded there") }
+        if let meant { return (ledger, meant) }
+        do {
+            guard let newest = try await ledger.recentRuns(limit: 1).first?.id else { throw CommandError.noRuns(path: path) }
+            return (ledger, newest)
+        } catch {
+            await ledger.close()
+            throw error
+        }
+    }
+
     /// The ledger opened read-only, or nil when the state directory holds none; never creates one.
     func openForReading(holding run: RunID? = nil) async throws -> (ledger: SQLiteLedger?, path: String, run: RunID?) {
         let (directory, meant) = try locate(run)

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Whether recorded outputs are still on disk as they were made: present, of their recorded size,
+/// and (with checksums) of their recorded MD5.
+///
+/// An incremental run skips a file only when every output it made passes; `check` lists what does not.
+package struct OutputCheck: Sendable {
+    /// What is wrong with one output.
+    package enum Problem: Sendable, Hashable, CustomStringConvertible {
+        case missing
+        case resized(recorded: Int64, found: Int64)
+        case altered(recorded: String, found: String)
+        case unreadable(reason: String)
+
+        /// `missing`, `changed` or `unreadable`: the first column of `check`.
+        package var kind: String {
+            switch self {
+            case .missing: "missing"
+            case .resized, .altered: "changed"
+            case .unreadable: "unreadable"
+            }
+        }
+
+        package var description: String {
+            switch self {
+            case .missing: "not on disk"
+            case let .resized(recorded, found): "\(found) bytes, recorded \(recorded)"
+            case let .altered(recorded, found): "MD5 \(found), recorded \(recorded)"
+            case let .unreadable(reason): reason
+            }
+        }
+    }
+
+    /// An output that did not pass, and why.
+    package struct Finding: Sendable, Hashable {
+        package var output: RecordedOutput
+        package var problem: Problem
+    }
+
+    /// Computes MD5s when checksums are asked for; nil checks presence and size only.
+    let digester: (any FileDigester)?
+
+    package init(checksums digester: (any FileDigester)?) {
+        self.digester = digester
+    }
+
+    /// The outputs that are missing or changed, in the order given.
+    package func findings(_ outputs: [RecordedOutput]) -> [Finding] {
+        outputs.compactMap { output in problem(of: output).map { Finding(output: output, problem: $0) } }
+    }
+
+    /// True when every output passes.
+    package func passes(_ outputs: [RecordedOutput]) -> Bool {
+        outputs.allSatisfy { problem(of: $0) == nil }
+    }
+
+    private func problem(of output: RecordedOutput) -> Problem? {
+        var info = stat()
+        guard stat(output.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
+        if let size = output.size, Int64(info.st_size) != size {
+            return .resized(recorded: size, found: Int64(info.st_size))
+        }
+        guard let digester, let recorded = output.md5 else { return nil }
+        do {
+            let found = try digester.md5Hex(ofFile: output.path)
+            return found == recorded.lowercased() ? nil : .altered(recorded: recorded, found: found)
+        } catch {
+            return .unreadable(reason: "\(error)")
+        }
+    }
+}
