@@ -30,6 +30,20 @@ import Testing
         #expect(byManifest.stdout.contains("changed  \(altered.path)") && byManifest.stdout.contains("MD5 "), "\(byManifest.stdout)")
         #expect(byManifest.stdout.hasSuffix("checked 12 outputs with MD5s: 1 missing, 2 changed\n"), "\(byManifest.stdout)")
 
+        let plan = try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        #expect(plan.status == 0 && plan.stdout.hasPrefix("plan of 'thumbs': 2 files, "), "\(plan.stdout)")
+        #expect(plan.stdout.contains(" in 1 shards; 10 skipped\n"))
+        #expect(plan.stdout.contains("skipped: 10 files an earlier run did it; its outputs are in place (sizes checked); --force runs them"))
+        #expect(plan.stdout.contains("again: 2 files done before whose outputs are missing or changed\n"
+            + "  landscapes/sample-00.png: \(deleted.path) not on disk\n  portraits/sample-01.png: \(truncated.path) 100 bytes, recorded "))
+        let dryRun = try BinaryRunner.run(["run", "job/m.yaml", "--dry-run"], in: directory.url)
+        #expect(dryRun.status == 0 && dryRun.stdout == plan.stdout, "\(dryRun.stdout)")
+        let runs = try BinaryRunner.run(["runs", "--state-dir", "job/state"], in: directory.url)
+        #expect(runs.stdout.split(separator: "\n").count == 2, "a dry run records no run: \(runs.stdout)")
+        let planJSON = try BinaryRunner.run(["plan", "job/m.yaml", "--json", "--checksum"], in: directory.url)
+        #expect(planJSON.stdout.contains("\"again\":[{\"outputs\":[{\"detail\":\"not on disk\""), "\(planJSON.stdout)")
+        #expect(planJSON.stdout.components(separatedBy: "\"reason\":").count == 10, "9 skipped with MD5s checked")
+
         let second = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("skipped 10 files an earlier run already did"), "\(second.stdout)")

@@ -11,21 +11,28 @@ package struct IncrementalPlan: Sendable, Hashable {
     /// The files left out, in plan order.
     package let skipped: [PlannedFile]
     /// The files done before whose outputs are missing or changed: they run again, in plan order.
-    package let redone: [PlannedFile]
+    package let redone: [Redone]
+
+    /// A file done before that runs again, and what is wrong with its outputs.
+    package struct Redone: Sendable, Hashable {
+        package var file: PlannedFile
+        package var findings: [OutputCheck.Finding]
+    }
 
     /// `plan` without the files in `done` whose outputs pass `check`, re-sharded within `limits` when any were taken out.
     package init(_ plan: Plan, done: [FileIdentity: [RecordedOutput]], check: OutputCheck, limits: ShardLimits) {
         let files = plan.shards.flatMap(\.files)
-        var skipped: [PlannedFile] = [], redone: [PlannedFile] = [], sent: [PlannedFile] = []
+        var skipped: [PlannedFile] = [], redone: [Redone] = [], sent: [PlannedFile] = []
         for file in files {
             guard let outputs = done[FileIdentity(file)] else {
                 sent.append(file)
                 continue
             }
-            if check.passes(outputs) {
+            let findings = check.findings(outputs)
+            if findings.isEmpty {
                 skipped.append(file)
             } else {
-                redone.append(file)
+                redone.append(Redone(file: file, findings: findings))
                 sent.append(file)
             }
         }

@@ -49,11 +49,6 @@ package struct OutputCheck: Sendable {
         outputs.compactMap { output in problem(of: output).map { Finding(output: output, problem: $0) } }
     }
 
-    /// True when every output passes.
-    package func passes(_ outputs: [RecordedOutput]) -> Bool {
-        outputs.allSatisfy { problem(of: $0) == nil }
-    }
-
     private func problem(of output: RecordedOutput) -> Problem? {
         var info = stat()
         guard stat(output.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .missing }

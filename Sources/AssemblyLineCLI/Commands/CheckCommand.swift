@@ -64,18 +64,8 @@ struct CheckCommand: CLICommand {
             let manifest = try ConfigFileLoader.manifest(path)
             let directory = location.stateDirOption.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) }
                 ?? manifest.stateDir
-            let ledgerPath = SQLiteLedger.path(inStateDirectory: directory)
-            guard FileManager.default.fileExists(atPath: ledgerPath) else {
-                throw CommandError.noLedger(path: "at \(ledgerPath)", hint: "no run has been recorded there")
-            }
-            let ledger = try await SQLiteLedger.open(path: ledgerPath, mode: .readOnly)
-            let done: [FileIdentity: [RecordedOutput]]
-            do {
-                done = try await ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
-                await ledger.close()
-            } catch {
-                await ledger.close()
-                throw error
+            guard let done = try await RunForecast.completedFiles(of: manifest, in: directory) else {
+                throw CommandError.noLedger(path: "at \(SQLiteLedger.path(inStateDirectory: directory))", hint: "no run has been recorded there")
             }
             return done.sorted { $0.key.path < $1.key.path }.flatMap { identity, outputs in outputs.map { (identity.path, $0) } }
         case .run(let run):

@@ -22,12 +22,14 @@ struct RunCommand: CLICommand {
             OptionSpec.stateDir,
             OptionSpec(name: "force", help: "Run every file, even those an earlier run already did."),
             OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s."),
+            OptionSpec(name: "dry-run", help: "Print what the run would send and skip, and why (as plan does); send and write nothing."),
         ] + RunOptions.specs)
 
     var manifestPath: String
     var stateDir: String?
     var force: Bool
     var checksum: Bool
+    var dryRun: Bool
     var options: RunOptions
 
     init(_ values: ParsedValues) throws {
@@ -35,6 +37,7 @@ struct RunCommand: CLICommand {
         stateDir = values.option("state-dir")
         force = values.flag("force")
         checksum = values.flag("checksum")
+        dryRun = values.flag("dry-run")
         options = try RunOptions(values)
     }
 
@@ -42,6 +45,10 @@ struct RunCommand: CLICommand {
         let signals = TerminationSignal()
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
+        if dryRun {
+            return PlanCommand.show(try await RunForecast.make(manifest, stateDirectory: stateDirectory, force: force, checksums: checksum),
+                                    json: false, console: console)
+        }
         let planned = try manifest.planner.plan()
         for warning in planned.warnings { console.error("warning: \(warning)\n") }
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)

@@ -1,0 +1,108 @@
+import AssemblyLine
+import ConfigFormat
+import Digests
+import Foundation
+import SQLiteLedger
+
+/// What `run` would send and skip, and why: `plan` and `run --dry-run` print it, and write nothing.
+struct RunForecast: Sendable {
+    let manifest: Manifest
+    let planned: PlanResult
+    let incremental: IncrementalPlan
+    let checksums: Bool
+
+    /// Plans `manifest` and takes out what earlier runs recorded in `stateDirectory` did, as `run` would.
+    ///
+    /// The ledger is read without being changed, and not created where there is none.
+    static func make(_ manifest: Manifest, stateDirectory: String, force: Bool, checksums: Bool) async throws -> RunForecast {
+        let planned = try manifest.planner.plan()
+        let done = force ? [:] : try await completedFiles(of: manifest, in: stateDirectory) ?? [:]
+        let check = OutputCheck(checksums: checksums ? LibcryptoFileDigester() : nil)
+        return RunForecast(manifest: manifest, planned: planned,
+                           incremental: IncrementalPlan(planned.plan, done: done, check: check, limits: manifest.shards),
+                           checksums: checksums)
+    }
+
+    /// What earlier runs of `manifest` under its recipe did, with their recorded outputs; nil where no ledger is.
+    static func completedFiles(of manifest: Manifest, in stateDirectory: String) async throws -> [FileIdentity: [RecordedOutput]]? {
+        let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let ledger = try await SQLiteLedger.open(path: path, mode: .readOnly)
+        do {
+            let done = try await ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
+            await ledger.close()
+            return done
+        } catch {
+            await ledger.close()
+            throw error
+        }
+    }
+
+    /// Why a skipped file is skipped.
+    var skipReason: String {
+        "an earlier run did it; its outputs are in place (\(checksums ? "sizes and MD5s" : "sizes") checked)"
+    }
+
+    var table: String {
+        let plan = incremental.plan
+        let skipped = incremental.skipped.count
+        var lines = ["plan of '\(manifest.name)': \(plan.fileCount) files, \(ByteCountText.format(plan.bytes)) in \(plan.shards.count) shards"
+                        + (skipped > 0 ? "; \(skipped) skipped" : ""),
+                     "  shard   files       bytes"]
+        for shard in plan.shards {
+            lines.append("  " + Self.pad(String(shard.index), 5) + "  " + Self.pad(String(shard.files.count), 6) + "  "
+                         + Self.pad(ByteCountText.format(shard.bytes), 10))
+        }
+        if skipped > 0 {
+            lines.append("skipped: \(skipped) files \(skipReason); --force runs them")
+        }
+        if !incremental.redone.isEmpty {
+            lines.append("again: \(incremental.redone.count) files done before whose outputs are missing or changed")
+            for redone in incremental.redone {
+                for finding in redone.findings {
+                    lines.append("  \(redone.file.relativePath): \(finding.output.path) \(finding.problem)")
+                }
+            }
+        }
+        let limit = manifest.shards
+        lines.append("shards hold at most \(limit.maxFiles.map(String.init) ?? "any number of") files and \(limit.maxBytes.map(ByteCountText.format) ?? "any size"); a larger file is a shard of its own")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    var json: JSONValue {
+        let plan = incremental.plan
+        let shards = plan.shards.map { shard -> JSONValue in
+            .object([
+                "index": .integer(Int64(shard.index)),
+                "bytes": .integer(shard.bytes),
+                "files": .array(shard.files.map { file in
+                    .object(["path": .string(file.path), "relative_path": .string(file.relativePath), "size": .integer(file.size)])
+                }),
+            ])
+        }
+        return .object([
+            "name": .string(manifest.name),
+            "manifest": .string(manifest.file),
+            "files": .integer(Int64(plan.fileCount)),
+            "bytes": .integer(plan.bytes),
+            "shards": .array(shards),
+            "skipped": .array(incremental.skipped.map { file in
+                .object(["path": .string(file.path), "relative_path": .string(file.relativePath), "reason": .string(skipReason)])
+            }),
+            "again": .array(incremental.redone.map { redone in
+                .object([
+                    "path": .string(redone.file.path), "relative_path": .string(redone.file.relativePath),
+                    "outputs": .array(redone.findings.map { finding in
+                        .object(["output": .string(finding.output.path), "state": .string(finding.problem.kind),
+                                 "detail": .string(finding.problem.description)])
+                    }),
+                ])
+            }),
+            "warnings": .array(planned.warnings.map { .object(["path": .string($0.path), "problem": .string($0.problem)]) }),
+        ])
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}
