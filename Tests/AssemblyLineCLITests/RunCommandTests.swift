@@ -120,6 +120,35 @@ import Glibc
         #expect(again.stdout == "run \(runID) is finished: every shard is done; nothing to resume\n")
     }
 
+    @Test func anUnreadableInputFailsAloneBeforeUploadAndPlanWarns() throws {
+        let directory = try Self.job()
+        let locked = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked.path)
+        // Root reads any file: the commands run as nobody then, in a directory nobody owns.
+        var prefix: [String] = []
+        if getuid() == 0 {
+            let chown = try BinaryRunner.run(["-R", "65534:65534", directory.url.path], in: directory.url,
+                                             executable: URL(fileURLWithPath: "/bin/chown"))
+            try #require(chown.status == 0, "\(chown.stderr)")
+            prefix = ["--reuid=65534", "--regid=65534", "--clear-groups", BinaryRunner.binary.path]
+        }
+        func asOperator(_ arguments: [String]) throws -> BinaryRunner.Outcome {
+            try BinaryRunner.run(prefix + arguments, in: directory.url, environment: ["HOME": directory.url.path],
+                                 executable: prefix.isEmpty ? BinaryRunner.binary : URL(fileURLWithPath: "/usr/bin/setpriv"))
+        }
+
+        let plan = try asOperator(["plan", "job/m.yaml"])
+        #expect(plan.status == 0 && plan.stderr.contains("sample-00.png: cannot be read: Permission denied; a run fails it alone"),
+                "\(plan.stderr)")
+        let run = try asOperator(["run", "job/m.yaml", "--quiet"])
+
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("file-failed (landscapes/sample-00.png: INPUT_UNREADABLE"), "\(run.stderr)")
+        #expect(run.stdout.contains("files 11 done, 1 failed, 0 skipped, 0 pending"), "\(run.stdout)")
+        let report = try asOperator(["report", "latest", "--failed", "--state-dir", "job/state"])
+        #expect(report.stdout.contains("INPUT_UNREADABLE") && !report.stdout.contains("sample-03"), "\(report.stdout)")
+    }
+
     @Test func aCorruptInputFailsAloneAndTheReportSaysWhichWithWhatTheRunMoved() throws {
         let directory = try Self.job()
         let sample = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")

@@ -1,14 +1,19 @@
 import Foundation
 
 extension PlannedFile {
-    /// Refuses a file whose size or modification time changed since the plan: sending it would upload something else.
+    /// Refuses a file that cannot be sent as planned: gone, unreadable, or changed in size or modification time.
     ///
-    /// - Throws: `INPUT_MISSING` when the file is gone, `INPUT_CHANGED` when its size or modification
-    ///   time differ from the plan's; neither is retryable, and both name the file.
+    /// - Throws: `INPUT_MISSING` when the file is gone, `INPUT_UNREADABLE` when this process may not
+    ///   read it, `INPUT_CHANGED` when its size or modification time differ from the plan's; none is
+    ///   retryable, and each names the file.
     package func checkUnchanged() throws(TransloaditError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw TransloaditError(code: .inputMissing, message: "\(path) is gone since the plan", isRetryable: false)
+        }
+        guard access(path, R_OK) == 0 else {
+            throw TransloaditError(code: .inputUnreadable, message: "\(path) cannot be read: \(String(cString: strerror(errno)))",
+                                   isRetryable: false)
         }
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         guard Int64(info.st_size) == size, modified == modifiedNanoseconds else {

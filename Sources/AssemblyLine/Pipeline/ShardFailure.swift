@@ -21,10 +21,10 @@ package struct ShardFailure: Error, Sendable, Hashable {
         hostUnreachable = Retryability.mayBeGone(error)
     }
 
-    /// A failure uploading one input: a file changed or gone since the plan fails alone (`culprit`).
+    /// A failure uploading one input: a file changed, gone or unreadable since the plan fails alone (`culprit`).
     package init(_ error: TransloaditError, uploading file: Int) {
         self.init(error)
-        if error.code == .inputChanged || error.code == .inputMissing { culprit = file }
+        if [.inputChanged, .inputMissing, .inputUnreadable].contains(error.code) { culprit = file }
     }
 
     package init(_ error: SigningError) {

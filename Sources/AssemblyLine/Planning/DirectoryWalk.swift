@@ -107,6 +107,9 @@ struct DirectoryWalk {
         switch status.kind {
         case .regular where wantsFile:
             guard let realPath = resolve(path, name: name, in: parent, isLink: isLink) else { return }
+            if let code = FileProbe.readError(of: path) {
+                warn(path, "cannot be read: \(FileProbe.message(for: code)); a run fails it alone, before sending anything")
+            }
             visit(DirectoryWalker.Found(
                 path: path, realPath: realPath, size: status.size, modifiedNanoseconds: status.modifiedNanoseconds))
         case .directory where wantsDirectory:

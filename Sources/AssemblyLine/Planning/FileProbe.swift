@@ -97,6 +97,11 @@ enum FileProbe {
     }
 
     /// The text of an `errno` value, e.g. "Permission denied".
+    /// The `errno` of `access(path, R_OK)` when this process may not read the file; nil when it may.
+    static func readError(of path: String) -> Int32? {
+        access(path, R_OK) == 0 ? nil : errno
+    }
+
     static func message(for errorCode: Int32) -> String {
         String(cString: strerror(errorCode))
     }
