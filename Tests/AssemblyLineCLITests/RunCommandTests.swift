@@ -120,6 +120,20 @@ import Glibc
         #expect(again.stdout == "run \(runID) is finished: every shard is done; nothing to resume\n")
     }
 
+    @Test func anInputWithALongNameIsDoneLikeAnyOther() throws {
+        let directory = try Self.job()
+        let stem = String(repeating: "n", count: 248)
+        let sample = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")
+        try FileManager.default.copyItem(at: sample, to: directory.url.appendingPathComponent("job/in/landscapes/\(stem).png"))
+
+        let run = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("files 13 done, 0 failed"), "\(run.stdout)")
+        let output = directory.url.appendingPathComponent("job/state/output/resize/landscapes/\(stem).jpg").path
+        #expect(try ImageInspector.inspect(output).width == 160)
+    }
+
     @Test func anUnreadableInputFailsAloneBeforeUploadAndPlanWarns() throws {
         let directory = try Self.job()
         let locked = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")

@@ -6,9 +6,9 @@ import Glibc
 /// Downloads one result to its place, verified: temp file, size and MD5 checked, fsync, atomic rename.
 ///
 /// A result already in place with the right size and MD5 (a run stopped between the rename and the
-/// ledger's commit) is kept and not fetched again. The temp file has a fixed name, `<output>.part`,
-/// so that one left by a killed process is overwritten by the next try rather than left behind
-/// (the run lock keeps a second writer away).
+/// ledger's commit) is kept and not fetched again. The temp file has a fixed name, `<output>.part`
+/// (``temporaryPath(for:)``), so that one left by a killed process is overwritten by the next try
+/// rather than left behind (the run lock keeps a second writer away).
 package struct ResultDownloader: Sendable {
     /// The most fetches of one temporary result: Transloadit refuses a temporary file fetched more than 10 times.
     package static let fetchLimit = 10
@@ -36,7 +36,7 @@ package struct ResultDownloader: Sendable {
         } catch {
             throw Self.failure(.outputNotWritable, "cannot create \(directory): \(error.localizedDescription)", retryable: false)
         }
-        let temporary = path + ".part"
+        let temporary = Self.temporaryPath(for: path)
         defer { unlink(temporary) }
         let bytes = try await client.download(url: url, to: temporary, progress: progress)
         try await BlockingFileWork.run { () -> Result<Void, TransloaditError> in
@@ -49,6 +49,27 @@ package struct ResultDownloader: Sendable {
             }
         }.get()
         return bytes
+    }
+
+    /// The longest file name the file systems here take (`NAME_MAX`), in bytes.
+    static let nameLimit = 255
+
+    /// `<output>.part`; where that name would pass ``nameLimit``, the output name's first 200 bytes
+    /// (whole characters), a dash, a 64-bit FNV-1a hash of the whole name in hex, and `.part`.
+    package static func temporaryPath(for path: String) -> String {
+        let name = PathText.lastComponent(of: path)
+        guard name.utf8.count + ".part".utf8.count > nameLimit else { return path + ".part" }
+        var head = ""
+        for character in name {
+            guard head.utf8.count + character.utf8.count <= 200 else { break }
+            head.append(character)
+        }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return PathText.appending("\(head)-\(String(repeating: "0", count: 16 - hex.count))\(hex).part", to: PathText.directory(of: path))
     }
 
     /// Checks a file's size and MD5 against the result, each when the service gave it.
