@@ -1,3 +1,5 @@
+import AssemblyLine
+
 /// Deliberate misbehaviour for tests: which share of requests per route fail, and how.
 ///
 /// Decisions are reproducible: the n-th request of a route gets the same fate for the same
@@ -72,11 +74,7 @@ package struct FaultPlan: Sendable, Hashable {
 
     /// A uniform number in [0, 1) for the `index`-th draw of `stream`, fixed by the seed.
     func draw(_ stream: String, _ index: UInt64) -> Double {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in stream.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-        }
-        var z = (seed ^ hash) &+ (index &+ 1) &* 0x9E37_79B9_7F4A_7C15
+        var z = (seed ^ FNVHash.of(stream)) &+ (index &+ 1) &* 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         z ^= z >> 31

@@ -21,6 +21,36 @@ import Testing
         return directory
     }
 
+    @Test(arguments: [
+        ("resize: {width: 10}", "{stem}.{ext}", "x.jpg"),
+        ("resize: {width: 10, format: png}", "{step}/{stem}.png", "resize/x.png"),
+        ("template: {id: thumbs}", "{name}", "x.jpg"),
+    ])
+    func aLayoutGivingTwoInputsOneOutputIsRefusedBeforeAnythingIsSent(recipe: String, layout: String, output: String) throws {
+        let directory = try TemporaryDirectory()
+        for name in ["a/x.jpg", "b/x.jpg", "b/y.jpg"] { try directory.write("job/in/\(name)", "image") }
+        try directory.write("job/m.yaml", """
+            version: 1
+            name: clash
+            inputs: {include: "in/**/*.jpg", base: in}
+            \(recipe)
+            auth: {key: k}
+            output: {dir: out, layout: "\(layout)"}
+            state_dir: state
+
+            """)
+        for command in [["plan", "job/m.yaml"], ["run", "job/m.yaml"], ["run", "job/m.yaml", "--dry-run"]] {
+            let outcome = try BinaryRunner.run(command, in: directory.url)
+            #expect(outcome.status == 65, "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("output.layout gives the inputs 'a/x.jpg' and 'b/x.jpg' one output, "
+                + directory.url.appendingPathComponent("job/out/\(output)").path), "\(command): \(outcome.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("job/state").path))
+        try directory.write("job/m.yaml", try String(contentsOf: directory.url.appendingPathComponent("job/m.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: layout, with: "{relpath}.{ext}"))
+        #expect(try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url).status == 0)
+    }
+
     @Test func tableListsShardsAndTotalsAndWritesNothing() throws {
         let directory = try Self.jobDirectory()
         let outcome = try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)

@@ -1,6 +1,78 @@
+import ConfigFormat
+
 extension Manifest {
     /// The planner of the manifest's inputs and shard limits: what `plan` shows is what `run` sends.
     package var planner: Planner {
         Planner(include: inputs.include, exclude: inputs.exclude, base: inputs.base, limits: shards)
+    }
+
+    /// Plans the inputs, and refuses a plan in which the layout gives two inputs one output path.
+    ///
+    /// Each input's path is rendered for every step whose results are downloaded (for a Template,
+    /// whose steps are not known here, once), with the step's `format` as the extension, else the
+    /// input's own, and the result named `<stem>.<ext>` as Transloadit names it. Paths are compared
+    /// by a 64-bit hash, and a match is confirmed on the paths, so that a million inputs need no
+    /// million paths in memory.
+    /// - Throws: ``PlanError/sharedOutput(output:first:second:others:)`` naming the first two
+    ///   inputs of a shared path, or the planner's errors.
+    package func plan() throws(PlanError) -> PlanResult {
+        let result = try planner.plan()
+        let steps = knownStepsDownloaded()
+        let run = RunID.generate()
+        var seen: [UInt64: (file: PlannedFile, shard: Int)] = [:]
+        var clash: (output: String, first: PlannedFile, second: PlannedFile)?
+        var others = 0
+        for shard in result.plan.shards {
+            for file in shard.files {
+                for (step, format) in steps {
+                    let path = outputPath(of: file, shard: shard.index, step: step, format: format, run: run)
+                    let key = FNVHash.of(path)
+                    guard let earlier = seen[key] else {
+                        seen[key] = (file, shard.index)
+                        continue
+                    }
+                    guard earlier.file != file,
+                          outputPath(of: earlier.file, shard: earlier.shard, step: step, format: format, run: run) == path else { continue }
+                    if clash == nil { clash = (path, earlier.file, file) } else { others += 1 }
+                }
+            }
+        }
+        if let clash {
+            throw .sharedOutput(output: clash.output, first: clash.first.relativePath, second: clash.second.relativePath, others: others)
+        }
+        return result
+    }
+
+    /// The steps with downloaded results, each with its `format` if it sets one; one nameless step for a Template.
+    ///
+    /// A step has results when it says `result: true` or no other step uses it (Transloadit's rule).
+    private func knownStepsDownloaded() -> [(step: String, format: String?)] {
+        guard let steps = recipe.knownSteps?.objectValue else { return [("result", nil)] }
+        let used = Set(steps.values.flatMap { Self.names(in: $0.objectValue?["use"]) })
+        return steps.keys.sorted().compactMap { name in
+            let step = steps[name]?.objectValue
+            guard output.steps.delivery(ofStep: name) == .download, step?["result"] == .bool(true) || !used.contains(name) else { return nil }
+            if case .string(let format)? = step?["format"] { return (name, format) }
+            return (name, nil)
+        }
+    }
+
+    /// Every string in a `use` value: a name, a list of names, or objects naming steps.
+    private static func names(in use: JSONValue?) -> [String] {
+        switch use {
+        case .string(let name)?: [name]
+        case .array(let items)?: items.flatMap { names(in: $0) }
+        case .object(let members)?: members.values.flatMap { names(in: $0) }
+        default: []
+        }
+    }
+
+    private func outputPath(of file: PlannedFile, shard: Int, step: String, format: String?, run: RunID) -> String {
+        let base = PathText.lastComponent(of: file.relativePath)
+        let dot = base.lastIndex(of: ".")
+        let stem = dot.map { String(base[..<$0]) } ?? base
+        let ext = format ?? dot.map { String(base[base.index(after: $0)...]) } ?? ""
+        return ResultMapper.outputPath(output, run: run, shard: shard, step: step, name: ext.isEmpty ? stem : "\(stem).\(ext)",
+                                       ext: ext, input: file)
     }
 }

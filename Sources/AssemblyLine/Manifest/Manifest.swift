@@ -95,12 +95,17 @@ package enum Recipe: Sendable, Hashable {
 }
 
 extension Recipe {
-    /// The robot of each step, by name; nil for a Template, whose steps live at the service.
-    package var robotsByStep: [String: String]? {
+    /// The Assembly Instructions' steps as sent; nil for a Template, whose steps live at the service.
+    package var knownSteps: JSONValue? {
         switch self {
         case .template: nil
-        case let .resize(settings): ResultSelection.robots(of: settings.steps)
-        case let .steps(instructions): ResultSelection.robots(of: instructions)
+        case let .resize(settings): settings.steps
+        case let .steps(instructions): instructions
         }
+    }
+
+    /// The robot of each step, by name; nil for a Template.
+    package var robotsByStep: [String: String]? {
+        knownSteps.map(ResultSelection.robots(of:))
     }
 }

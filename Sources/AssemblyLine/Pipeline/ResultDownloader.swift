@@ -64,11 +64,7 @@ package struct ResultDownloader: Sendable {
             guard head.utf8.count + character.utf8.count <= 200 else { break }
             head.append(character)
         }
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNVHash.of(name), radix: 16)
         return PathText.appending("\(head)-\(String(repeating: "0", count: 16 - hex.count))\(hex).part", to: PathText.directory(of: path))
     }
 

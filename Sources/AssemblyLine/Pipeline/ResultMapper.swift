@@ -70,13 +70,19 @@ package struct ResultMapper: Sendable {
 
     /// The absolute path of a result under `output.dir`, from the layout.
     func outputPath(step: String, name: String, ext: String?, input: PlannedFile?) -> String {
+        Self.outputPath(output, run: runID, shard: shardIndex, step: step, name: name, ext: ext, input: input)
+    }
+
+    /// The absolute path under `output.dir` that the layout gives a result of `step` named `name`, made from `input`.
+    package static func outputPath(_ output: OutputSettings, run: RunID, shard: Int, step: String, name: String, ext: String?,
+                                   input: PlannedFile?) -> String {
         let relative = input?.relativePath ?? name
         let base = PathText.lastComponent(of: relative)
         let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
         let directory = relative.contains("/") ? PathText.directory(of: relative) : "."
         let resultExt = ext ?? name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
         let values: [OutputLayout.Placeholder: String] = [
-            .run: runID.rawValue, .step: step, .shard: String(shardIndex),
+            .run: run.rawValue, .step: step, .shard: String(shard),
             .relpath: directory == "." ? stem : directory + "/" + stem,
             .dir: directory, .stem: stem, .ext: resultExt, .name: name,
         ]

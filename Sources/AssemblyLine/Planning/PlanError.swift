@@ -17,6 +17,8 @@ package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     case outsideBase(path: String, base: String, others: Int)
     /// Nothing matched the include patterns (after excludes).
     case noMatch(patterns: [String])
+    /// The output layout gives two inputs (relative paths) one output path; `others` counts further such pairs.
+    case sharedOutput(output: String, first: String, second: String, others: Int)
 
     package var description: String {
         switch self {
@@ -36,6 +38,10 @@ package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .noMatch(patterns):
             let list = patterns.map { "'\($0)'" }.joined(separator: ", ")
             return "no file matches the include patterns \(list)"
+        case let .sharedOutput(output, first, second, others):
+            let more = others > 0 ? " (and \(others) more such pairs)" : ""
+            return "output.layout gives the inputs '\(first)' and '\(second)' one output, \(output)\(more); "
+                + "expected a layout that keeps them apart, such as one with {relpath}"
         }
     }
 }

@@ -49,7 +49,7 @@ struct RunCommand: CLICommand {
             return PlanCommand.show(try await RunForecast.make(manifest, stateDirectory: stateDirectory, force: force, checksums: checksum),
                                     json: false, console: console)
         }
-        let planned = try manifest.planner.plan()
+        let planned = try manifest.plan()
         for warning in planned.warnings { console.error("warning: \(warning)\n") }
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
         let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)

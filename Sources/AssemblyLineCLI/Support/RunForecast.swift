@@ -15,7 +15,7 @@ struct RunForecast: Sendable {
     ///
     /// The ledger is read without being changed, and not created where there is none.
     static func make(_ manifest: Manifest, stateDirectory: String, force: Bool, checksums: Bool) async throws -> RunForecast {
-        let planned = try manifest.planner.plan()
+        let planned = try manifest.plan()
         let done = force ? [:] : try await completedFiles(of: manifest, in: stateDirectory) ?? [:]
         let check = OutputCheck(checksums: checksums ? LibcryptoFileDigester() : nil)
         return RunForecast(manifest: manifest, planned: planned,
