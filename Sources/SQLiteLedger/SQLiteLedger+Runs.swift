@@ -74,9 +74,24 @@ extension SQLiteLedger {
         }
     }
 
-    package func recentRuns(limit: Int) throws -> [RunRecord] {
-        try rows("SELECT \(LedgerRowReader.runColumns) FROM runs ORDER BY id DESC LIMIT ?",
-                 [.integer(Int64(max(0, limit)))], table: "runs") { try $0.runRecord() }
+    package func recentRuns(limit: Int, matching filter: RunFilter) throws -> [RunRecord] {
+        var conditions: [String] = []
+        var arguments: [SQLiteValue] = []
+        if let manifest = filter.manifestPath {
+            conditions.append("manifest_path = ?")
+            arguments.append(.text(manifest))
+        }
+        if let state = filter.state {
+            conditions.append("state = ?")
+            arguments.append(.text(state.rawValue))
+        }
+        if let since = filter.since {
+            conditions.append("created_at >= ?")
+            arguments.append(.text(Self.text(since)))
+        }
+        let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return try rows("SELECT \(LedgerRowReader.runColumns) FROM runs\(condition) ORDER BY id DESC LIMIT ?",
+                        arguments + [.integer(Int64(max(0, limit)))], table: "runs") { try $0.runRecord() }
     }
 
     package func run(_ id: RunID) throws -> RunSummary {

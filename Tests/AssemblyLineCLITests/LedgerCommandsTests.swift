@@ -48,6 +48,29 @@ import Testing
         #expect(runs.first?["state"] as? String == "failed")
     }
 
+    @Test func runsAndLatestOfAManifestAreItsOwnAmongOthersSharingTheStateDirectory() throws {
+        let directory = try RunCommandTests.job()
+        let manifest = try String(contentsOf: directory.url.appendingPathComponent("job/m.yaml"), encoding: .utf8)
+        try directory.write("job/other.yaml", manifest.replacingOccurrences(of: "name: thumbs", with: "name: other")
+            .replacingOccurrences(of: "width: 160", with: "width: 80"))
+        let mine = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        let theirs = try BinaryRunner.run(["run", "job/other.yaml", "--quiet"], in: directory.url)
+        #expect(mine.status == 0 && theirs.status == 0, "\(mine.stderr)\(theirs.stderr)")
+        let mineID = try #require(mine.stdout.split(separator: "\n").first.map(String.init))
+        let theirsID = try #require(theirs.stdout.split(separator: "\n").first.map(String.init))
+
+        let runs = try BinaryRunner.run(["runs", "--manifest", "job/m.yaml"], in: directory.url)
+        #expect(runs.stdout.contains(mineID) && !runs.stdout.contains(theirsID), "\(runs.stdout)")
+        let latest = try BinaryRunner.run(["report", "latest", "--manifest", "job/m.yaml", "--format", "json"], in: directory.url)
+        #expect(latest.stdout.contains(mineID) && !latest.stdout.contains(theirsID), "\(latest.stdout)")
+        let both = try BinaryRunner.run(["runs", "--state-dir", "job/state", "--state", "finished", "--since", "1h"], in: directory.url)
+        #expect(both.stdout.contains(mineID) && both.stdout.contains(theirsID), "\(both.stdout)")
+        let failed = try BinaryRunner.run(["runs", "--manifest", "job/other.yaml", "--state", "failed", "--since", "24h"], in: directory.url)
+        #expect(failed.status == 0 && failed.stdout.hasPrefix("no runs"), "\(failed.stdout)")
+        let wrong = try BinaryRunner.run(["runs", "--state", "lost"], in: directory.url)
+        #expect(wrong.status == 64 && wrong.stderr.contains("--state expects one of running, finished, failed, interrupted, found 'lost'"))
+    }
+
     @Test func runsWithoutALedgerSaysSoAndCreatesNothing() throws {
         let directory = try TemporaryDirectory()
         let outcome = try BinaryRunner.run(["runs", "--state-dir", "state"], in: directory.url)

@@ -14,7 +14,7 @@ package protocol RunLedger: Sendable {
     func createRun(_ run: NewRun) async throws -> RunRecord
 
     /// The most recent runs, newest first.
-    func recentRuns(limit: Int) async throws -> [RunRecord]
+    func recentRuns(limit: Int, matching filter: RunFilter) async throws -> [RunRecord]
 
     /// A run with its shards and files counted by state; throws `LedgerError.runNotFound`.
     func run(_ id: RunID) async throws -> RunSummary
@@ -107,8 +107,13 @@ extension RunLedger {
         try await files(of: run, shard: nil, state: nil)
     }
 
-    /// The newest run, or nil when the ledger holds none.
-    package func latestRun() async throws -> RunRecord? {
-        try await recentRuns(limit: 1).first
+    /// The newest runs, of any manifest and state.
+    package func recentRuns(limit: Int) async throws -> [RunRecord] {
+        try await recentRuns(limit: limit, matching: RunFilter())
+    }
+
+    /// The newest run that `filter` matches, or nil when the ledger holds none.
+    package func latestRun(matching filter: RunFilter = RunFilter()) async throws -> RunRecord? {
+        try await recentRuns(limit: 1, matching: filter).first
     }
 }

@@ -52,7 +52,7 @@ struct ResumeCommand: CLICommand {
         let indices: [Int]
         do {
             var newest: RunID?
-            if meant == nil { newest = try await reader.recentRuns(limit: 1).first?.id }
+            if meant == nil { newest = try await reader.latestRun(matching: location.filter())?.id }
             guard let id = meant ?? newest else { throw CommandError.noRuns(path: ledgerPath) }
             runID = id
             record = try await reader.run(runID).record

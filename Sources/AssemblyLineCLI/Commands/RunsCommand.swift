@@ -1,22 +1,38 @@
 import AssemblyLine
 import ConfigFormat
+import Foundation
 import SQLiteLedger
 
-/// `assemblyline runs [--limit N] [--json]`: the recent runs of a ledger, newest first.
+/// `assemblyline runs [--limit N] [--state STATE] [--since DURATION] [--json]`: the recent runs of a ledger, newest first.
 struct RunsCommand: CLICommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
         abstract: "List the recent runs recorded in a ledger, newest first.",
-        discussion: "Reads <state-dir>/ledger.sqlite (default ./runs) without changing it; a state directory without a ledger has no runs.",
+        discussion: """
+            Reads <state-dir>/ledger.sqlite (default ./runs) without changing it; a state directory without a \
+            ledger has no runs. With --manifest, only that manifest's runs; --state and --since narrow them \
+            further ("what failed last night": runs --state failed --since 24h).
+            """,
         options: [OptionSpec(name: "limit", valueName: "n", help: "Show at most n runs (default 20)."),
+                  OptionSpec(name: "state", valueName: "state", help: "Only runs in this state: running, finished, failed or interrupted."),
+                  OptionSpec(name: "since", valueName: "duration", help: "Only runs started within this long (such as 24h)."),
                   OptionSpec(name: "json", help: "Print the runs as JSON.")] + LedgerLocation.options)
 
     var limit: Int
+    var state: RunState?
+    var since: Duration?
     var json: Bool
     var location: LedgerLocation
 
     init(_ values: ParsedValues) throws {
         limit = try values.integer("limit", in: 1...1_000_000) ?? 20
+        state = try values.choice("state", as: RunState.self)
+        since = try values.option("since").map { text in
+            guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
+                throw UsageError("--since expects \(ConfigUnits.durationForm), found '\(text)'")
+            }
+            return duration
+        }
         json = values.flag("json")
         location = LedgerLocation(values)
     }
@@ -27,7 +43,10 @@ struct RunsCommand: CLICommand {
 
     func run(_ console: Console) async throws {
         let (ledger, path, _) = try await location.openForReading()
-        let runs = try await ledger?.recentRuns(limit: limit) ?? []
+        var filter = try location.filter()
+        filter.state = state
+        filter.since = since.map { Date().addingTimeInterval(-Double($0.components.seconds) - Double($0.components.attoseconds) / 1e18) }
+        let runs = try await ledger?.recentRuns(limit: limit, matching: filter) ?? []
         await ledger?.close()
         if json {
             console.line(JSONValue.array(runs.map(RunText.json)).serialized)

@@ -26,6 +26,11 @@ struct LedgerLocation: Sendable {
         }
     }
 
+    /// The runs a `latest` or a listing means: with `--manifest`, that manifest's only.
+    func filter() throws -> RunFilter {
+        RunFilter(manifestPath: try manifestOption.map { try ConfigFileLoader.manifest($0).file })
+    }
+
     /// The absolute state directory.
     func stateDirectory() throws -> String {
         let cwd = FileManager.default.currentDirectoryPath
@@ -55,7 +60,7 @@ struct LedgerLocation: Sendable {
         guard let ledger = opened else { throw CommandError.noLedger(path: "at \(path)", hint: "no run has been recorded there") }
         if let meant { return (ledger, meant) }
         do {
-            guard let newest = try await ledger.recentRuns(limit: 1).first?.id else { throw CommandError.noRuns(path: path) }
+            guard let newest = try await ledger.latestRun(matching: filter())?.id else { throw CommandError.noRuns(path: path) }
             return (ledger, newest)
         } catch {
             await ledger.close()
