@@ -13,7 +13,18 @@ package enum AssemblyLineTool {
     /// Runs the tool with the process's arguments and never returns.
     package static func main() async -> Never {
         let status = await run(Array(CommandLine.arguments.dropFirst()), console: Console())
-        exit(status.rawValue)
+        end(with: status)
+    }
+
+    /// Ends the process with `status`, without the libraries' `atexit` handlers.
+    ///
+    /// `exit` runs them (OpenSSL's and GLib's free their locks) while threads of the cooperative
+    /// pool or of a ledger's queue may still be using those libraries: one run in thirty that failed
+    /// early crashed there with SIGSEGV. Everything the process promised is durable before this
+    /// point (the ledger commits each step; `Console` writes unbuffered), so nothing is lost.
+    static func end(with status: ExitStatus) -> Never {
+        fflush(nil)
+        _exit(status.rawValue)
     }
 
     /// Runs one command line and returns the exit status; every error is reported, and every status chosen, by ``ErrorReporter``.

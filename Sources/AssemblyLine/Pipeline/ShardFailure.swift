@@ -28,7 +28,7 @@ package struct ShardFailure: Error, Sendable, Hashable {
     }
 
     package init(_ error: SigningError) {
-        self.init(FailureReason(code: .signingRefused, message: error.description, isRetryable: error.isRetryable))
+        self.init(FailureReason(code: error.failureCode, message: error.description, isRetryable: error.isRetryable))
     }
 
     package init(code: FailureCode, _ message: String, retryable: Bool, needsNewAssembly: Bool = false) {

@@ -33,6 +33,15 @@ package enum SigningError: Error, Sendable, Hashable, CustomStringConvertible {
     case httpStatus(code: Int, reason: String)
 
     /// True when asking again later can help (``Retryability``): timeouts, network trouble, 429, 408 and 5xx.
+    /// `SIGNER_UNREACHABLE` when the signer did not answer (or answered 5xx), else `SIGNING_REFUSED`.
+    package var failureCode: FailureCode {
+        switch self {
+        case .unreachable, .timeout: .signerUnreachable
+        case let .httpStatus(code, _) where code >= 500: .signerUnreachable
+        default: .signingRefused
+        }
+    }
+
     package var isRetryable: Bool {
         switch self {
         case .timeout, .rateLimited: true

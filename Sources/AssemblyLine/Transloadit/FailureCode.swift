@@ -63,11 +63,25 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     package static let noAttempt: FailureCode = "NO_ATTEMPT"
     /// The signing backend refused or could not sign.
     package static let signingRefused: FailureCode = "SIGNING_REFUSED"
+    package static let signerUnreachable: FailureCode = "SIGNER_UNREACHABLE"
 
     /// True for the codes that say the service does not know the Assembly, whatever the HTTP status
     /// they came with (node-sdk `assemblyStatus.ts` lists all three).
     package var meansAssemblyNotFound: Bool {
         self == .assemblyNotFound || self == .assemblyStatusNotFound || self == .assemblyInstanceNotFound
+    }
+
+    /// True for the codes that say a service could not be reached: no name, no connection, no answer
+    /// in time, no TLS, a dropped connection, a gateway or unavailable status, a signer that does not answer.
+    package var meansUnreachable: Bool {
+        [.transportResolve, .transportConnect, .transportTimeout, .transportTLS, .transportReset, .signerUnreachable,
+         .http(502), .http(503), .http(504)].contains(self)
+    }
+
+    /// True for the codes that refuse our credentials or signature: the signer's refusal, or the service's auth errors.
+    package var meansCredentialsRefused: Bool {
+        self == .signingRefused || rawValue == "INVALID_SIGNATURE" || rawValue.hasPrefix("AUTH_")
+            || rawValue.hasSuffix("_AUTH_KEY") || rawValue == "NO_AUTH_EXPIRES_PARAMETER"
     }
 
     /// True for the codes that refuse the request itself, not an Assembly's work: slow down, or a reused ID or signature.

@@ -89,7 +89,7 @@ struct ResumeCommand: CLICommand {
             let end = try await RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
                 .drive(shards, options: options, signals: signals)
             await environment.close()
-            try RunEnded.check(end)
+            try end.check()
         } catch {
             await environment.close()
             throw error

@@ -14,8 +14,10 @@ struct RunCommand: CLICommand {
             as long as the outputs it recorded are on disk with their sizes (--checksum: and MD5s); a file whose \
             outputs are missing or changed runs again. \
             Exits 0 when every shard is done, 1 when some failed (resume RUN_ID can retry them), 2 when stopped \
-            by a signal or --max-duration (resume continues), 65 for an invalid manifest, 75 when another run \
-            of the manifest holds the lock.
+            by a signal or --max-duration (resume continues), 65 for an invalid manifest, 69 when the endpoint \
+            or signer cannot be reached, 73 when an output cannot be written, 74 when the ledger cannot, 75 \
+            when another run of the manifest holds the lock, 77 when credentials are refused, 78 when a secret \
+            is missing (README has the table).
             """,
         arguments: [ArgumentSpec(name: "manifest", help: "The job manifest (YAML).")],
         options: [
@@ -57,7 +59,7 @@ struct RunCommand: CLICommand {
             let end = try await execute(manifest, plan: planned.plan, environment: environment, stateDirectory: stateDirectory,
                                         lock: lock, signals: signals, console: console)
             await environment.close()
-            try RunEnded.check(end)
+            try end.check()
         } catch {
             await environment.close()
             throw error
@@ -65,7 +67,7 @@ struct RunCommand: CLICommand {
     }
 
     private func execute(_ manifest: Manifest, plan: Plan, environment: RunEnvironment, stateDirectory: String, lock: RunLock,
-                         signals: TerminationSignal, console: Console) async throws -> RunState {
+                         signals: TerminationSignal, console: Console) async throws -> RunEnded {
         let fingerprint = manifest.recipe.fingerprint
         let done = force ? [:] : try await environment.ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: fingerprint)
         let check = OutputCheck(checksums: checksum ? LibcryptoFileDigester() : nil)

@@ -48,10 +48,12 @@ enum CommandError: Error, Sendable {
 /// A run that ended otherwise than finished; its summary is printed already, only the exit status is left to say.
 struct RunEnded: Error, Sendable {
     let state: RunState
+    /// The codes the failed files and shards failed with.
+    var failures: Set<FailureCode> = []
 
     /// Throws unless `state` is `finished`.
-    static func check(_ state: RunState) throws(RunEnded) {
-        guard state == .finished else { throw RunEnded(state: state) }
+    func check() throws(RunEnded) {
+        guard state == .finished else { throw self }
     }
 }
 

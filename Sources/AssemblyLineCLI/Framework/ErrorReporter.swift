@@ -1,4 +1,5 @@
 import AssemblyLine
+import SQLiteLedger
 import YAMLReader
 
 /// The one place that turns an error into a message and an exit status, the way swift-argument-parser's `MessageInfo` does.
@@ -15,7 +16,7 @@ enum ErrorReporter {
             console.error(missing.help)
             return .usage
         case let ended as RunEnded:
-            return ended.state == .interrupted ? .interrupted : .failedShards
+            return status(of: ended)
         case is OutputsDiffer:
             return .failedShards
         case let failure as CommandError:
@@ -45,6 +46,9 @@ enum ErrorReporter {
             console.error("Error: \(ledger)\n")
             if case .runNotFound = ledger { return .invalidInput }
             return .internalError
+        case let sqlite as SQLiteError:
+            console.error("Error: the ledger: \(sqlite)\n")
+            return .ledgerIO
         case let held as RunLock.Held:
             console.error(held.description + "\n")
             return .locked
@@ -54,11 +58,25 @@ enum ErrorReporter {
         }
     }
 
+    /// A run's exit status: interrupted; else an outage over refused credentials over an unwritable output over other failures.
+    static func status(of ended: RunEnded) -> ExitStatus {
+        switch ended.state {
+        case .finished: return .success
+        case .interrupted, .running: return .interrupted
+        case .failed: break
+        }
+        if ended.failures.contains(where: \.meansUnreachable) { return .unavailable }
+        if ended.failures.contains(where: \.meansCredentialsRefused) { return .refused }
+        if ended.failures.contains(.outputNotWritable) { return .cannotCreateOutput }
+        return .failedShards
+    }
+
     /// The exit status each command failure calls for.
     private static func status(of failure: CommandError) -> ExitStatus {
         switch failure {
-        case .secretVariableUnset, .secretFileUnreadable, .secretFileEmpty, .embeddedSignerNeedsEmbeddedEndpoint,
-             .secretUnusable, .noLedger, .noRuns, .recipeChanged:
+        case .secretVariableUnset, .secretFileUnreadable, .secretFileEmpty, .secretUnusable:
+            .configuration
+        case .embeddedSignerNeedsEmbeddedEndpoint, .noLedger, .noRuns, .recipeChanged:
             .invalidInput
         case .listenFailed:
             .unavailable

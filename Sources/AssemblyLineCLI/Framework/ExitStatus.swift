@@ -10,10 +10,18 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     case usage = 64
     /// The manifest or an input was invalid.
     case invalidInput = 65
-    /// A service could not be reached at all.
+    /// The endpoint or the signer could not be reached (a failure of the run's because of it beats any other).
     case unavailable = 69
     /// An internal error.
     case internalError = 70
+    /// An output could not be created or written.
+    case cannotCreateOutput = 73
+    /// The ledger could not be read or written.
+    case ledgerIO = 74
     /// Another run holds the lock.
     case locked = 75
+    /// Our credentials or signature were refused.
+    case refused = 77
+    /// The configuration names a secret or file that is missing.
+    case configuration = 78
 }

@@ -18,11 +18,11 @@ struct RunDriver {
     let runID: RunID
     let progress: RunProgress
 
-    /// Runs `shards` to their end and returns how they ended: finished, failed or interrupted.
+    /// Runs `shards` to their end and returns how they ended: finished, failed (with the codes) or interrupted.
     ///
     /// The run records the same, except that a run with shards left that were not driven (a
     /// `resume --shard`) stays interrupted, so that a later `resume` continues them.
-    func drive(_ shards: [ShardRecord], options: RunOptions, signals: TerminationSignal) async throws -> RunState {
+    func drive(_ shards: [ShardRecord], options: RunOptions, signals: TerminationSignal) async throws -> RunEnded {
         let clock = ContinuousClock()
         let started = clock.now
         var checkpoint: @Sendable (PipelineCheckpoint) -> Void = { _ in }
@@ -58,7 +58,7 @@ struct RunDriver {
             progress.console.error("run \(runID): signal \(number); stopping (a second signal exits at once)\n")
             work.cancel()
             _ = await signals.wait()
-            exit(ErrorReporter.report(RunEnded(state: .interrupted), configuration: nil, console: progress.console).rawValue)
+            AssemblyLineTool.end(with: ErrorReporter.report(RunEnded(state: .interrupted), configuration: nil, console: progress.console))
         }
         defer {
             deadline?.cancel()
@@ -71,11 +71,12 @@ struct RunDriver {
         } catch is CancellationError {
             interrupted = true
         }
-        let failed = try await (environment.ledger.run(runID).filesByState[.failed] ?? 0) > 0
-        let ended: RunState = interrupted ? .interrupted : failed ? .failed : .finished
-        let left = try await environment.ledger.shards(of: runID).contains { $0.state != .downloaded && $0.state != .failed }
+        let failedFiles = try await environment.ledger.files(of: runID, shard: nil, state: .failed)
+        let allShards = try await environment.ledger.shards(of: runID)
+        let ended: RunState = interrupted ? .interrupted : failedFiles.isEmpty ? .finished : .failed
+        let left = allShards.contains { $0.state != .downloaded && $0.state != .failed }
         try await environment.ledger.updateRunState(runID, to: ended == .finished && left ? .interrupted : ended, at: Date())
         progress.summary(try await environment.ledger.run(runID), elapsed: clock.now - started)
-        return ended
+        return RunEnded(state: ended, failures: Set(failedFiles.compactMap(\.failure?.code) + allShards.compactMap(\.failure?.code)))
     }
 }

@@ -1,0 +1,143 @@
+import AssemblyLine
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// README's table of exit codes, row by row, each from the built binary.
+@Suite struct ExitCodeTableTests {
+    /// The codes README's table lists.
+    static func readmeCodes() throws -> [Int32] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = readme.components(separatedBy: "### Exit codes")[1].components(separatedBy: "\n\n")[1]
+        return table.split(separator: "\n").compactMap { line in
+            Int32(line.split(separator: "|").first?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+    }
+
+    /// The sample job with `replacing` applied to its manifest, run with `arguments` (default `run job/m.yaml --quiet`).
+    static func outcome(_ replacing: [(String, String)] = [], prepare: (TemporaryDirectory) throws -> Void = { _ in },
+                        arguments: [String] = ["run", "job/m.yaml", "--quiet"], environment: [String: String] = [:]) throws -> BinaryRunner.Outcome {
+        let directory = try RunCommandTests.job()
+        let path = directory.url.appendingPathComponent("job/m.yaml")
+        var manifest = try String(contentsOf: path, encoding: .utf8)
+        for (old, new) in replacing { manifest = manifest.replacingOccurrences(of: old, with: new) }
+        try manifest.write(to: path, atomically: true, encoding: .utf8)
+        try prepare(directory)
+        return try BinaryRunner.run(arguments, in: directory.url, environment: environment)
+    }
+
+    static let unreachable = [("state_dir: state", "state_dir: state\nendpoint: http://127.0.0.1:9\nauth: {key: k}\n"
+                                   + "signer: {kind: local, secret_env: TL_SECRET}\nretry: {attempts: 1}\n")]
+
+    /// Every row below has a test of its own here, but 70 (a bug, never made on purpose).
+    @Test func theTableListsTheCodesTestedHere() throws {
+        #expect(try Self.readmeCodes() == [0, 1, 2, 64, 65, 69, 70, 73, 74, 75, 77, 78])
+    }
+
+    @Test func zeroWhenEverythingIsDone() throws {
+        #expect(try Self.outcome().status == 0)
+    }
+
+    @Test func oneWhenAFileFails() throws {
+        let outcome = try Self.outcome(prepare: { directory in
+            try Data("not a png".utf8).write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
+        })
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+    }
+
+    @Test func twoWhenInterrupted() throws {
+        #expect(try Self.outcome(arguments: ["run", "job/m.yaml", "--max-duration", "100ms", "--quiet"]).status == 2)
+    }
+
+    @Test func sixtyFourForAWrongCommandLine() throws {
+        #expect(try Self.outcome(arguments: ["run", "job/m.yaml", "--bogus"]).status == 64)
+    }
+
+    @Test func sixtyFiveForAnInvalidManifest() throws {
+        #expect(try Self.outcome([("width: 160", "width: wide")]).status == 65)
+    }
+
+    @Test func sixtyNineWhenTheEndpointCannotBeReachedEvenWithABadImage() throws {
+        let outcome = try Self.outcome(Self.unreachable, prepare: { directory in
+            try Data("not a png".utf8).write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
+        }, environment: ["TL_SECRET": "s"])
+        #expect(outcome.status == 69, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("TRANSPORT_CONNECT"), "\(outcome.stderr)")
+    }
+
+    @Test func sixtyNineWhenTheSignerCannotBeReached() throws {
+        let outcome = try Self.outcome([("state_dir: state", "state_dir: state\nendpoint: http://127.0.0.1:9\nauth: {key: k}\n"
+                                             + "signer: {kind: backend, url: https://127.0.0.1:9/sign, token_env: SIGNER_TOKEN}\n"
+                                             + "retry: {attempts: 1}\n")],
+                                       environment: ["SIGNER_TOKEN": "t"])
+        #expect(outcome.status == 69, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("SIGNER_UNREACHABLE"), "\(outcome.stderr)")
+    }
+
+    @Test func seventyThreeWhenAnOutputCannotBeCreated() throws {
+        let outcome = try Self.outcome([("state_dir: state", "state_dir: state\noutput: {dir: blocker/out}")], prepare: { directory in
+            try directory.write("job/blocker", "a file where a directory should be")
+        })
+        #expect(outcome.status == 73, "\(outcome.stderr)")
+    }
+
+    @Test func seventyFourWhenTheLedgerCannotBeRead() throws {
+        let outcome = try Self.outcome(prepare: { directory in
+            try directory.write("job/state/ledger.sqlite", String(repeating: "not a database ", count: 100))
+        })
+        #expect(outcome.status == 74, "\(outcome.reason) \(outcome.stderr)")
+    }
+
+    /// Runs that end early, many at once, each exit with its code: none crashes in the libraries' exit handlers.
+    @Test func seventyFourOrSeventyFiveFromManyRunsAtOnceAndNoneCrashes() throws {
+        let directory = try RunCommandTests.job()
+        try directory.write("job/state/ledger.sqlite", String(repeating: "not a database ", count: 100))
+        let outcomes = Mutex<[BinaryRunner.Outcome]>([])
+        DispatchQueue.concurrentPerform(iterations: 24) { _ in
+            if let outcome = try? BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url) {
+                outcomes.withLock { $0.append(outcome) }
+            }
+        }
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == 24)
+        #expect(all.allSatisfy { $0.reason == .exit && [74, 75].contains($0.status) }, "\(all.map { "\($0.reason) \($0.status)" })")
+    }
+
+    @Test func seventyFiveWhenTheLockIsHeld() throws {
+        let directory = try RunCommandTests.job()
+        let first = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url,
+                                         environment: ["ASSEMBLYLINE_KILL_AT": "after-signed:1"])
+        #expect(first.status != 0)
+        let lockDirectory = directory.url.appendingPathComponent("job/state/locks")
+        let lock = try #require(try FileManager.default.contentsOfDirectory(atPath: lockDirectory.path).first)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [lockDirectory.appendingPathComponent(lock).path, "sleep", "30"]
+        try holder.run()
+        defer { holder.terminate() }
+        var held = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        for _ in 0..<50 where held.status != 75 {
+            usleep(100_000)
+            held = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        }
+        #expect(held.status == 75, "\(held.stderr)")
+    }
+
+    @Test func seventySevenWhenTheSignatureIsRefused() throws {
+        let directory = try RunCommandTests.job()
+        let serve = try FaultSurvivalTests.service([], in: directory, secret: "the service's secret")
+        defer { serve.stop() }
+        try directory.write("job/wrong.yaml", FaultSurvivalTests.manifest(endpoint: try serve.baseURL(), settings: "retry: {attempts: 1}"))
+        let outcome = try BinaryRunner.run(["run", "job/wrong.yaml", "--quiet"], in: directory.url, environment: ["TL_SECRET": "another secret"])
+        #expect(outcome.status == 77, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("INVALID_SIGNATURE"), "\(outcome.stderr)")
+    }
+
+    @Test func seventyEightWhenASecretIsMissing() throws {
+        let outcome = try Self.outcome(Self.unreachable)
+        #expect(outcome.status == 78, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("TL_SECRET"), "\(outcome.stderr)")
+    }
+}
