@@ -58,10 +58,18 @@ package enum AssemblyLineTool {
         }
     }
 
+    /// `help` itself, so that `help help` answers as every subcommand does.
+    static let helpConfiguration = CommandConfiguration(
+        commandName: "help", abstract: "Show the tool's help, or a subcommand's.",
+        arguments: [ArgumentSpec(name: "subcommand", help: "The subcommand to explain.", isOptional: true)])
+
     /// The text `help [SUBCOMMAND]` prints.
     private static func help(_ arguments: [String]) throws(UsageError) -> String {
         guard let name = arguments.first else {
             return HelpRenderer.rootHelp(commands: commands.map { $0.configuration })
+        }
+        if name == "help" {
+            return HelpRenderer.help(for: helpConfiguration, commandPath: "\(HelpRenderer.toolName) help")
         }
         guard let command = commands.first(where: { $0.configuration.commandName == name }) else {
             throw UsageError("unknown subcommand '\(name)'")

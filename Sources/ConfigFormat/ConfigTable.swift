@@ -92,7 +92,7 @@ package struct ConfigTable {
         return parsed(key, required: required, expected: expected) { Choice(rawValue: $0) }
     }
 
-    /// A string or a list of strings, never empty.
+    /// A string or a list of strings; `[]` is the empty list, an empty string is refused.
     package func strings(_ key: String, required: Bool = false) -> [String]? {
         let expected = "a string or a list of strings"
         guard let member = members[key] else {
@@ -103,7 +103,7 @@ package struct ConfigTable {
         if case .sequence(let nodes) = member.value.content { items = nodes } else { items = [member.value] }
         let texts = items.compactMap { reader.text($0, field: member.field, expected: "a string") }
         guard texts.count == items.count else { return nil }
-        if texts.isEmpty || texts.contains(where: \.isEmpty) {
+        if texts.contains(where: \.isEmpty) {
             reader.report(member.value, field: member.field, "expected \(expected), found an empty value")
             return nil
         }

@@ -48,12 +48,19 @@ import Testing
             """)
     }
 
+    @Test func helpExplainsItselfToo() throws {
+        let outcome = try BinaryRunner.run(["help", "help"], in: FileManager.default.temporaryDirectory)
+        #expect(outcome.status == 0 && outcome.stdout.contains("USAGE: assemblyline help [<subcommand>]"), "\(outcome.stderr)")
+    }
+
     @Test(arguments: [
         (["frobnicate"], "Error: unknown subcommand 'frobnicate'\n  See 'assemblyline --help' for the list of subcommands.\n"),
         (["validate"], "Error: missing expected argument '<manifest>'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
         (["validate", "a.yaml", "b.yaml"], "Error: unexpected argument 'b.yaml'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
         (["validate", "--bogus", "a.yaml"], "Error: unknown option '--bogus'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
         (["help", "nope"], "Error: unknown subcommand 'nope'\n  See 'assemblyline --help' for the list of subcommands.\n"),
+        (["sign-server"], "Error: missing '--policy <file>'\nUsage: assemblyline sign-server --policy <file> [--listen <host:port>]\n"
+            + "  See 'assemblyline sign-server --help' for more information.\n"),
     ])
     func usageErrorsExit64WithTheUsage(arguments: [String], stderr: String) throws {
         let outcome = try BinaryRunner.run(arguments, in: FileManager.default.temporaryDirectory)

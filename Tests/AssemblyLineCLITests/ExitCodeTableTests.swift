@@ -45,6 +45,8 @@ import Testing
             try Data("not a png".utf8).write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
         })
         #expect(outcome.status == 1, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.count == 2 && RunID(String(lines[0])) != nil && lines[1].contains(" failed: "), "quiet: the run ID and the summary")
     }
 
     @Test func twoWhenInterrupted() throws {

@@ -72,7 +72,7 @@ import Testing
         let environment = ["TL_SECRET": secret]
         let state = directory.url.appendingPathComponent("job/state")
 
-        let first = try BinaryRunner.run(["run", "job/faulty.yaml", "--quiet"], in: directory.url, environment: environment)
+        let first = try BinaryRunner.run(["run", "job/faulty.yaml"], in: directory.url, environment: environment)
         #expect(first.status == 0 || first.status == 1, "\(first.stdout)\(first.stderr)")
         let runID = try #require(Self.runID(first), "\(first.stdout)\(first.stderr)")
         let afterRun = try await RunInspection.read(stateDirectory: state, runID: runID)
@@ -82,7 +82,7 @@ import Testing
 
         var last = first
         for _ in 0..<5 where last.status == 1 {
-            last = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state", "--quiet"], in: directory.url,
+            last = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url,
                                         environment: environment)
             #expect(last.status == 0 || last.status == 1, "\(last.stdout)\(last.stderr)")
         }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct OutputCheckTests {
     @Test func missingOrChangedOutputsAreListedByCheckAndMadeAgainByTheNextRun() throws {
         let directory = try RunCommandTests.job()
-        let first = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        let first = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(first.status == 0, "\(first.stderr)")
         let runID = try #require(first.stdout.split(separator: "\n").first.map(String.init))
         let output = directory.url.appendingPathComponent("job/state/output/resize")
@@ -32,7 +32,7 @@ import Testing
 
         let plan = try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
         #expect(plan.status == 0 && plan.stdout.hasPrefix("plan of 'thumbs': 2 files, "), "\(plan.stdout)")
-        #expect(plan.stdout.contains(" in 1 shards; 10 skipped\n"))
+        #expect(plan.stdout.contains(" in 1 shard; 10 skipped\n"))
         #expect(plan.stdout.contains("skipped: 10 files an earlier run did it; its outputs are in place (sizes checked); --force runs them"))
         #expect(plan.stdout.contains("again: 2 files done before whose outputs are missing or changed\n"
             + "  landscapes/sample-00.png: \(deleted.path) not on disk\n  portraits/sample-01.png: \(truncated.path) 100 bytes, recorded "))
@@ -49,7 +49,7 @@ import Testing
         #expect(second.stdout.contains("skipped 10 files an earlier run already did"), "\(second.stdout)")
         #expect(second.stdout.contains("running 2 files again whose outputs are missing or changed"))
         #expect(FileManager.default.fileExists(atPath: deleted.path))
-        let third = try BinaryRunner.run(["run", "job/m.yaml", "--checksum", "--quiet"], in: directory.url)
+        let third = try BinaryRunner.run(["run", "job/m.yaml", "--checksum"], in: directory.url)
         #expect(third.status == 0 && third.stdout.contains("files 1 done, 0 failed, 11 skipped"), "\(third.stdout)")
 
         let clean = try BinaryRunner.run(["check", "job/m.yaml", "--checksum"], in: directory.url)

@@ -51,7 +51,7 @@ import Glibc
         let job = try CycledJob(cycleAfter: 5, shards: 2, assemblies: 3)
         defer { job.serve.stop() }
 
-        let run = try BinaryRunner.run(["run", "job/cycled.yaml", "--quiet"], in: job.directory.url, environment: job.environment)
+        let run = try BinaryRunner.run(["run", "job/cycled.yaml"], in: job.directory.url, environment: job.environment)
 
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let runID = try #require(FaultSurvivalTests.runID(run))
@@ -67,11 +67,11 @@ import Glibc
         let job = try CycledJob(cycleAfter: 4, shards: 3, assemblies: 1)
         defer { job.serve.stop() }
 
-        let killed = try BinaryRunner.run(["run", "job/cycled.yaml", "--quiet"], in: job.directory.url,
+        let killed = try BinaryRunner.run(["run", "job/cycled.yaml"], in: job.directory.url,
                                           environment: job.environment.merging(["ASSEMBLYLINE_KILL_AT": "mid-poll:3"]) { $1 })
         try #require(killed.wasKilled(by: SIGKILL), "\(killed.reason) \(killed.status): \(killed.stderr)")
         let runID = try #require(FaultSurvivalTests.runID(killed))
-        let resumed = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state", "--quiet"], in: job.directory.url,
+        let resumed = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: job.directory.url,
                                            environment: job.environment)
 
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
@@ -110,7 +110,7 @@ import Glibc
         try directory.write("job/exported.yaml", Self.manifest(endpoint: endpoint, output: ""))
         let environment = ["TL_SECRET": secret]
 
-        let run = try BinaryRunner.run(["run", "job/exported.yaml", "--quiet"], in: directory.url, environment: environment)
+        let run = try BinaryRunner.run(["run", "job/exported.yaml"], in: directory.url, environment: environment)
 
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let runID = try #require(FaultSurvivalTests.runID(run))
@@ -136,7 +136,7 @@ import Glibc
         defer { serve.stop() }
         try directory.write("job/exported.yaml", Self.manifest(endpoint: try serve.baseURL(), output: "output: {steps: [archive]}"))
 
-        let run = try BinaryRunner.run(["run", "job/exported.yaml", "--quiet"], in: directory.url, environment: ["TL_SECRET": secret])
+        let run = try BinaryRunner.run(["run", "job/exported.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
 
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         let runID = try #require(FaultSurvivalTests.runID(run))

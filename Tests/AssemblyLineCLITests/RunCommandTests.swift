@@ -36,7 +36,7 @@ import Glibc
 
     @Test func aCleanRunDownloadsEveryResultWithTheRightDimensionsThenANightlyRunSkipsThem() throws {
         let directory = try Self.job()
-        let first = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        let first = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(first.status == 0, "\(first.stderr)")
         let lines = first.stdout.split(separator: "\n")
         #expect(lines.first.map { RunID(String($0)) != nil } == true)
@@ -58,6 +58,8 @@ import Glibc
         #expect(!second.stdout.contains("\u{1B}"), "no progress bar without a terminal")
         #expect(second.stdout.contains("skipped 12 files an earlier run already did"))
         #expect(second.stdout.contains("files 0 done, 0 failed, 12 skipped, 0 pending"))
+        let quiet = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "a quiet success prints nothing: \(quiet.stdout)")
     }
 
     @Test func noMatchingInputIsRefusedBeforeAnythingIsRecorded() throws {
@@ -70,7 +72,7 @@ import Glibc
 
     @Test func aSecondRunWhileTheLockIsHeldExits75NamingTheHolderAndTheLockIsFreeAfter() throws {
         let directory = try Self.job()
-        let first = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        let first = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(first.status == 0, "\(first.stderr)")
         let locks = directory.url.appendingPathComponent("job/state/locks")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: locks.path).first { $0.hasPrefix("thumbs-") })
@@ -84,7 +86,7 @@ import Glibc
         #expect(blocked.stderr.contains("PID"))
 
         close(descriptor)
-        let after = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        let after = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(after.status == 0, "\(after.stderr)")
     }
 
@@ -96,7 +98,7 @@ import Glibc
             .replacingOccurrences(of: "concurrency: {assemblies: 2}", with: "concurrency: {assemblies: 1}")
         try text.write(to: manifest, atomically: true, encoding: .utf8)
 
-        let stopped = try BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms", "--quiet"], in: directory.url)
+        let stopped = try BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms"], in: directory.url)
         #expect(stopped.status == 2, "\(stopped.stderr)")
         let runID = try #require(stopped.stdout.split(separator: "\n").first.map(String.init))
         #expect(stopped.stderr.contains("--max-duration 300ms reached"))
@@ -104,11 +106,11 @@ import Glibc
 
         let stranger = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "99"], in: directory.url)
         #expect(stranger.status == 64 && stranger.stderr.contains("run \(runID) has no shard 99"), "\(stranger.stderr)")
-        let one = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "11", "--quiet"], in: directory.url)
+        let one = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "11"], in: directory.url)
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stdout.contains("run \(runID) interrupted: "), "the other shards are still to do: \(one.stdout)")
 
-        let resumed = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--quiet"], in: directory.url)
+        let resumed = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
         let output = directory.url.appendingPathComponent("job/state/output/resize").path
@@ -126,7 +128,7 @@ import Glibc
         let sample = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")
         try FileManager.default.copyItem(at: sample, to: directory.url.appendingPathComponent("job/in/landscapes/\(stem).png"))
 
-        let run = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        let run = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("files 13 done, 0 failed"), "\(run.stdout)")
@@ -154,7 +156,7 @@ import Glibc
         let plan = try asOperator(["plan", "job/m.yaml"])
         #expect(plan.status == 0 && plan.stderr.contains("sample-00.png: cannot be read: Permission denied; a run fails it alone"),
                 "\(plan.stderr)")
-        let run = try asOperator(["run", "job/m.yaml", "--quiet"])
+        let run = try asOperator(["run", "job/m.yaml"])
 
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("file-failed (landscapes/sample-00.png: INPUT_UNREADABLE"), "\(run.stderr)")
@@ -169,7 +171,7 @@ import Glibc
         let truncated = try Data(contentsOf: sample).prefix(3_000)
         try truncated.write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
 
-        let run = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        let run = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("file-failed (landscapes/broken.png: IMAGE_RESIZE_ERROR"))
         #expect(!run.stderr.contains("VIPS-WARNING"))

@@ -9,7 +9,7 @@ import Testing
         let directory = try RunCommandTests.job()
         let elsewhere = try TemporaryDirectory()
         let index = ["XDG_STATE_HOME": directory.url.appendingPathComponent("xdg").path]
-        let stopped = try BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms", "--quiet"], in: directory.url, environment: index)
+        let stopped = try BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms"], in: directory.url, environment: index)
         #expect(stopped.status == 2, "\(stopped.stderr)")
         let runID = try #require(stopped.stdout.split(separator: "\n").first.map(String.init))
         let recorded = try String(contentsOfFile: directory.url.appendingPathComponent("xdg/assemblyline/runs.tsv").path, encoding: .utf8)
@@ -17,7 +17,7 @@ import Testing
 
         let report = try BinaryRunner.run(["report", runID], in: elsewhere.url, environment: index)
         #expect(report.status == 0 && report.stdout.contains(runID), "\(report.stderr)")
-        let resumed = try BinaryRunner.run(["resume", "latest", "--quiet"], in: elsewhere.url, environment: index)
+        let resumed = try BinaryRunner.run(["resume", "latest"], in: elsewhere.url, environment: index)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("run \(runID) finished"), "\(resumed.stdout)")
         let latest = try BinaryRunner.run(["report", "latest", "--format", "json"], in: elsewhere.url, environment: index)
@@ -33,7 +33,7 @@ import Testing
         try directory.write("not-a-directory", "")
         let environment = ["XDG_STATE_HOME": directory.url.appendingPathComponent("not-a-directory").path,
                            "TMPDIR": directory.url.appendingPathComponent("tmp").path]
-        let run = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url, environment: environment)
+        let run = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url, environment: environment)
         #expect(run.status == 0 && !run.stderr.contains("warning"), "\(run.stderr)")
         let runID = try #require(run.stdout.split(separator: "\n").first.map(String.init))
         let fallback = directory.url.appendingPathComponent("tmp/assemblyline-\(getuid())/runs.tsv").path
@@ -46,7 +46,7 @@ import Testing
         let directory = try RunCommandTests.job()
         try directory.write("file", "")
         let blocked = directory.url.appendingPathComponent("file").path
-        let run = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url,
+        let run = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url,
                                        environment: ["XDG_STATE_HOME": blocked, "TMPDIR": blocked])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("is not in the run index"), "\(run.stderr)")

@@ -101,7 +101,7 @@ import Testing
         }
         #expect((report["failures"] as? [[String: Any]])?.map { $0["code"] as? String } == ["SIGNING_REFUSED"])
 
-        let posters = try BinaryRunner.run(["run", "job/posters.yaml", "--quiet"], in: directory.url, environment: environment)
+        let posters = try BinaryRunner.run(["run", "job/posters.yaml"], in: directory.url, environment: environment)
         printed += [posters.stdout, posters.stderr]
         #expect(posters.status == 0, "\(posters.stdout)\(posters.stderr)")
         #expect(posters.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))

@@ -41,7 +41,7 @@ import Testing
 
     @Test func a256MiBUploadKilledPartWayContinuesFromTheServersOffsetAndIsVerified() async throws {
         let directory = try Self.bigJob()
-        let killed = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url,
+        let killed = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url,
                                           environment: ["ASSEMBLYLINE_KILL_AT": "mid-upload"])
         try #require(killed.wasKilled(by: SIGKILL), "\(killed.status) \(killed.stderr)")
         let runID = try #require(killed.stdout.split(separator: "\n").first.flatMap { RunID(String($0)) })
@@ -70,7 +70,7 @@ import Testing
         let manifest = directory.url.appendingPathComponent("job/m.yaml")
         let text = try String(contentsOf: manifest, encoding: .utf8) + "upload: {mode: tus, chunk_size: 64KiB}\n"
         try text.write(to: manifest, atomically: true, encoding: .utf8)
-        let killed = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url,
+        let killed = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url,
                                           environment: ["ASSEMBLYLINE_KILL_AT": "after-created"])
         try #require(killed.wasKilled(by: SIGKILL), "\(killed.status) \(killed.stderr)")
         let runID = try #require(killed.stdout.split(separator: "\n").first.map(String.init))
@@ -80,7 +80,7 @@ import Testing
         try handle.write(contentsOf: Data("appended after the plan".utf8))
         try handle.close()
 
-        let resumed = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--quiet"], in: directory.url)
+        let resumed = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
         #expect(resumed.status == 1, "\(resumed.stdout)\(resumed.stderr)")
         #expect(resumed.stderr.contains("file-failed (landscapes/sample-00.png: INPUT_CHANGED"), "\(resumed.stderr)")
         #expect(resumed.stdout.contains("files 11 done, 1 failed, 0 skipped, 0 pending"))
@@ -110,7 +110,7 @@ import Testing
             retry: {attempts: 8, base_delay: 20ms, max_delay: 200ms}
 
             """))
-        let outcome = try BinaryRunner.run(["run", "job/tus.yaml", "--quiet"], in: directory.url, environment: ["TL_SECRET": secret])
+        let outcome = try BinaryRunner.run(["run", "job/tus.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
         for fault in ["fault: tus_patch request", "dropped", "cut"] {

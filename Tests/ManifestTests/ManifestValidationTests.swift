@@ -44,7 +44,7 @@ struct BadManifest: CustomTestStringConvertible, Sendable {
         BadManifest(yaml: "version: 1\nname: a\nresize: {width: 1}\n",
                     issue: "m.yaml:1:1: inputs: missing; expected a mapping with keys include, exclude, base"),
         BadManifest(yaml: "version: 1\nname: a\ninputs:\n  include: []\nresize: {width: 1}\n",
-                    issue: "m.yaml:4:12: inputs.include: expected a string or a list of strings, found an empty value"),
+                    issue: "m.yaml:4:12: inputs.include: expected at least one glob, found an empty list"),
         BadManifest(yaml: minimalManifest + "template:\n  id: abc\n",
                     issue: "m.yaml:8:1: template: resize and template are mutually exclusive; expected exactly one of template, resize or steps"),
         BadManifest(yaml: "version: 1\nname: a\ninputs: {include: x}\n",

@@ -50,6 +50,21 @@ private let hash = String(repeating: "ab", count: 32)
         #expect(policy.requestsPerMinute == 30)
     }
 
+    @Test func anEmptyFlowListIsAnEmptyList() throws {
+        let policy = try decodePolicy("""
+            key: k
+            secret_env: S
+            tokens_sha256: [\(hash)]
+            templates: []
+            notify_urls: []
+            steps:
+              - resize: {robot: /image/resize}
+            """)
+        #expect(policy.templates.isEmpty && policy.notifyURLs.isEmpty)
+        let issues = try policyIssues("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [\"\"]\n")
+        #expect(issues.contains("policy.yaml:4:12: templates: expected a string or a list of strings, found an empty value"), "\(issues)")
+    }
+
     @Test func decodesTemplateAndStepsPairs() throws {
         let policy = try decodePolicy("""
             key: k

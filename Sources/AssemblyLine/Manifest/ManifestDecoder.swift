@@ -111,8 +111,9 @@ struct ManifestSections {
         guard let section = table.table("inputs", keys: ["include", "exclude", "base"], required: true) else { return nil }
         let include = section.strings("include", required: true)
         let exclude = section.strings("exclude") ?? []
+        if include?.isEmpty == true { section.report("include", "expected at least one glob, found an empty list") }
         let base = section.string("base").map(resolve) ?? directory
-        guard let include, let includePatterns = patterns(include, section, "include"),
+        guard let include, !include.isEmpty, let includePatterns = patterns(include, section, "include"),
               let excludePatterns = patterns(exclude, section, "exclude") else { return nil }
         return InputSettings(include: includePatterns, exclude: excludePatterns, base: base)
     }

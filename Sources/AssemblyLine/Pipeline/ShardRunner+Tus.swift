@@ -43,7 +43,7 @@ extension ShardRunner {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         let resumed = outcomes.filter { !$0.createdNew }.count
-        return "\(outcomes.count) files over tus, \(outcomes.reduce(0) { $0 + $1.bytesSent }) bytes sent, \(resumed) resumed"
+        return "\(CountText.of(outcomes.count, "file")) over tus, \(outcomes.reduce(0) { $0 + $1.bytesSent }) bytes sent, \(resumed) resumed"
     }
 
     /// One file's tus upload in one of the run's upload slots, each step written to the ledger before the next.

@@ -106,6 +106,6 @@ package struct ShardRunner: Sendable {
         let results = ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output).results(of: status, files: files)
         let unreadable = status.unreadableEntries
         let left = unreadable == 0 ? "" : ", \(unreadable) unreadable entr\(unreadable == 1 ? "y" : "ies") left out"
-        try await transition(.completed(results: results), event: .completed, detail: "\(results.count) results\(left)")
+        try await transition(.completed(results: results), event: .completed, detail: CountText.of(results.count, "result") + left)
     }
 }

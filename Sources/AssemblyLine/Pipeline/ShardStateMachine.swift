@@ -217,7 +217,7 @@ package struct ShardStateMachine: Sendable {
         case let (.downloading, .downloaded(count)):
             step = .downloaded
             phase = .finished(.downloaded)
-            return [.checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, detail: "\(count) files"), .finish(.downloaded)]
+            return [.checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, detail: CountText.of(count, "file")), .finish(.downloaded)]
         case let (.isolating(failure), .isolated(culprit, othersLeft)):
             guard othersLeft > 0 else { return failShard(failure.reason) }
             signed = nil

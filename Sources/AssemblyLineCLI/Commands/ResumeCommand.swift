@@ -68,7 +68,7 @@ struct ResumeCommand: CLICommand {
             throw UsageError("run \(runID) has no shard \(strangers.map(String.init).joined(separator: ", ")) (its shards: \(range))")
         }
         if record.state == .finished {
-            console.line("run \(runID) is finished: every shard is done; nothing to resume")
+            if !options.quiet { console.line("run \(runID) is finished: every shard is done; nothing to resume") }
             return
         }
         let manifest = try ConfigFileLoader.manifest(record.manifestPath)
@@ -84,7 +84,7 @@ struct ResumeCommand: CLICommand {
             if record.state != .running {
                 try await environment.ledger.updateRunState(runID, to: .running, at: Date())
             }
-            console.line(runID.rawValue)
+            if !options.quiet { console.line(runID.rawValue) }
             let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
             let end = try await RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
                 .drive(shards, options: options, signals: signals)

@@ -78,15 +78,15 @@ struct RunCommand: CLICommand {
             id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: fingerprint,
             plan: incremental.plan, skipped: skipped, createdAt: Date()))
         lock.record(runID: runID)
-        console.line(runID.rawValue)
+        if !options.quiet { console.line(runID.rawValue) }
         if let reason = RunIndex(environment: ProcessInfo.processInfo.environment).record(runID, stateDirectory: stateDirectory) {
             console.error("warning: run \(runID) is not in the run index (\(reason)); name its ledger with --state-dir \(stateDirectory)\n")
         }
         if !skipped.isEmpty && !options.quiet {
-            console.line("skipped \(skipped.count) files an earlier run already did (use --force to run them)")
+            console.line("skipped \(CountText.of(skipped.count, "file")) an earlier run already did (use --force to run them)")
         }
         if !incremental.redone.isEmpty && !options.quiet {
-            console.line("running \(incremental.redone.count) files again whose outputs are missing or changed since an earlier run")
+            console.line("running \(CountText.of(incremental.redone.count, "file")) again whose outputs are missing or changed since an earlier run")
         }
         let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
         let driver = RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)

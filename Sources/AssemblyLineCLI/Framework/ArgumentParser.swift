@@ -46,6 +46,9 @@ enum ArgumentParser {
             }
             values.options[name, default: []].append(value)
         }
+        if let missing = configuration.options.first(where: { $0.isRequired && values.options[$0.name] == nil }) {
+            throw UsageError("missing '--\(missing.name) <\(missing.valueName ?? "value")>'")
+        }
         let required = configuration.arguments.filter { !$0.isOptional }
         if values.positionals.count < required.count {
             throw UsageError("missing expected argument '<\(required[values.positionals.count].name)>'")

@@ -20,6 +20,8 @@ struct OptionSpec: Sendable {
     var valueName: String?
     var help: String
     var isRepeating = false
+    /// True for an option the command cannot run without: its usage shows it without brackets, and the parser asks for it.
+    var isRequired = false
 
     /// `--help`, on every command.
     static let help = OptionSpec(name: "help", help: "Show help information.")

@@ -40,7 +40,7 @@ enum HelpRenderer {
         var parts = [commandPath]
         for option in configuration.options {
             let text = option.isFlag ? "--\(option.name)" : "--\(option.name) <\(option.valueName ?? "value")>"
-            parts.append(option.isRepeating ? "[\(text) ...]" : "[\(text)]")
+            parts.append(option.isRequired ? text : option.isRepeating ? "[\(text) ...]" : "[\(text)]")
         }
         for argument in configuration.arguments {
             parts.append(argument.isOptional ? "[<\(argument.name)>]" : "<\(argument.name)>")

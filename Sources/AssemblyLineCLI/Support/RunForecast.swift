@@ -46,7 +46,7 @@ struct RunForecast: Sendable {
     var table: String {
         let plan = incremental.plan
         let skipped = incremental.skipped.count
-        var lines = ["plan of '\(manifest.name)': \(plan.fileCount) files, \(ByteCountText.format(plan.bytes)) in \(plan.shards.count) shards"
+        var lines = ["plan of '\(manifest.name)': \(CountText.of(plan.fileCount, "file")), \(ByteCountText.format(plan.bytes)) in \(CountText.of(plan.shards.count, "shard"))"
                         + (skipped > 0 ? "; \(skipped) skipped" : ""),
                      "  shard   files       bytes"]
         for shard in plan.shards {
@@ -54,10 +54,10 @@ struct RunForecast: Sendable {
                          + Self.pad(ByteCountText.format(shard.bytes), 10))
         }
         if skipped > 0 {
-            lines.append("skipped: \(skipped) files \(skipReason); --force runs them")
+            lines.append("skipped: \(CountText.of(skipped, "file")) \(skipReason); --force runs them")
         }
         if !incremental.redone.isEmpty {
-            lines.append("again: \(incremental.redone.count) files done before whose outputs are missing or changed")
+            lines.append("again: \(CountText.of(incremental.redone.count, "file")) done before whose outputs are missing or changed")
             for redone in incremental.redone {
                 for finding in redone.findings {
                     lines.append("  \(redone.file.relativePath): \(finding.output.path) \(finding.problem)")

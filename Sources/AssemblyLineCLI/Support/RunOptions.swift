@@ -6,7 +6,7 @@ import Foundation
 struct RunOptions: Sendable {
     static let specs = [
         OptionSpec(name: "max-duration", valueName: "duration", help: "Stop in order after this long (such as 45m), as on a signal."),
-        OptionSpec(name: "quiet", help: "Print only failures and the summary."),
+        OptionSpec(name: "quiet", help: "Print nothing when every file is done; else the failures, the run ID and the summary."),
         OptionSpec(name: "log-format", valueName: "format", help: "text (default) or json, one object a line."),
     ]
 

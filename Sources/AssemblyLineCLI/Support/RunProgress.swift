@@ -74,7 +74,9 @@ final class RunProgress: Sendable {
     }
 
     /// The closing summary, from the ledger's counts.
+    /// The run's end: its summary line; with `--quiet`, nothing for a finished run (cron mails nothing), else the run ID first.
     func summary(_ summary: RunSummary, elapsed: Duration) {
+        if quiet && summary.record.state == .finished { return }
         let shards = summary.shardsByState, files = summary.filesByState
         let text = "run \(runID) \(summary.record.state): shards \(shards[.downloaded] ?? 0) done, \(shards[.failed] ?? 0) failed, "
             + "\(summary.unfinishedShards - (shards[.failed] ?? 0)) unfinished; files \(files[.done] ?? 0) done, "
@@ -85,6 +87,7 @@ final class RunProgress: Sendable {
         case .text:
             screen.withLock { _ in
                 if bar != nil { console.out(ProgressBar.erase) }
+                if quiet { console.line(runID.rawValue) }
                 console.line(text)
             }
         case .json:
