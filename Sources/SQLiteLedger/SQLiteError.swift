@@ -21,6 +21,8 @@ package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidData
         /// The connection was closed.
         case closed
+        /// The file is not an AssemblyLine ledger (another program's database, or no database at all); it was left untouched.
+        case notALedger
     }
 
     package var kind: Kind
@@ -78,7 +80,7 @@ package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
             text += "SQLite error \(code)"
             if extendedCode != code { text += "/\(extendedCode)" }
             text += ": " + message
-        case .walUnavailable, .unknownMigrations, .pendingMigrations, .brokenForeignKeys, .invalidData:
+        case .walUnavailable, .unknownMigrations, .pendingMigrations, .brokenForeignKeys, .invalidData, .notALedger:
             text += message
         }
         if let sql {

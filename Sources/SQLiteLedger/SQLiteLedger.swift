@@ -57,10 +57,12 @@ package actor SQLiteLedger: RunLedger {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
         let connection = try SQLiteConnection(path: path, mode: mode, busyTimeout: busyTimeout)
+        let stamped = try recognise(connection)
         switch mode {
         case .readWrite:
             try connection.enableWAL()
             try LedgerSchema.migrator.migrate(connection)
+            if !stamped { try connection.execute("PRAGMA application_id = \(Self.applicationID)") }
         case .readOnly:
             let journal = try connection.journalMode()
             guard journal == "wal" else {
@@ -69,6 +71,30 @@ package actor SQLiteLedger: RunLedger {
             try LedgerSchema.migrator.verify(connection)
         }
         self.connection = connection
+    }
+
+    /// The SQLite `application_id` that marks a file as an AssemblyLine ledger ("ALLG").
+    package static let applicationID: Int32 = 0x414C_4C47
+
+    /// Checks, before anything is written, that the file is a ledger; returns whether it carries the ledger's `application_id`.
+    ///
+    /// A file with the ID is one; so is one without it that holds the ledger's `migrations` table
+    /// (written before the ID was set) and, for writing only, an empty database (a new file). Any
+    /// other file is refused untouched: not an SQLite database, or another program's.
+    private func recognise(_ connection: SQLiteConnection) throws -> Bool {
+        let id: Int32
+        let tables: [String]
+        do {
+            id = Int32(truncatingIfNeeded: Int64(try connection.pragmaValue("application_id") ?? "0") ?? 0)
+            tables = try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", []) { $0.text(0) ?? "" }
+        } catch let error as SQLiteError where error.is(.notADatabase) {
+            throw SQLiteError.check(.notALedger, "not an AssemblyLine ledger (not an SQLite database); left untouched", path: path)
+        }
+        if id == Self.applicationID { return true }
+        if id == 0, tables.contains("migrations") { return false }
+        if id == 0, tables.isEmpty, mode == .readWrite { return false }
+        let what = id != 0 ? "application_id \(id)" : tables.isEmpty ? "an empty database" : "tables \(tables.prefix(5).joined(separator: ", "))"
+        throw SQLiteError.check(.notALedger, "not an AssemblyLine ledger (\(what)); left untouched", path: path)
     }
 
     /// Closes the connection; later calls throw an error of kind `.closed`.

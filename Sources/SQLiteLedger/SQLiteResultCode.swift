@@ -35,6 +35,7 @@ package struct SQLiteResultCode: RawRepresentable, Sendable, Hashable, CustomStr
     package static let cantOpen = SQLiteResultCode(rawValue: SQLITE_CANTOPEN)
     package static let constraint = SQLiteResultCode(rawValue: SQLITE_CONSTRAINT)
     package static let misuse = SQLiteResultCode(rawValue: SQLITE_MISUSE)
+    package static let notADatabase = SQLiteResultCode(rawValue: SQLITE_NOTADB)
 
     package static let busyTimeout = extended(SQLITE_BUSY, 3)
     package static let constraintCheck = extended(SQLITE_CONSTRAINT, 1)

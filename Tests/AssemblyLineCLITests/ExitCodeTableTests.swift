@@ -92,6 +92,32 @@ import Testing
         #expect(outcome.status == 74, "\(outcome.reason) \(outcome.stderr)")
     }
 
+    @Test func seventyFourInOneLineForAStateDirectoryThatCannotBeMade() throws {
+        let outcome = try Self.outcome([("state_dir: state", "state_dir: blocker/state")], prepare: { directory in
+            try directory.write("job/blocker", "a file where a directory should be")
+        })
+        #expect(outcome.status == 74, "\(outcome.stderr)")
+        #expect(outcome.stderr.hasSuffix("/job/blocker/state: " + outcome.stderr.components(separatedBy: ": ").dropFirst(2).joined(separator: ": ")))
+        #expect(outcome.stderr.contains("Error: cannot use the state directory ") && outcome.stderr.contains("blocker is not a directory\n"))
+        #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+    }
+
+    @Test func seventyFourForAnotherProgramsDatabaseWhichIsLeftUntouched() throws {
+        let directory = try RunCommandTests.job()
+        let ledger = directory.url.appendingPathComponent("job/state/ledger.sqlite").path
+        try FileManager.default.createDirectory(atPath: directory.url.appendingPathComponent("job/state").path, withIntermediateDirectories: true)
+        let sqlite = try BinaryRunner.run(["python3", "-c", "import sqlite3; c = sqlite3.connect('\(ledger)'); c.execute('CREATE TABLE photos (id)'); c.commit()"],
+                                          in: directory.url, executable: URL(fileURLWithPath: "/usr/bin/env"))
+        try #require(sqlite.status == 0, "\(sqlite.stderr)")
+        let before = try #require(FileManager.default.contents(atPath: ledger))
+
+        let outcome = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+
+        #expect(outcome.status == 74, "\(outcome.stderr)")
+        #expect(outcome.stderr == "Error: the ledger: \(ledger): not an AssemblyLine ledger (tables photos); left untouched\n")
+        #expect(FileManager.default.contents(atPath: ledger) == before)
+    }
+
     /// Runs that end early, many at once, each exit with its code: none crashes in the libraries' exit handlers.
     @Test func seventyFourOrSeventyFiveFromManyRunsAtOnceAndNoneCrashes() throws {
         let directory = try RunCommandTests.job()

@@ -25,7 +25,7 @@ import Testing
     @Test func aReadOnlyLedgerRefusesAFileNotInWALMode() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("plain.sqlite")
-        try SQLiteConnection(path: path).execute("CREATE TABLE t (x)")
+        try SQLiteConnection(path: path).execute("PRAGMA application_id = \(SQLiteLedger.applicationID); CREATE TABLE t (x)")
         let error = await #expect(throws: SQLiteError.self) {
             try await SQLiteLedger.open(path: path, mode: .readOnly)
         }

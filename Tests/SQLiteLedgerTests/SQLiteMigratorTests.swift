@@ -68,7 +68,7 @@ private struct Boom: Error, Equatable {}
         let directory = try TemporaryDirectory()
         let connection = try SQLiteConnection(path: directory.ledgerPath)
         try connection.enableWAL()
-        try connection.execute("CREATE TABLE unrelated (x)")
+        try connection.execute("PRAGMA application_id = \(SQLiteLedger.applicationID); CREATE TABLE unrelated (x)")
         let error = await #expect(throws: SQLiteError.self) {
             try await SQLiteLedger.open(path: directory.ledgerPath, mode: .readOnly)
         }

@@ -54,10 +54,11 @@ import Glibc
             return text
         }
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        // A signer under load may ask again after its timeout: each decision is a line, the refusal after a signing.
         let lines = log.split(separator: "\n")
-        #expect(lines.count == 3)
-        #expect(lines.first?.contains(" 200 SIGNED ") == true)
-        #expect(lines.dropFirst().first?.contains(" 403 TEMPLATE_NOT_ALLOWED ") == true)
+        let signed = lines.firstIndex { $0.contains(" 200 SIGNED ") }, refused = lines.firstIndex { $0.contains(" 403 TEMPLATE_NOT_ALLOWED ") }
+        #expect(signed != nil && refused != nil && signed! < refused!, "\(log)")
+        #expect(lines.filter { !$0.contains(" 200 SIGNED ") && !$0.contains(" 403 ") }.count == 1, "only the stop is not a decision: \(log)")
         #expect(!log.contains(SignServerFixture.token) && !log.contains(SignServerFixture.secret))
     }
 

@@ -9,6 +9,8 @@ enum CommandError: Error, Sendable {
     case secretFileEmpty(path: String)
     /// `serve` could not write the credentials it generated.
     case credentialsNotWritable(directory: String, reason: String)
+    /// The state directory (ledger and locks) cannot be created or written.
+    case stateDirectoryUnusable(path: String, reason: String)
     /// The run lock file cannot be opened.
     case lockUnopenable(path: String, reason: String)
     /// `signer: embedded` with another endpoint.
@@ -33,6 +35,7 @@ enum CommandError: Error, Sendable {
         case let .secretFileUnreadable(path): "Error: cannot read \(path)"
         case let .secretFileEmpty(path): "Error: \(path) is empty"
         case let .credentialsNotWritable(directory, reason): "Error: cannot write the generated credentials to \(directory): \(reason)"
+        case let .stateDirectoryUnusable(path, reason): "Error: cannot use the state directory \(path): \(reason)"
         case let .lockUnopenable(path, reason): "Error: cannot open the lock \(path): \(reason)"
         case .embeddedSignerNeedsEmbeddedEndpoint: "Error: signer kind embedded needs endpoint: embedded"
         case let .secretUnusable(file, reason): "Error: \(file): \(reason)"

@@ -80,7 +80,9 @@ enum ErrorReporter {
             .invalidInput
         case .listenFailed:
             .unavailable
-        case .credentialsNotWritable, .lockUnopenable, .embeddedServiceFailed:
+        case .stateDirectoryUnusable, .lockUnopenable:
+            .ledgerIO
+        case .credentialsNotWritable, .embeddedServiceFailed:
             .internalError
         }
     }

@@ -26,9 +26,10 @@ final class RunLock {
     /// Takes the lock at once or throws ``Held`` naming the holder; never waits.
     init(stateDirectory: String, manifest: Manifest) throws {
         let folder = stateDirectory + "/locks"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let hash = manifest.file.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-        path = "\(folder)/\(manifest.name)-\(String(hash, radix: 16)).lock"
+        if let reason = DirectoryCreation.make(folder) {
+            throw CommandError.stateDirectoryUnusable(path: stateDirectory, reason: reason)
+        }
+        path = "\(folder)/\(manifest.name)-\(String(FNVHash.of(manifest.file), radix: 16)).lock"
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CommandError.lockUnopenable(path: path, reason: String(cString: strerror(errno)))
