@@ -61,21 +61,36 @@ import Testing
         #expect(try Self.outcome([("width: 160", "width: wide")]).status == 65)
     }
 
-    @Test func sixtyNineWhenTheEndpointCannotBeReachedEvenWithABadImage() throws {
-        let outcome = try Self.outcome(Self.unreachable, prepare: { directory in
-            try Data("not a png".utf8).write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
-        }, environment: ["TL_SECRET": "s"])
+    @Test func sixtyNineWhenTheEndpointDoesNotAnswerAndNothingIsSent() throws {
+        let outcome = try Self.outcome(Self.unreachable, environment: ["TL_SECRET": "s"])
         #expect(outcome.status == 69, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("TRANSPORT_CONNECT"), "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("Error: the endpoint http://127.0.0.1:9 does not answer: ") && outcome.stderr.hasSuffix("; nothing was sent\n"),
+                "\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty, "no run was recorded: \(outcome.stdout)")
     }
 
-    @Test func sixtyNineWhenTheSignerCannotBeReached() throws {
-        let outcome = try Self.outcome([("state_dir: state", "state_dir: state\nendpoint: http://127.0.0.1:9\nauth: {key: k}\n"
-                                             + "signer: {kind: backend, url: https://127.0.0.1:9/sign, token_env: SIGNER_TOKEN}\n"
-                                             + "retry: {attempts: 1}\n")],
-                                       environment: ["SIGNER_TOKEN": "t"])
+    @Test func sixtyNineWhenTheSignerDoesNotAnswer() throws {
+        let directory = try RunCommandTests.job()
+        let serve = try FaultSurvivalTests.service([], in: directory, secret: "s")
+        defer { serve.stop() }
+        try directory.write("job/signed.yaml", FaultSurvivalTests.manifest(endpoint: try serve.baseURL(), settings: "retry: {attempts: 1}")
+            .replacingOccurrences(of: "signer: {kind: local, secret_env: TL_SECRET}",
+                                  with: "signer: {kind: backend, url: https://127.0.0.1:9/sign, token_env: SIGNER_TOKEN}"))
+        let outcome = try BinaryRunner.run(["run", "job/signed.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": "t"])
         #expect(outcome.status == 69, "\(outcome.stderr)")
-        #expect(outcome.stderr.contains("SIGNER_UNREACHABLE"), "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("Error: the signer https://127.0.0.1:9/sign does not answer: "), "\(outcome.stderr)")
+    }
+
+    @Test func sixtyNineWhenTheEndpointAnswersEveryCreationWith503() throws {
+        let directory = try RunCommandTests.job()
+        try directory.write("faults.yaml", "seed: 1\nroutes:\n  create: {fail: 1, statuses: [503]}\n")
+        let serve = try FaultSurvivalTests.service(["--faults", "faults.yaml"], in: directory, secret: "s")
+        defer { serve.stop() }
+        try directory.write("job/down.yaml", FaultSurvivalTests.manifest(endpoint: try serve.baseURL(),
+                                                                         settings: "retry: {attempts: 1, base_delay: 10ms, max_delay: 20ms}"))
+        let outcome = try BinaryRunner.run(["run", "job/down.yaml", "--quiet"], in: directory.url, environment: ["TL_SECRET": "s"])
+        #expect(outcome.status == 69, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("SERVICE_UNAVAILABLE"), "\(outcome.stderr)")
     }
 
     @Test func seventyThreeWhenAnOutputCannotBeCreated() throws {
@@ -83,6 +98,8 @@ import Testing
             try directory.write("job/blocker", "a file where a directory should be")
         })
         #expect(outcome.status == 73, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("Error: cannot write the output directory ") && outcome.stderr.hasSuffix("; nothing was sent\n"),
+                "\(outcome.stderr)")
     }
 
     @Test func seventyFourWhenTheLedgerCannotBeRead() throws {

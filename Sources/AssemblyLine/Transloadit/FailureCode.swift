@@ -72,10 +72,11 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, Codable, Custo
     }
 
     /// True for the codes that say a service could not be reached: no name, no connection, no answer
-    /// in time, no TLS, a dropped connection, a gateway or unavailable status, a signer that does not answer.
+    /// in time, no TLS, a dropped connection, a gateway or unavailable status (bare, or with the
+    /// body's code for it), a signer that does not answer.
     package var meansUnreachable: Bool {
         [.transportResolve, .transportConnect, .transportTimeout, .transportTLS, .transportReset, .signerUnreachable,
-         .http(502), .http(503), .http(504)].contains(self)
+         .http(502), .http(503), .http(504), "BAD_GATEWAY", "SERVICE_UNAVAILABLE", "GATEWAY_TIMEOUT"].contains(self)
     }
 
     /// True for the codes that refuse our credentials or signature: the signer's refusal, or the service's auth errors.

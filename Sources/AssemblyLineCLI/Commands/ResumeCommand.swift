@@ -81,6 +81,7 @@ struct ResumeCommand: CLICommand {
             lock.record(runID: runID)
             let shards = try await environment.ledger.shards(of: runID)
                 .filter { $0.state != .downloaded && (shardFilter.isEmpty || shardFilter.contains($0.index)) }
+            if !shards.isEmpty { try await RunPreflight.check(manifest, environment: environment) }
             if record.state != .running {
                 try await environment.ledger.updateRunState(runID, to: .running, at: Date())
             }

@@ -73,6 +73,7 @@ struct RunCommand: CLICommand {
         let check = OutputCheck(checksums: checksum ? LibcryptoFileDigester() : nil)
         let incremental = IncrementalPlan(plan, done: done, check: check, limits: manifest.shards)
         let skipped = incremental.skipped
+        if !incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, environment: environment) }
         let runID = RunID.generate()
         _ = try await environment.ledger.createRun(NewRun(
             id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: fingerprint,

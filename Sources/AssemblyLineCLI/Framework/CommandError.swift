@@ -11,6 +11,10 @@ enum CommandError: Error, Sendable {
     case credentialsNotWritable(directory: String, reason: String)
     /// The state directory (ledger and locks) cannot be created or written.
     case stateDirectoryUnusable(path: String, reason: String)
+    /// The output directory cannot be created or written (found before anything is sent).
+    case outputUnusable(path: String, reason: String)
+    /// The endpoint or the signer does not answer (found before anything is sent).
+    case unreachable(what: String, url: String, reason: String)
     /// The run lock file cannot be opened.
     case lockUnopenable(path: String, reason: String)
     /// `signer: embedded` with another endpoint.
@@ -37,6 +41,8 @@ enum CommandError: Error, Sendable {
         case let .credentialsNotWritable(directory, reason): "Error: cannot write the generated credentials to \(directory): \(reason)"
         case let .stateDirectoryUnusable(path, reason): "Error: cannot use the state directory \(path): \(reason)"
         case let .lockUnopenable(path, reason): "Error: cannot open the lock \(path): \(reason)"
+        case let .outputUnusable(path, reason): "Error: cannot write the output directory \(path): \(reason); nothing was sent"
+        case let .unreachable(what, url, reason): "Error: \(what) \(url) does not answer: \(reason); nothing was sent"
         case .embeddedSignerNeedsEmbeddedEndpoint: "Error: signer kind embedded needs endpoint: embedded"
         case let .secretUnusable(file, reason): "Error: \(file): \(reason)"
         case let .embeddedServiceFailed(reason): "Error: the embedded service did not start: \(reason)"

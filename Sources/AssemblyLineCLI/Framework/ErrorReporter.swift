@@ -78,8 +78,10 @@ enum ErrorReporter {
             .configuration
         case .embeddedSignerNeedsEmbeddedEndpoint, .noLedger, .noRuns, .recipeChanged:
             .invalidInput
-        case .listenFailed:
+        case .listenFailed, .unreachable:
             .unavailable
+        case .outputUnusable:
+            .cannotCreateOutput
         case .stateDirectoryUnusable, .lockUnopenable:
             .ledgerIO
         case .credentialsNotWritable, .embeddedServiceFailed:

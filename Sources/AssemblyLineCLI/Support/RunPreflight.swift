@@ -1,0 +1,50 @@
+import AssemblyLine
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a run checks before its first creation, so that nothing is uploaded or paid for that cannot
+/// come back: the output directory can be written, the endpoint and the signer answer.
+///
+/// The state directory and the secrets are checked before this, by taking the lock, opening the
+/// ledger and building the signer. A check that fails is its own error with its exit code (73 for
+/// the output, 69 for an endpoint or signer that does not answer); the run is not recorded.
+enum RunPreflight {
+    /// How long the endpoint and the signer have to accept a connection.
+    static let connectTimeout: Duration = .seconds(10)
+
+    static func check(_ manifest: Manifest, environment: RunEnvironment) async throws {
+        let output = manifest.output.dir
+        if let reason = DirectoryCreation.make(output) ?? probe(output) {
+            throw CommandError.outputUnusable(path: output, reason: reason)
+        }
+        guard environment.embedded == nil else { return }
+        try await answers(environment.endpoint, what: "the endpoint", transport: environment.transport)
+        if case let .backend(url, _, _) = manifest.signer {
+            try await answers(url, what: "the signer", transport: environment.transport)
+        }
+    }
+
+    /// nil when a file can be created in `directory`; else why not.
+    private static func probe(_ directory: String) -> String? {
+        let path = "\(directory)/.assemblyline-probe-\(getpid())"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return "cannot create a file in it: \(String(cString: strerror(errno)))" }
+        close(descriptor)
+        unlink(path)
+        return nil
+    }
+
+    /// Any HTTP answer will do (even 404 or 401): what is checked is that something answers at all.
+    private static func answers(_ url: String, what: String, transport: any HTTPTransport) async throws {
+        var options = HTTPTransferOptions()
+        options.connectTimeout = connectTimeout
+        options.totalTimeout = connectTimeout * 2
+        do {
+            _ = try await transport.send(.get(url), options: options)
+        } catch {
+            throw CommandError.unreachable(what: what, url: url, reason: error.description)
+        }
+    }
+}
