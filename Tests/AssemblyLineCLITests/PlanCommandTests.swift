@@ -24,7 +24,7 @@ import Testing
     @Test(arguments: [
         ("resize: {width: 10}", "{stem}.{ext}", "x.jpg"),
         ("resize: {width: 10, format: png}", "{step}/{stem}.png", "resize/x.png"),
-        ("template: {id: thumbs}", "{name}", "x.jpg"),
+        ("template: {id: thumbs}\nendpoint: http://127.0.0.1:9\nsigner: {kind: local, secret_env: S}", "{name}", "x.jpg"),
     ])
     func aLayoutGivingTwoInputsOneOutputIsRefusedBeforeAnythingIsSent(recipe: String, layout: String, output: String) throws {
         let directory = try TemporaryDirectory()

@@ -48,8 +48,34 @@ import Testing
     @Test func shippedManifestsAreValid() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         for manifest in ["manifests/example.yaml", "manifests/reference.yaml"] {
-            let outcome = try BinaryRunner.run(["validate", manifest], in: root, environment: ["TRANSLOADIT_KEY": "k"])
+            let outcome = try BinaryRunner.run(["validate", manifest], in: root)
             #expect(outcome.status == 0, "\(manifest): \(outcome.stderr)")
         }
+    }
+
+    @Test func aSecretTheSignerNamesMustBeReadable() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("m.yaml", """
+            version: 1
+            name: signed
+            endpoint: http://127.0.0.1:9442
+            auth: {key: k}
+            signer: {kind: local, secret_env: TL_SECRET}
+            inputs: {include: "*.png"}
+            resize: {width: 10}
+
+            """)
+        let unset = try BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        #expect(unset.status == 78, "\(unset.stderr)")
+        #expect(unset.stderr.contains("TL_SECRET"), "\(unset.stderr)")
+        #expect(try BinaryRunner.run(["validate", "m.yaml"], in: directory.url, environment: ["TL_SECRET": "s"]).status == 0)
+    }
+
+    @Test func aTemplateOnTheEmbeddedServiceIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("m.yaml", "version: 1\nname: t\ninputs: {include: \"*.png\"}\ntemplate: {id: thumbs}\n")
+        let outcome = try BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        #expect(outcome.status == 65)
+        #expect(outcome.stderr.contains("m.yaml:4:11: template: the embedded service holds no Templates"), "\(outcome.stderr)")
     }
 }

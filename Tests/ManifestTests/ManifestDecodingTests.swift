@@ -92,7 +92,8 @@ import Testing
         #expect(try decodeManifest(steps + "output: {steps: all}\n").output.steps.downloaded == nil)
         #expect(try decodeManifest(steps + "output: {steps: none}\n").output.steps.delivery(ofStep: "thumb") == .record)
         #expect(try decodeManifest(steps + "output: {steps: [archive]}\n").output.steps.delivery(ofStep: "archive") == .download)
-        let template = "version: 1\nname: t\ninputs: {include: x}\ntemplate: {id: abc}\noutput: {steps: [anything]}\n"
+        let template = "version: 1\nname: t\nendpoint: https://api2.transloadit.com\nauth: {key: k}\nsigner: {kind: local, secret_env: S}\n"
+            + "inputs: {include: x}\ntemplate: {id: abc}\noutput: {steps: [anything]}\n"
         #expect(try decodeManifest(template).output.steps == ResultSelection(downloaded: ["anything"], exported: []))
     }
 

@@ -39,6 +39,10 @@ struct ManifestSections {
         let signer = self.signer(table, endpoint: endpoint)
         let inputs = self.inputs(table)
         let recipe = ManifestRecipeSection(reader: reader).decode(table)
+        if endpoint == .embedded, case .template? = recipe {
+            table.report("template", "the embedded service holds no Templates, so every Assembly would fail; "
+                + "expected resize or steps with endpoint: embedded, or an endpoint URL")
+        }
         let notifyURL = table.string("notify_url").flatMap { url(table, "notify_url", $0, loopbackHTTP: false) }
         let stateDir = table.string("state_dir").map(resolve) ?? resolve(ManifestDefaults.stateDir)
         let output = self.output(table, stateDir: stateDir, recipe: recipe)

@@ -5,7 +5,10 @@ struct ValidateCommand: CLICommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check a manifest and report every error in it.",
-        discussion: "Exits 0 when the manifest is valid, 65 with every error (file:line:column) when it is not.",
+        discussion: """
+            Exits 0 when the manifest is valid, 65 with every error (file:line:column) when it is not, 78 when \
+            a secret or token it names (secret_env, secret_file, token_env, token_file) cannot be read.
+            """,
         arguments: [ArgumentSpec(name: "manifest", help: "The job manifest (YAML).")])
 
     var manifestPath: String
@@ -16,6 +19,22 @@ struct ValidateCommand: CLICommand {
 
     func run(_ console: Console) async throws {
         let manifest = try ConfigFileLoader.manifest(manifestPath)
+        try Self.checkSecrets(of: manifest)
         console.line("\(manifestPath): valid manifest '\(manifest.name)' (\(manifest.recipe.kind), endpoint \(manifest.endpoint), signer \(manifest.signer.kind))")
+    }
+
+    /// Reads the secret or token the signer names, as a run would, and forgets it.
+    static func checkSecrets(of manifest: Manifest) throws {
+        let source: SecretSource
+        switch manifest.signer {
+        case .backend(_, let token, _): source = token
+        case .local(let secret): source = secret
+        case .embedded: return
+        }
+        do {
+            _ = try SecretReader().read(source)
+        } catch {
+            throw CommandError.secretUnusable(file: manifest.file, reason: error.description)
+        }
     }
 }
