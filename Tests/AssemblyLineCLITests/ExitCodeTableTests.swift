@@ -170,6 +170,34 @@ import Testing
         #expect(held.status == 75, "\(held.stderr)")
     }
 
+    @Test func seventyFiveWhenAnotherRunWritesIntoTheSameOutputFromAnotherStateDirectory() throws {
+        let directory = try RunCommandTests.job()
+        let output = directory.url.appendingPathComponent("job/state/output")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [output.path, "sleep", "30"]
+        try holder.run()
+        defer { holder.terminate() }
+        var beside = try BinaryRunner.run(["run", "job/m.yaml", "--state-dir", "other"], in: directory.url)
+        for _ in 0..<50 where beside.status != 75 {
+            usleep(100_000)
+            beside = try BinaryRunner.run(["run", "job/m.yaml", "--state-dir", "other"], in: directory.url)
+        }
+        #expect(beside.status == 75, "\(beside.stderr)")
+        #expect(beside.stderr == "Error: another run holds the lock \(output.path) (a run of another state directory writes into it)\n")
+    }
+
+    @Test func seventyFiveWhenAnotherServeUsesTheDataDirectory() throws {
+        let directory = try TemporaryDirectory()
+        let first = try FaultSurvivalTests.service([], in: directory, secret: "s")
+        defer { first.stop() }
+        _ = try first.baseURL()
+        let second = try BinaryRunner.run(["serve", "--listen", "127.0.0.1:0", "--data-dir", "service", "--no-signature"], in: directory.url)
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(second.stderr == "Error: another serve uses the data directory \(directory.url.appendingPathComponent("service").path)\n")
+    }
+
     @Test func seventySevenWhenTheSignatureIsRefused() throws {
         let directory = try RunCommandTests.job()
         let serve = try FaultSurvivalTests.service([], in: directory, secret: "the service's secret")

@@ -93,6 +93,16 @@ struct ServeCommand: CLICommand {
 
     func run(_ console: Console) async throws {
         let environment = ProcessInfo.processInfo.environment
+        let lock: DirectoryLock
+        do {
+            lock = try DirectoryLock(dataDirectory)
+        } catch {
+            switch error {
+            case .unusable(let reason): throw CommandError.dataDirectoryUnusable(path: dataDirectory, reason: reason)
+            case .held: throw CommandError.dataDirectoryHeld(path: dataDirectory)
+            }
+        }
+        defer { withExtendedLifetime(lock) {} }
         let (credentials, secretPath, generated) = try ServeCredentials.resolve(
             key: key, secretEnv: secretEnv, secretFile: secretFile, dataDirectory: dataDirectory, environment: environment)
         var configuration = LocalServiceConfiguration(

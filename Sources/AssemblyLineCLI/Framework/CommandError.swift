@@ -15,6 +15,10 @@ enum CommandError: Error, Sendable {
     case outputUnusable(path: String, reason: String)
     /// The endpoint or the signer does not answer (found before anything is sent).
     case unreachable(what: String, url: String, reason: String)
+    /// `serve`'s data directory cannot be made or opened.
+    case dataDirectoryUnusable(path: String, reason: String)
+    /// Another `serve` uses the data directory.
+    case dataDirectoryHeld(path: String)
     /// The run lock file cannot be opened.
     case lockUnopenable(path: String, reason: String)
     /// `signer: embedded` with another endpoint.
@@ -41,6 +45,8 @@ enum CommandError: Error, Sendable {
         case let .credentialsNotWritable(directory, reason): "Error: cannot write the generated credentials to \(directory): \(reason)"
         case let .stateDirectoryUnusable(path, reason): "Error: cannot use the state directory \(path): \(reason)"
         case let .lockUnopenable(path, reason): "Error: cannot open the lock \(path): \(reason)"
+        case let .dataDirectoryUnusable(path, reason): "Error: cannot use the data directory \(path): \(reason)"
+        case let .dataDirectoryHeld(path): "Error: another serve uses the data directory \(path)"
         case let .outputUnusable(path, reason): "Error: cannot write the output directory \(path): \(reason); nothing was sent"
         case let .unreachable(what, url, reason): "Error: \(what) \(url) does not answer: \(reason); nothing was sent"
         case .embeddedSignerNeedsEmbeddedEndpoint: "Error: signer kind embedded needs endpoint: embedded"

@@ -80,8 +80,10 @@ enum ErrorReporter {
             .invalidInput
         case .listenFailed, .unreachable:
             .unavailable
-        case .outputUnusable:
+        case .outputUnusable, .dataDirectoryUnusable:
             .cannotCreateOutput
+        case .dataDirectoryHeld:
+            .locked
         case .stateDirectoryUnusable, .lockUnopenable:
             .ledgerIO
         case .credentialsNotWritable, .embeddedServiceFailed:

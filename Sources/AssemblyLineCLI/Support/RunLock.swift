@@ -4,13 +4,15 @@ import Foundation
 import Glibc
 #endif
 
-/// The lock that keeps two runs of one manifest in one state directory apart (cron overlaps).
+/// The locks that keep two runs apart (cron overlaps): one of a manifest in one state directory, and
+/// one on the output directory, so that a run of another state directory cannot write into it at once.
 ///
 /// An `flock` on `<state_dir>/locks/<name>-<hash of the manifest path>.lock`, holding the holder's
-/// PID and run ID. The kernel drops the lock when its process dies, so a dead holder's lock is
-/// simply taken over.
+/// PID and run ID, and one on `output.dir` itself (``DirectoryLock``). The kernel drops the locks
+/// when their process dies, so a dead holder's lock is simply taken over.
 final class RunLock {
     private let descriptor: Int32
+    private let output: DirectoryLock
     let path: String
 
     /// Why a lock could not be taken.
@@ -38,6 +40,15 @@ final class RunLock {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(descriptor)
             throw Held(path: path, holder: holder)
+        }
+        do {
+            output = try DirectoryLock(manifest.output.dir)
+        } catch {
+            close(descriptor)
+            switch error {
+            case .unusable(let reason): throw CommandError.outputUnusable(path: manifest.output.dir, reason: reason)
+            case .held: throw Held(path: manifest.output.dir, holder: "a run of another state directory writes into it")
+            }
         }
     }
 
