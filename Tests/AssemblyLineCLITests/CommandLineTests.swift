@@ -35,7 +35,7 @@ import Testing
         #expect(forms[0].stdout == """
             OVERVIEW: Check a manifest and report every error in it.
 
-            Exits 0 when the manifest is valid, 65 with every error (file:line:column) when it is not.
+            Exits 0 when the manifest is valid, 65 with every error (file:line:column) when it is not, 78 when a secret or token it names (secret_env, secret_file, token_env, token_file) cannot be read.
 
             USAGE: assemblyline validate <manifest>
 
