@@ -28,7 +28,8 @@ package enum AssemblyLineTool {
     }
 
     /// Runs one command line and returns the exit status; every error is reported, and every status chosen, by ``ErrorReporter``.
-    static func run(_ arguments: [String], console: Console) async -> ExitStatus {
+    static func run(_ arguments: [String], console given: Console) async -> ExitStatus {
+        var console = given
         var configuration: CommandConfiguration?
         do {
             guard let first = arguments.first else {
@@ -49,6 +50,7 @@ package enum AssemblyLineTool {
             }
             configuration = command.configuration
             let values = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.configuration, commandPath: "\(HelpRenderer.toolName) \(first)")
+            console.jsonLines = values.option("log-format") == RunProgress.Format.json.rawValue
             let instance = try command.init(values)
             try instance.validate()
             try await instance.run(console)

@@ -80,6 +80,13 @@ extension SQLiteLedger {
             """, [.text(run.rawValue)], table: "results") { try $0.resultRecord() }
     }
 
+    /// The event kind of a step tried again; ``statistics(of:)`` counts them.
+    static let retryEventKind = "shard.retrying"
+
+    package func recordRetry(_ run: RunID, shard: Int, detail: String, at time: Date) throws {
+        try recordEvent(run, shard: shard, kind: Self.retryEventKind, message: detail, at: time)
+    }
+
     package func recordEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date) throws {
         try write { database in
             try requireRun(run, in: database)

@@ -111,8 +111,10 @@ extension SQLiteLedger {
         guard try !rows("SELECT 1 FROM runs WHERE id = ?", key, table: "runs", { _ in () }).isEmpty else {
             throw LedgerError.runNotFound(id)
         }
+        // Retries: the Assemblies created again for a shard, and the steps tried again within one.
         let attempts = try rows("""
-            SELECT count(created_at), count(*) - count(DISTINCT shard_index),
+            SELECT count(created_at), count(*) - count(DISTINCT shard_index)
+                       + (SELECT count(*) FROM events WHERE run_id = ?1 AND kind = '\(Self.retryEventKind)'),
                    coalesce(sum(bytes_sent), 0) + (SELECT coalesce(sum(upload_offset), 0) FROM uploads WHERE run_id = ?1)
             FROM attempts WHERE run_id = ?1
             """, key, table: "attempts") { (try $0.int(), try $0.int(), try $0.integer()) }

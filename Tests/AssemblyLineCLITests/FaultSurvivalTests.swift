@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import Foundation
 import TestSupport
 import Testing
@@ -79,6 +80,11 @@ import Testing
         let unfixable = afterRun.files.filter { $0.state != .done && !($0.state == .failed && Self.resumeCanFix($0.failure)) }
         #expect(unfixable.isEmpty, "\(unfixable.map { "\($0.file.relativePath): \($0.state) \($0.failure?.description ?? "")" })")
         #expect((first.status == 0) == afterRun.files.allSatisfy { $0.state == .done })
+        let retryLines = first.stdout.components(separatedBy: ": retrying").count - 1
+        let report = try BinaryRunner.run(["report", runID.rawValue, "--state-dir", "job/state", "--format", "json"], in: directory.url)
+        let retries = try JSONValue(parsing: Array(report.stdout.utf8)).objectValue?["retries"]
+        #expect(retryLines > 0 && (retries.flatMap { if case .integer(let count) = $0 { Int(count) } else { nil } } ?? -1) >= retryLines,
+                "\(retryLines) retrying lines, report says \(String(describing: retries))")
 
         var last = first
         for _ in 0..<5 where last.status == 1 {

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import Foundation
 import SQLiteLedger
 import TestSupport
@@ -150,6 +151,9 @@ import Testing
             p1.jpg  archive  exported                     https://bucket.test/p1.jpg
 
             """)
+        let perFile = try BinaryRunner.run(["report", "latest", "--format", "csv"], in: directory.url)
+        #expect(perFile.stdout.contains(",p0.jpg,1000,,,,/out/thumb/p0.jpg\r\n") && perFile.stdout.contains(",p1.jpg,1000,,,,https://bucket.test/p1.jpg\r\n"),
+                "\(perFile.stdout)")
         let csv = try BinaryRunner.run(["report", "latest", "--results", "--format", "csv"], in: directory.url)
         #expect(csv.stdout == "file,input,step,state,size,md5,checked,where\r\n0,p0.jpg,thumb,downloaded,512,ab,size+md5,/out/thumb/p0.jpg\r\n"
             + "1,p1.jpg,archive,exported,,,,https://bucket.test/p1.jpg\r\n")
@@ -161,7 +165,16 @@ import Testing
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout == "FILE    CODE                REASON\np2.jpg  IMAGE_RESIZE_ERROR  p2.jpg could not be decoded\n")
         let csv = try BinaryRunner.run(["report", Self.older.rawValue, "--failed", "--format", "csv"], in: directory.url)
-        #expect(csv.stdout == "file,shard,state,path,relative_path,size,error_code,error_message\r\n")
+        #expect(csv.stdout == "file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs\r\n")
+        let json = try BinaryRunner.run(["report", "latest", "--failed", "--format", "json"], in: directory.url)
+        let report = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue, "\(json.stdout)")
+        #expect(report["run_id"]?.stringValue == Self.newer.rawValue)
+        let files = try #require(report["failed_files"]?.arrayValue)
+        let file = try #require(files.first?.objectValue)
+        #expect(files.count == 1 && file["relative_path"]?.stringValue == "p2.jpg")
+        let failure = file["failure"]?.objectValue
+        #expect(failure?["message"]?.stringValue == "p2.jpg could not be decoded" && failure?["retryable"] == .bool(false))
+        #expect(report["failed_shards"]?.arrayValue?.first?.objectValue?["index"] == .integer(1))
     }
 
     @Test func reportAsCSVHasOneRowPerFile() async throws {
@@ -169,10 +182,10 @@ import Testing
         let outcome = try BinaryRunner.run(["report", Self.newer.rawValue, "--format", "csv"], in: directory.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == [
-            "file,shard,state,path,relative_path,size,error_code,error_message",
-            "0,0,pending,/in/p0.jpg,p0.jpg,1000,,",
-            "1,0,pending,/in/p1.jpg,p1.jpg,1000,,",
-            "2,1,failed,/in/p2.jpg,p2.jpg,1000,IMAGE_RESIZE_ERROR,p2.jpg could not be decoded",
+            "file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs",
+            "0,0,pending,/in/p0.jpg,p0.jpg,1000,,,,",
+            "1,0,pending,/in/p1.jpg,p1.jpg,1000,,,,",
+            "2,1,failed,/in/p2.jpg,p2.jpg,1000,IMAGE_RESIZE_ERROR,p2.jpg could not be decoded,false,",
         ].joined(separator: "\r\n") + "\r\n")
     }
 

@@ -122,6 +122,36 @@ import Glibc
         #expect(again.stdout == "run \(runID) is finished: every shard is done; nothing to resume\n")
     }
 
+    @Test func jsonLogsAreJSONLinesOnBothStreams() throws {
+        let directory = try Self.job()
+        try Data("not a png".utf8).write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
+        try FileManager.default.createSymbolicLink(atPath: directory.url.appendingPathComponent("job/in/dangling.png").path,
+                                                   withDestinationPath: "/nowhere/at/all.png")
+
+        let run = try BinaryRunner.run(["run", "job/m.yaml", "--log-format", "json"], in: directory.url)
+
+        #expect(run.status == 1, "\(run.stderr)")
+        func objects(_ text: String) -> [[String: JSONValue]] {
+            text.split(separator: "\n").map { (try? JSONValue(parsing: Array($0.utf8)).objectValue) ?? ["unparsed": .string(String($0))] }
+        }
+        let out = objects(run.stdout), err = objects(run.stderr)
+        #expect(!out.isEmpty && !err.isEmpty && (out + err).allSatisfy { $0["event"]?.stringValue != nil }, "\(run.stdout)\(run.stderr)")
+        let runID = try #require(out.first?["run_id"]?.stringValue)
+        #expect(out.first?["event"]?.stringValue == "run.started" && RunID(runID) != nil)
+        #expect(out.last?["event"]?.stringValue == "run.summary" && out.last?["state"]?.stringValue == "failed")
+        #expect(err.contains { $0["event"]?.stringValue == "warning" && ($0["message"]?.stringValue ?? "").contains("dangling.png") }, "\(run.stderr)")
+        let failed = try #require(err.first { $0["event"]?.stringValue == "shard.file-failed" }, "\(run.stderr)")
+        #expect(failed["file"]?.stringValue == "landscapes/broken.png" && failed["run_id"]?.stringValue == runID)
+        #expect(failed["code"]?.stringValue != nil && failed["retryable"] == .bool(false) && failed["shard"] != nil, "\(failed)")
+
+        try directory.write("job/blocker", "a file")
+        let refused = try BinaryRunner.run(["run", "job/m.yaml", "--log-format", "json", "--state-dir", "job/blocker/state"], in: directory.url)
+        #expect(refused.status == 74)
+        let error = objects(refused.stderr)
+        #expect(error.allSatisfy { $0["event"] != nil } && error.last?["event"]?.stringValue == "error"
+                && (error.last?["message"]?.stringValue ?? "").hasPrefix("cannot use the state directory "), "\(refused.stderr)")
+    }
+
     @Test func anInputWithALongNameIsDoneLikeAnyOther() throws {
         let directory = try Self.job()
         let stem = String(repeating: "n", count: 248)

@@ -36,7 +36,7 @@ import Testing
     static func detail(of event: String, in output: String) -> String? {
         output.split(separator: "\n").lazy
             .compactMap { try? JSONValue(parsing: Array($0.utf8)).objectValue }
-            .first { $0["event"]?.stringValue == event }?["detail"]?.stringValue
+            .first { $0["event"]?.stringValue == "shard.\(event)" }?["message"]?.stringValue
     }
 
     @Test func a256MiBUploadKilledPartWayContinuesFromTheServersOffsetAndIsVerified() async throws {

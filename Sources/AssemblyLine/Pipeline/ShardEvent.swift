@@ -10,10 +10,16 @@ package struct ShardEvent: Sendable, Hashable {
     package var shard: Int
     package var kind: Kind
     package var detail: String
+    /// The input it is about (its path relative to the base), when it is about one.
+    package var file: String?
+    /// Why it failed, for `failed` and `file-failed`.
+    package var failure: FailureReason?
 
-    package init(shard: Int, kind: Kind, detail: String = "") {
+    package init(shard: Int, kind: Kind, detail: String = "", file: String? = nil, failure: FailureReason? = nil) {
         self.shard = shard
         self.kind = kind
         self.detail = detail
+        self.file = file
+        self.failure = failure
     }
 }

@@ -150,7 +150,9 @@ extension ShardRunner {
             isRetryable: false)
         guard let file = result.fileIndex else { throw ShardFailure(reason) }
         try await context.ledger.failFiles(context.runID, files: [file], reason: reason, at: context.clock.now)
-        context.report(ShardEvent(shard: shard.index, kind: .fileFailed, detail: "\(result.name): \(reason)"))
+        let input = try await context.ledger.files(of: context.runID, shard: shard.index, state: nil).first { $0.index == file }
+        context.report(ShardEvent(shard: shard.index, kind: .fileFailed, detail: "\(result.name): \(reason)",
+                                  file: input?.file.relativePath, failure: reason))
     }
 
     /// Refuses a file whose size or modification time changed since the plan; the file fails alone.

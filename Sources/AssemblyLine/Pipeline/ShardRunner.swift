@@ -46,8 +46,11 @@ package struct ShardRunner: Sendable {
             try await recordCreated(status, fallbackURL: fallbackURL)
         case let .recordCompletion(status):
             try await recordCompletion(status)
-        case let .report(kind, detail):
-            context.report(ShardEvent(shard: shard.index, kind: kind, detail: detail))
+        case let .report(kind, detail, file, failure):
+            if kind == .retrying {
+                try await context.ledger.recordRetry(context.runID, shard: shard.index, detail: detail, at: context.clock.now)
+            }
+            context.report(ShardEvent(shard: shard.index, kind: kind, detail: detail, file: file, failure: failure))
         case let .checkpoint(checkpoint):
             context.checkpoint(checkpoint)
         case let .backOffCreations(duration):
@@ -75,7 +78,9 @@ package struct ShardRunner: Sendable {
     /// Writes a transition with the clock's time and reports it.
     func transition(_ transition: ShardTransition, event: ShardEvent.Kind, detail: String = "") async throws {
         try await context.ledger.transition(context.runID, shard: shard.index, transition, at: context.clock.now)
-        context.report(ShardEvent(shard: shard.index, kind: event, detail: detail))
+        var failure: FailureReason?
+        if case .failed(let reason) = transition { failure = reason }
+        context.report(ShardEvent(shard: shard.index, kind: event, detail: detail, failure: failure))
     }
 
     /// Cancels an abandoned Assembly at the API host and notes it in the ledger; a failed cancel is noted, not thrown.

@@ -14,7 +14,7 @@ extension ShardStateMachine {
         /// Write the Assembly's results (mapped to the shard's files and their output paths) and `completed`.
         case recordCompletion(AssemblyStatus)
         /// Report an event without writing a transition.
-        case report(ShardEvent.Kind, detail: String)
+        case report(ShardEvent.Kind, detail: String, file: String? = nil, failure: FailureReason? = nil)
         /// Pass a named crash checkpoint.
         case checkpoint(PipelineCheckpoint)
         /// Push every later creation of the run back by `duration` (the service said slow down).

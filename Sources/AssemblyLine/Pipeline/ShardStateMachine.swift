@@ -222,7 +222,8 @@ package struct ShardStateMachine: Sendable {
             guard othersLeft > 0 else { return failShard(failure.reason) }
             signed = nil
             step = .planned
-            return abandon() + [.report(.fileFailed, detail: "\(culprit): \(failure.reason); \(othersLeft) other files go on in a new Assembly"),
+            return abandon() + [.report(.fileFailed, detail: "\(culprit): \(failure.reason); \(othersLeft) other files go on in a new Assembly",
+                                        file: culprit, failure: failure.reason),
                                 .transition(.restarted, .restarted, detail: "")] + enter(.planned)
         case let (.isolating(failure), .notIsolated):
             var shardWide = failure

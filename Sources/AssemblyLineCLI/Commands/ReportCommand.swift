@@ -54,6 +54,7 @@ struct ReportCommand: CLICommand {
         case .json where listsResults: console.line(report.resultsJSON.serialized)
         case .csv where listsResults: console.out(report.resultsCSV)
         case .table where failedOnly: console.out(report.failedTable)
+        case .json where failedOnly: console.line(report.failedJSON.serialized)
         case .table: console.out(report.table)
         case .json: console.line(report.json.serialized)
         case .csv: console.out(report.csv)
@@ -65,6 +66,6 @@ struct ReportCommand: CLICommand {
         RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id),
                          files: try await ledger.files(of: id, shard: nil, state: failedOnly ? .failed : nil),
                          statistics: try await ledger.statistics(of: id),
-                         results: listsResults ? try await ledger.currentResults(of: id) : [])
+                         results: try await ledger.currentResults(of: id))
     }
 }

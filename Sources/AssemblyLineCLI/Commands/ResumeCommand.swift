@@ -85,8 +85,8 @@ struct ResumeCommand: CLICommand {
             if record.state != .running {
                 try await environment.ledger.updateRunState(runID, to: .running, at: Date())
             }
-            if !options.quiet { console.line(runID.rawValue) }
             let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
+            progress.announce()
             let end = try await RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
                 .drive(shards, options: options, signals: signals)
             await environment.close()

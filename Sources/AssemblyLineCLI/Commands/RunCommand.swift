@@ -79,17 +79,17 @@ struct RunCommand: CLICommand {
             id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: fingerprint,
             plan: incremental.plan, skipped: skipped, createdAt: Date()))
         lock.record(runID: runID)
-        if !options.quiet { console.line(runID.rawValue) }
+        let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
+        progress.announce()
         if let reason = RunIndex(environment: ProcessInfo.processInfo.environment).record(runID, stateDirectory: stateDirectory) {
             console.error("warning: run \(runID) is not in the run index (\(reason)); name its ledger with --state-dir \(stateDirectory)\n")
         }
-        if !skipped.isEmpty && !options.quiet {
-            console.line("skipped \(CountText.of(skipped.count, "file")) an earlier run already did (use --force to run them)")
+        if !skipped.isEmpty {
+            progress.note("run.skipped", "skipped \(CountText.of(skipped.count, "file")) an earlier run already did (use --force to run them)")
         }
-        if !incremental.redone.isEmpty && !options.quiet {
-            console.line("running \(CountText.of(incremental.redone.count, "file")) again whose outputs are missing or changed since an earlier run")
+        if !incremental.redone.isEmpty {
+            progress.note("run.redone", "running \(CountText.of(incremental.redone.count, "file")) again whose outputs are missing or changed since an earlier run")
         }
-        let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
         let driver = RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
         return try await driver.drive(try await environment.ledger.shards(of: runID), options: options, signals: signals)
     }

@@ -1,7 +1,14 @@
+import ConfigFormat
 import Foundation
 
 /// Where a command writes: standard output for results, standard error for diagnostics.
+///
+/// With ``jsonLines`` (`--log-format json`) standard error holds JSON objects too, one a line:
+/// `Error: …` becomes `{"event":"error","message":…}`, `warning: …` an event `warning`, any other
+/// line an event `log`.
 struct Console: Sendable {
+    var jsonLines = false
+
     /// Writes text to standard output as it is.
     func out(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
@@ -12,8 +19,23 @@ struct Console: Sendable {
         out(text + "\n")
     }
 
-    /// Writes text to standard error as it is.
+    /// Writes text to standard error: as it is, or each line as a JSON object.
     func error(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        guard jsonLines else { return FileHandle.standardError.write(Data(text.utf8)) }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let (event, message): (String, Substring) = if line.hasPrefix("Error: ") {
+                ("error", line.dropFirst("Error: ".count))
+            } else if line.hasPrefix("warning: ") {
+                ("warning", line.dropFirst("warning: ".count))
+            } else {
+                ("log", line)
+            }
+            errorLine(.object(["event": .string(event), "message": .string(String(message))]))
+        }
+    }
+
+    /// Writes one JSON object as a line to standard error.
+    func errorLine(_ object: JSONValue) {
+        FileHandle.standardError.write(Data((object.serialized + "\n").utf8))
     }
 }

@@ -8,7 +8,9 @@ import Glibc
 
 /// Prints a run's shard events: one line each (text or JSON), only failures with `--quiet`; never a secret.
 ///
-/// On a terminal (text format, not `--quiet`) a progress bar stays below the lines.
+/// On a terminal (text format, not `--quiet`) a progress bar stays below the lines. As JSON Lines,
+/// every line is one object with `time`, `event` and `run_id`, and `shard`, `file`, `code`,
+/// `retryable` and `message` where they apply; failures go to standard error, the rest to standard output.
 final class RunProgress: Sendable {
     /// How lines are written.
     enum Format: String, CaseIterable, Sendable {
@@ -29,6 +31,32 @@ final class RunProgress: Sendable {
         self.quiet = quiet
         self.console = console
         bar = format == .text && !quiet && isatty(STDOUT_FILENO) == 1 ? ProgressBar() : nil
+    }
+
+    /// The run's first line: its ID (text), or a `run.started` object; nothing with `--quiet`.
+    func announce() {
+        guard !quiet else { return }
+        switch format {
+        case .text: console.line(runID.rawValue)
+        case .json: console.line(object("run.started", message: "").serialized)
+        }
+    }
+
+    /// A line about the run as a whole (files skipped, files run again); nothing with `--quiet`.
+    func note(_ event: String, _ text: String) {
+        guard !quiet else { return }
+        switch format {
+        case .text: console.line(text)
+        case .json: console.line(object(event, message: text).serialized)
+        }
+    }
+
+    /// A JSON line's object: its time, event and run, and `message` when there is one.
+    private func object(_ event: String, message: String, more: [String: JSONValue] = [:]) -> JSONValue {
+        var members: [String: JSONValue] = ["time": .string(UTCDateTime(Date()).iso8601Text), "event": .string(event),
+                                            "run_id": .string(runID.rawValue)]
+        if !message.isEmpty { members["message"] = .string(message) }
+        return .object(members.merging(more) { $1 })
     }
 
     /// Sets the bar's totals and draws it, on a terminal.
@@ -66,10 +94,14 @@ final class RunProgress: Sendable {
                 if let bar { console.out(bar.line) }
             }
         case .json:
-            console.line(JSONValue.object([
-                "time": .string(UTCDateTime(Date()).iso8601Text), "run": .string(runID.rawValue),
-                "shard": .integer(Int64(event.shard)), "event": .string(event.kind.rawValue), "detail": .string(event.detail),
-            ]).serialized)
+            var more: [String: JSONValue] = ["shard": .integer(Int64(event.shard))]
+            if let file = event.file { more["file"] = .string(file) }
+            if let failure = event.failure {
+                more["code"] = .string(failure.code.rawValue)
+                more["retryable"] = .bool(failure.isRetryable)
+            }
+            let line = object("shard.\(event.kind.rawValue)", message: event.detail, more: more)
+            Self.failures.contains(event.kind) ? console.errorLine(line) : console.line(line.serialized)
         }
     }
 
@@ -91,10 +123,8 @@ final class RunProgress: Sendable {
                 console.line(text)
             }
         case .json:
-            console.line(JSONValue.object([
-                "time": .string(UTCDateTime(Date()).iso8601Text), "run": .string(runID.rawValue), "event": .string("summary"),
-                "state": .string(summary.record.state.rawValue), "detail": .string(text),
-            ]).serialized)
+            if quiet { console.line(object("run.started", message: "").serialized) }
+            console.line(object("run.summary", message: text, more: ["state": .string(summary.record.state.rawValue)]).serialized)
         }
     }
 }

@@ -8,7 +8,7 @@ struct RunReport {
     var shards: [ShardRecord]
     var files: [FileRecord]
     var statistics: RunStatistics
-    /// Each shard's current results, when the report lists them (`--results`).
+    /// Each shard's current results: where each file's outputs went (CSV, JSON, `--results`).
     var results: [ResultRecord] = []
 
     /// From the run's start to its end (or its last change, while it is unfinished).
@@ -169,16 +169,48 @@ struct RunReport {
         object["failures"] = .array(failuresByCode.map { group in
             .object(["code": .string(group.code), "files": .array(group.files.map { .string($0.file.relativePath) })])
         })
+        object["files"] = .array(files.map(fileJSON))
         return .object(object)
     }
 
-    /// One row per file: index, shard, state, path, relative path, size, error code, error message.
+    /// `--failed --format json`: the run, and each failed file and shard with its code, message and whether a resume may help.
+    var failedJSON: JSONValue {
+        .object([
+            "run_id": .string(summary.record.id.rawValue),
+            "state": .string(summary.record.state.rawValue),
+            "failed_files": .array(files.filter { $0.state == .failed }.map(fileJSON)),
+            "failed_shards": .array(shards.filter { $0.state == .failed }.map { shard in
+                .object(["index": .integer(Int64(shard.index)), "failure": shard.failure.map(Self.json) ?? .null])
+            }),
+        ])
+    }
+
+    /// One file: where it is, its state, its failure (code, message, retryable) and where its outputs went.
+    private func fileJSON(_ record: FileRecord) -> JSONValue {
+        .object([
+            "index": .integer(Int64(record.index)), "shard": record.shardIndex.map { .integer(Int64($0)) } ?? .null,
+            "state": .string(record.state.rawValue), "path": .string(record.file.path),
+            "relative_path": .string(record.file.relativePath), "size": .integer(record.file.size),
+            "failure": record.failure.map(Self.json) ?? .null,
+            "outputs": .array(outputs(of: record).map(JSONValue.string)),
+        ])
+    }
+
+    /// Where a file's results went: the paths of its downloads, or the URLs of results not downloaded.
+    private func outputs(of record: FileRecord) -> [String] {
+        results.filter { $0.result.fileIndex == record.index }.map(Self.destination(of:))
+    }
+
+    /// One row per file: index, shard, state, path, relative path, size, error code, message, retryable, and its outputs.
+    ///
+    /// `outputs` holds each output's path (or URL, for a result not downloaded), separated by a space.
     var csv: String {
-        var lines = ["file,shard,state,path,relative_path,size,error_code,error_message"]
+        var lines = ["file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs"]
         for record in files {
             let cells = [String(record.index), record.shardIndex.map(String.init) ?? "", record.state.rawValue,
                          record.file.path, record.file.relativePath, String(record.file.size),
-                         record.failure?.code.rawValue ?? "", record.failure?.message ?? ""]
+                         record.failure?.code.rawValue ?? "", record.failure?.message ?? "",
+                         record.failure.map { $0.isRetryable ? "true" : "false" } ?? "", outputs(of: record).joined(separator: " ")]
             lines.append(cells.map(Self.csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
