@@ -12,12 +12,14 @@ PYTHON_CLIENTS := pytransloadit==1.0.4 tuspy==1.1.0 pytest==8.3.4
 deps:
 	@scripts/install-deps.sh
 
-## build: a debug build of the tool and its libraries
+## build: a debug build of the tool and its libraries (stamped with the commit, for --version)
 build: deps
+	@scripts/stamp-commit.sh
 	$(SWIFT) build
 
 ## release: an optimized build, for the demo and the benchmarks
 release: deps
+	@scripts/stamp-commit.sh
 	$(SWIFT) build -c release
 
 ## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary, hostile input, official clients)

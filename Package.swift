@@ -19,6 +19,7 @@ let package = Package(
         systemLibrary("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev"),
         systemLibrary("CVips", pkgConfig: "vips", apt: "libvips-dev"),
 
+        .target(name: "CBuildStamp"),
         .target(name: "HTTPMessages"),
         .target(name: "ConfigFormat"),
         .target(name: "AssemblyLine", dependencies: ["HTTPMessages", "ConfigFormat"]),
@@ -34,7 +35,7 @@ let package = Package(
         ]),
         .target(name: "AssemblyLineCLI", dependencies: [
             "AssemblyLine", "ConfigFormat", "HTTPMessages", "YAMLReader", "SQLiteLedger", "SignServer", "LocalTransloadit", "Digests",
-            "CurlTransport",
+            "CurlTransport", "HTTPServer", "ImageRobot", "CBuildStamp",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
         .target(name: "TestSupport", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages"]),

@@ -39,7 +39,7 @@ package enum AssemblyLineTool {
             case "-h", "--help":
                 throw CleanExit(text: HelpRenderer.rootHelp(commands: commands.map { $0.configuration }))
             case "--version":
-                throw CleanExit(text: ClientIdentity.version + "\n")
+                throw CleanExit(text: BuildDescription.text)
             case "help":
                 throw CleanExit(text: try help(Array(arguments.dropFirst())))
             default:

@@ -6,7 +6,14 @@ import Testing
     @Test func versionPrintsTheVersion() throws {
         let outcome = try BinaryRunner.run(["--version"], in: FileManager.default.temporaryDirectory)
         #expect(outcome.status == 0)
-        #expect(outcome.stdout == "0.1.0\n")
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 2, "\(outcome.stdout)")
+        let commit = lines[0].components(separatedBy: "(commit ").last?.dropLast() ?? ""
+        #expect(lines[0].hasPrefix("assemblyline 0.1.0 (commit ") && lines[0].hasSuffix(")"))
+        #expect(commit == "unknown" || (commit.prefix(12).allSatisfy(\.isHexDigit) && [12, 18].contains(commit.count)), "\(commit)")
+        for library in ["Swift 6.", "libcurl/", "OpenSSL ", "SQLite 3.", "libyaml 0.", "libmicrohttpd ", "libvips 8."] {
+            #expect(lines[1].contains(library), "\(library) in \(lines[1])")
+        }
     }
 
     @Test(arguments: [["--help"], ["-h"], ["help"]])

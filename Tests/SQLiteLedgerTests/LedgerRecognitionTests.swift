@@ -40,7 +40,7 @@ import Testing
 
     @Test func anEmptyFileBecomesALedgerButIsNoneToRead() async throws {
         let directory = try TemporaryDirectory()
-        FileManager.default.createFile(atPath: directory.ledgerPath, contents: Data())
+        #expect(FileManager.default.createFile(atPath: directory.ledgerPath, contents: Data()))
         let error = await #expect(throws: SQLiteError.self) { try await SQLiteLedger.open(path: directory.ledgerPath, mode: .readOnly) }
         #expect(error?.description == "\(directory.ledgerPath): not an AssemblyLine ledger (an empty database); left untouched")
         let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
