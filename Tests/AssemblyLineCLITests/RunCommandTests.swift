@@ -36,8 +36,9 @@ import Glibc
 
     @Test func aCleanRunDownloadsEveryResultWithTheRightDimensionsThenANightlyRunSkipsThem() throws {
         let directory = try Self.job()
-        let first = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let first = try BinaryRunner.run(["run", "job/m.yaml", "-v"], in: directory.url)
         #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("shard 0: signed") && first.stdout.contains("shard 0: executing"), "-v shows every step: \(first.stdout)")
         let lines = first.stdout.split(separator: "\n")
         #expect(lines.first.map { RunID(String($0)) != nil } == true)
         #expect(lines.last?.contains("files 12 done, 0 failed, 0 skipped") == true)
@@ -58,8 +59,11 @@ import Glibc
         #expect(!second.stdout.contains("\u{1B}"), "no progress bar without a terminal")
         #expect(second.stdout.contains("skipped 12 files an earlier run already did"))
         #expect(second.stdout.contains("files 0 done, 0 failed, 12 skipped, 0 pending"))
-        let quiet = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
+        let quiet = try BinaryRunner.run(["run", "job/m.yaml", "-q"], in: directory.url)
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "a quiet success prints nothing: \(quiet.stdout)")
+        let both = try BinaryRunner.run(["run", "job/m.yaml", "-q", "-v"], in: directory.url)
+        #expect(both.status == 64 && both.stderr.hasPrefix("Error: --quiet and --verbose cannot be used together"), "\(both.stderr)")
+        #expect(try BinaryRunner.run(["run", "--help"], in: directory.url).stdout.contains("  -q, --quiet "))
     }
 
     @Test func noMatchingInputIsRefusedBeforeAnythingIsRecorded() throws {

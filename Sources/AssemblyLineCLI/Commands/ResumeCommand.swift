@@ -85,7 +85,7 @@ struct ResumeCommand: CLICommand {
             if record.state != .running {
                 try await environment.ledger.updateRunState(runID, to: .running, at: Date())
             }
-            let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
+            let progress = RunProgress(runID: runID, options: options, console: console)
             progress.announce()
             let end = try await RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
                 .drive(shards, options: options, signals: signals)

@@ -79,7 +79,7 @@ struct RunCommand: CLICommand {
             id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: fingerprint,
             plan: incremental.plan, skipped: skipped, createdAt: Date()))
         lock.record(runID: runID)
-        let progress = RunProgress(runID: runID, format: options.logFormat, quiet: options.quiet, console: console)
+        let progress = RunProgress(runID: runID, options: options, console: console)
         progress.announce()
         if let reason = RunIndex(environment: ProcessInfo.processInfo.environment).record(runID, stateDirectory: stateDirectory) {
             console.error("warning: run \(runID) is not in the run index (\(reason)); name its ledger with --state-dir \(stateDirectory)\n")

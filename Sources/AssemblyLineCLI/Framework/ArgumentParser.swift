@@ -1,7 +1,8 @@
 /// Splits a command's arguments by its configuration: `--name value`, `--name=value`, flags, `--`, positionals.
 enum ArgumentParser {
     /// The parsed values, or a ``UsageError`` naming the offending argument; `-h`/`--help` ends in a ``CleanExit``.
-    static func parse(_ arguments: [String], for configuration: CommandConfiguration, commandPath: String) throws -> ParsedValues {
+    static func parse(_ given: [String], for configuration: CommandConfiguration, commandPath: String) throws -> ParsedValues {
+        var arguments = given
         var values = ParsedValues()
         var index = 0
         var onlyPositionals = false
@@ -19,7 +20,13 @@ enum ArgumentParser {
             if argument == "-h" || argument == "--help" {
                 throw CleanExit(text: HelpRenderer.help(for: configuration, commandPath: commandPath))
             }
-            guard argument.hasPrefix("--") else { throw UsageError("unknown option '\(argument)'") }
+            if !argument.hasPrefix("--") {
+                guard argument.count == 2, let spec = configuration.options.first(where: { $0.short == argument.last }) else {
+                    throw UsageError("unknown option '\(argument)'")
+                }
+                arguments.insert("--\(spec.name)", at: index)
+                continue
+            }
             let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }

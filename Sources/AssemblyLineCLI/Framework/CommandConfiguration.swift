@@ -22,6 +22,8 @@ struct OptionSpec: Sendable {
     var isRepeating = false
     /// True for an option the command cannot run without: its usage shows it without brackets, and the parser asks for it.
     var isRequired = false
+    /// A one-letter form, `-q` for `--quiet`.
+    var short: Character?
 
     /// `--help`, on every command.
     static let help = OptionSpec(name: "help", help: "Show help information.")

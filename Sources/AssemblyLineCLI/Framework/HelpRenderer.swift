@@ -49,7 +49,7 @@ enum HelpRenderer {
     }
 
     private static func label(of option: OptionSpec) -> String {
-        let name = option.name == "help" ? "-h, --help" : "--\(option.name)"
+        let name = option.name == "help" ? "-h, --help" : option.short.map { "-\($0), --\(option.name)" } ?? "--\(option.name)"
         return option.isFlag ? name : "\(name) <\(option.valueName ?? "value")>"
     }
 

@@ -6,18 +6,22 @@ import Foundation
 struct RunOptions: Sendable {
     static let specs = [
         OptionSpec(name: "max-duration", valueName: "duration", help: "Stop in order after this long (such as 45m), as on a signal."),
-        OptionSpec(name: "quiet", help: "Print nothing when every file is done; else the failures, the run ID and the summary."),
+        OptionSpec(name: "quiet", help: "Print nothing when every file is done; else the failures, the run ID and the summary.", short: "q"),
+        OptionSpec(name: "verbose", help: "Print every step of every shard (signed, uploaded, executing too).", short: "v"),
         OptionSpec(name: "log-format", valueName: "format", help: "text (default) or json, one object a line."),
     ]
 
     var maxDuration: Duration?
     var quiet: Bool
+    var verbose: Bool
     var logFormat: RunProgress.Format
     /// Set only by crash tests, through `ASSEMBLYLINE_KILL_AT`.
     var killSwitch: KillSwitch?
 
     init(_ values: ParsedValues) throws {
         quiet = values.flag("quiet")
+        verbose = values.flag("verbose")
+        if quiet && verbose { throw UsageError("--quiet and --verbose cannot be used together") }
         killSwitch = try KillSwitch.from(environment: ProcessInfo.processInfo.environment)
         logFormat = try values.choice("log-format", as: RunProgress.Format.self) ?? .text
         maxDuration = try values.option("max-duration").map { text in

@@ -20,15 +20,18 @@ final class RunProgress: Sendable {
     let runID: RunID
     let format: Format
     let quiet: Bool
+    /// Every event gets a line, not only those in ``shown``.
+    let verbose: Bool
     let console: Console
     let bar: ProgressBar?
     /// Keeps the writes of one redraw together: events come from tasks, bytes from the transport's thread.
     private let screen = Mutex(())
 
-    init(runID: RunID, format: Format, quiet: Bool, console: Console) {
+    init(runID: RunID, options: RunOptions, console: Console) {
         self.runID = runID
-        self.format = format
-        self.quiet = quiet
+        self.format = options.logFormat
+        self.quiet = options.quiet
+        self.verbose = options.verbose
         self.console = console
         bar = format == .text && !quiet && isatty(STDOUT_FILENO) == 1 ? ProgressBar() : nil
     }
@@ -84,7 +87,7 @@ final class RunProgress: Sendable {
 
     func report(_ event: ShardEvent) {
         bar?.record(event)
-        guard Self.isShown(event), !quiet || Self.failures.contains(event.kind) else { return }
+        guard verbose || Self.isShown(event), !quiet || Self.failures.contains(event.kind) else { return }
         switch format {
         case .text:
             let line = "shard \(event.shard): \(event.kind.rawValue)" + (event.detail.isEmpty ? "" : " (\(event.detail))")
