@@ -126,6 +126,18 @@ import Glibc
         #expect(again.stdout == "run \(runID) is finished: every shard is done; nothing to resume\n")
     }
 
+    @Test func statsLinesGiveTheFiguresSoFarNowAndThen() throws {
+        let directory = try Self.job()
+        let run = try BinaryRunner.run(["run", "job/m.yaml", "--stats", "200ms"], in: directory.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        let stats = run.stdout.split(separator: "\n").filter { $0.hasPrefix("stats: ") }
+        #expect(!stats.isEmpty, "\(run.stdout)")
+        #expect(stats.allSatisfy { $0.contains(" shards") && $0.contains("/12 files  ") && $0.contains(" up") }, "\(stats)")
+        let json = try BinaryRunner.run(["run", "job/m.yaml", "--force", "--stats", "200ms", "--log-format", "json"], in: directory.url)
+        #expect(json.stdout.contains("\"event\":\"run.stats\""), "\(json.stdout)")
+        #expect(try BinaryRunner.run(["run", "job/m.yaml", "--stats", "soon"], in: directory.url).status == 64)
+    }
+
     @Test func jsonLogsAreJSONLinesOnBothStreams() throws {
         let directory = try Self.job()
         try Data("not a png".utf8).write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
@@ -241,7 +253,10 @@ import Glibc
         #expect(outcome.status == 0, "\(outcome.stdout)")
         let erase = "\r\u{1B}[K"
         #expect(outcome.stdout.contains("[........................]  0/3 shards  0/12 files  0 B up" + erase + "shard "))
-        #expect(outcome.stdout.contains("[########################]  3/3 shards  12/12 files  1.2 MiB up" + erase + "run "))
+        let beforeSummary = try #require(outcome.stdout.components(separatedBy: erase + "run ").first)
+        let last = try #require(beforeSummary.split(whereSeparator: \.isNewline).last.map(String.init))
+        #expect(last.hasPrefix("[########################]  3/3 shards  12/12 files  1.2 MiB up"), "\(last)")
+        #expect(!last.contains("ETA"), "nothing is left: \(last)")
         #expect(outcome.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
     }
 }

@@ -1,10 +1,12 @@
 import AssemblyLine
+import ConfigFormat
 import Synchronization
 
-/// The one-line progress bar `run` and `resume` keep at the bottom of a terminal: shards and files done, bytes sent.
+/// The one-line progress bar `run` and `resume` keep at the bottom of a terminal: shards and files done,
+/// bytes sent, the rate and the time left.
 ///
-/// Only used when standard output is a TTY (cron mail gets plain lines). Event lines are printed above
-/// it: each write clears the bar, prints, and draws the bar again.
+/// Drawn only when standard output is a TTY (cron mail gets plain lines); the same figures make the
+/// `--stats` lines. Event lines are printed above the bar: each write clears it, prints, and draws it again.
 final class ProgressBar: Sendable {
     private struct Tally {
         var shards = 0
@@ -15,6 +17,7 @@ final class ProgressBar: Sendable {
         var filesDone = 0
         var bytesSent: Int64 = 0
         var drawn = ContinuousClock.now
+        var started = ContinuousClock.now
     }
 
     /// The least time between two redraws for bytes sent alone.
@@ -57,16 +60,38 @@ final class ProgressBar: Sendable {
         }
     }
 
-    /// The bar as it is now, without a line break: `[#######.........]  3/8 shards, 1 failed  30/80 files  1.2 MiB up`.
+    /// The bar as it is now, without a line break: `[#######.........]  3/8 shards, 1 failed  30/80 files  1.2 MiB up  …`.
     var line: String {
         tally.withLock { tally in
             let ended = tally.done + tally.failed
             let filled = tally.shards == 0 ? Self.width : Self.width * ended / tally.shards
-            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: Self.width - filled)
-            let failed = tally.failed > 0 ? ", \(tally.failed) failed" : ""
-            return "[\(bar)]  \(ended)/\(tally.shards) shards\(failed)  \(tally.filesDone)/\(tally.files) files  "
-                + "\(ByteCountText.format(tally.bytesSent)) up"
+            return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: Self.width - filled) + "]  "
+                + Self.figures(tally)
         }
+    }
+
+    /// The figures without the bar, for `--stats`: `3/8 shards  30/80 files  1.2 MiB up  410 KiB/s  2.5 files/s  ETA 20s`.
+    var figures: String {
+        tally.withLock { Self.figures($0) }
+    }
+
+    /// Shards and files done, bytes sent, the rates since the start, and the time left at the rate of files done so far.
+    private static func figures(_ tally: Tally) -> String {
+        let ended = tally.done + tally.failed
+        let failed = tally.failed > 0 ? ", \(tally.failed) failed" : ""
+        let elapsed = ContinuousClock.now - tally.started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        var text = "\(ended)/\(CountText.of(tally.shards, "shard"))\(failed)  \(tally.filesDone)/\(CountText.of(tally.files, "file"))  "
+            + "\(ByteCountText.format(tally.bytesSent)) up"
+        guard seconds >= 1 else { return text }
+        let filesPerSecond = Double(tally.filesDone) / seconds
+        text += "  \(ByteCountText.format(Int64(Double(tally.bytesSent) / seconds)))/s  "
+            + "\((filesPerSecond * 10).rounded() / 10) files/s"
+        if filesPerSecond > 0, tally.filesDone < tally.files {
+            let left = Double(tally.files - tally.filesDone) / filesPerSecond
+            text += "  ETA \(ConfigUnits.formatDuration(.seconds(Int64(left.rounded(.up)))))"
+        }
+        return text
     }
 
     /// Clears the terminal line the bar is on.

@@ -60,9 +60,18 @@ struct RunDriver {
             _ = await signals.wait()
             AssemblyLineTool.end(with: ErrorReporter.report(RunEnded(state: .interrupted), configuration: nil, console: progress.console))
         }
+        let stats = options.statsInterval.map { interval in
+            Task {
+                while true {
+                    try await Task.sleep(for: interval)
+                    progress.stats()
+                }
+            }
+        }
         defer {
             deadline?.cancel()
             watcher.cancel()
+            stats?.cancel()
         }
         let interrupted: Bool
         do {

@@ -9,9 +9,12 @@ struct RunOptions: Sendable {
         OptionSpec(name: "quiet", help: "Print nothing when every file is done; else the failures, the run ID and the summary.", short: "q"),
         OptionSpec(name: "verbose", help: "Print every step of every shard (signed, uploaded, executing too).", short: "v"),
         OptionSpec(name: "log-format", valueName: "format", help: "text (default) or json, one object a line."),
+        OptionSpec(name: "stats", valueName: "duration", help: "Print the figures so far (shards, files, bytes, rates, ETA) this often, such as 1m."),
     ]
 
     var maxDuration: Duration?
+    /// How often `--stats` prints the figures; nil for never.
+    var statsInterval: Duration?
     var quiet: Bool
     var verbose: Bool
     var logFormat: RunProgress.Format
@@ -24,6 +27,12 @@ struct RunOptions: Sendable {
         if quiet && verbose { throw UsageError("--quiet and --verbose cannot be used together") }
         killSwitch = try KillSwitch.from(environment: ProcessInfo.processInfo.environment)
         logFormat = try values.choice("log-format", as: RunProgress.Format.self) ?? .text
+        statsInterval = try values.option("stats").map { text in
+            guard let duration = ConfigUnits.parseDuration(text), duration >= .milliseconds(100) else {
+                throw UsageError("--stats expects \(ConfigUnits.durationForm) of at least 100ms, found '\(text)'")
+            }
+            return duration
+        }
         maxDuration = try values.option("max-duration").map { text in
             guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
                 throw UsageError("--max-duration expects \(ConfigUnits.durationForm), found '\(text)'")

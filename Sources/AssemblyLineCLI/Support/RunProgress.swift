@@ -23,7 +23,11 @@ final class RunProgress: Sendable {
     /// Every event gets a line, not only those in ``shown``.
     let verbose: Bool
     let console: Console
-    let bar: ProgressBar?
+    /// The figures, counted always; drawn as a bar on a terminal only (``drawsBar``).
+    let tally = ProgressBar()
+    let drawsBar: Bool
+    /// The bar when it is drawn.
+    var bar: ProgressBar? { drawsBar ? tally : nil }
     /// Keeps the writes of one redraw together: events come from tasks, bytes from the transport's thread.
     private let screen = Mutex(())
 
@@ -33,7 +37,7 @@ final class RunProgress: Sendable {
         self.quiet = options.quiet
         self.verbose = options.verbose
         self.console = console
-        bar = format == .text && !quiet && isatty(STDOUT_FILENO) == 1 ? ProgressBar() : nil
+        drawsBar = format == .text && !quiet && isatty(STDOUT_FILENO) == 1
     }
 
     /// The run's first line: its ID (text), or a `run.started` object; nothing with `--quiet`.
@@ -42,6 +46,20 @@ final class RunProgress: Sendable {
         switch format {
         case .text: console.line(runID.rawValue)
         case .json: console.line(object("run.started", message: "").serialized)
+        }
+    }
+
+    /// A `--stats` line: the figures so far, as text (`stats: …`) or a `run.stats` object.
+    func stats() {
+        switch format {
+        case .text:
+            screen.withLock { _ in
+                if bar != nil { console.out(ProgressBar.erase) }
+                console.line("stats: " + tally.figures)
+                if let bar { console.out(bar.line) }
+            }
+        case .json:
+            console.line(object("run.stats", message: tally.figures).serialized)
         }
     }
 
@@ -64,14 +82,14 @@ final class RunProgress: Sendable {
 
     /// Sets the bar's totals and draws it, on a terminal.
     func start(_ shards: [ShardRecord]) {
+        tally.start(shards)
         guard let bar else { return }
-        bar.start(shards)
         console.out(bar.line)
     }
 
     /// Counts file bytes sent, and redraws the bar now and then, on a terminal.
     func sent(_ bytes: Int64) {
-        guard let bar, bar.add(sent: bytes) else { return }
+        guard tally.add(sent: bytes), let bar else { return }
         screen.withLock { _ in console.out(ProgressBar.erase + bar.line) }
     }
 
@@ -86,7 +104,7 @@ final class RunProgress: Sendable {
     static let failures: Set<ShardEvent.Kind> = [.failed, .fileFailed]
 
     func report(_ event: ShardEvent) {
-        bar?.record(event)
+        tally.record(event)
         guard verbose || Self.isShown(event), !quiet || Self.failures.contains(event.kind) else { return }
         switch format {
         case .text:
