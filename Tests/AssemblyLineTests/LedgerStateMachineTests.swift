@@ -46,7 +46,7 @@ import Testing
 
     @Test(arguments: RunState.allCases, RunState.allCases)
     func runTransitionMatrix(from: RunState, to: RunState) {
-        let legal = from == .running || (to == .running && (from == .failed || from == .interrupted))
+        let legal = from == .running || ((to == .running || to == .canceled) && (from == .failed || from == .interrupted))
         #expect(from.canTransition(to: to) == legal, "\(from) → \(to)")
     }
 

@@ -14,7 +14,7 @@ private struct Boom: Error, Equatable {}
     }
 
     static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent", "v3-tus-uploads",
-                           "v4-no-result-files-and-recorded-results"]
+                           "v4-no-result-files-and-recorded-results", "v5-canceled-runs"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()

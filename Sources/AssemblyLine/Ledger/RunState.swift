@@ -8,16 +8,19 @@ package enum RunState: String, Sendable, Hashable, CaseIterable, Codable, Custom
     case failed
     /// A signal or `--max-duration` stopped it; `resume` continues it.
     case interrupted
+    /// An operator stopped it with `cancel`, and its live Assemblies were cancelled; final.
+    case canceled
 
     /// Whether the ledger accepts a move from this state to `next`.
     ///
     /// A running run may end in any way, or be taken over by a resume after its process died
-    /// (`running` to `running`); a failed or interrupted run may run again; a finished run is final.
+    /// (`running` to `running`); a failed or interrupted run may run again or be canceled; a
+    /// finished or canceled run is final.
     package func canTransition(to next: RunState) -> Bool {
         switch self {
         case .running: true
-        case .failed, .interrupted: next == .running
-        case .finished: false
+        case .failed, .interrupted: next == .running || next == .canceled
+        case .finished, .canceled: false
         }
     }
 

@@ -67,6 +67,10 @@ struct ResumeCommand: CLICommand {
             let range = indices.isEmpty ? "none" : "\(indices.min() ?? 0) to \(indices.max() ?? 0)"
             throw UsageError("run \(runID) has no shard \(strangers.map(String.init).joined(separator: ", ")) (its shards: \(range))")
         }
+        if record.state == .canceled {
+            if !options.quiet { console.line("run \(runID) was canceled; start a new run instead") }
+            return
+        }
         if record.state == .finished {
             if !options.quiet { console.line("run \(runID) is finished: every shard is done; nothing to resume") }
             return

@@ -62,7 +62,7 @@ enum ErrorReporter {
     static func status(of ended: RunEnded) -> ExitStatus {
         switch ended.state {
         case .finished: return .success
-        case .interrupted, .running: return .interrupted
+        case .interrupted, .running, .canceled: return .interrupted
         case .failed: break
         }
         if ended.failures.contains(where: \.meansUnreachable) { return .unavailable }

@@ -31,7 +31,7 @@ final class RunLock {
         if let reason = DirectoryCreation.make(folder) {
             throw CommandError.stateDirectoryUnusable(path: stateDirectory, reason: reason)
         }
-        path = "\(folder)/\(manifest.name)-\(String(FNVHash.of(manifest.file), radix: 16)).lock"
+        path = Self.path(stateDirectory: stateDirectory, manifestName: manifest.name, manifestPath: manifest.file)
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CommandError.lockUnopenable(path: path, reason: String(cString: strerror(errno)))
@@ -54,6 +54,23 @@ final class RunLock {
 
     deinit {
         close(descriptor)
+    }
+
+    /// Where the lock of a manifest's runs in a state directory is.
+    static func path(stateDirectory: String, manifestName: String, manifestPath: String) -> String {
+        "\(stateDirectory)/locks/\(manifestName)-\(String(FNVHash.of(manifestPath), radix: 16)).lock"
+    }
+
+    /// The PID of the process that holds the lock at `path` for `run`, or nil when no live process holds it for that run.
+    static func holder(at path: String, of run: RunID) -> pid_t? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 { return nil }
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        guard text.hasPrefix("run \(run), PID "),
+              let pid = pid_t(text.dropFirst("run \(run), PID ".count).trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        return pid
     }
 
     /// Writes who holds the lock, for the next run's message.
