@@ -69,7 +69,7 @@ import Testing
         let failed = try BinaryRunner.run(["runs", "--manifest", "job/other.yaml", "--state", "failed", "--since", "24h"], in: directory.url)
         #expect(failed.status == 0 && failed.stdout.hasPrefix("no runs"), "\(failed.stdout)")
         let wrong = try BinaryRunner.run(["runs", "--state", "lost"], in: directory.url)
-        #expect(wrong.status == 64 && wrong.stderr.contains("--state expects one of running, finished, failed, interrupted, found 'lost'"))
+        #expect(wrong.status == 64 && wrong.stderr.contains("--state expects one of running, finished, failed, interrupted, canceled, found 'lost'"))
     }
 
     @Test func runsWithoutALedgerSaysSoAndCreatesNothing() throws {
