@@ -134,6 +134,20 @@ extension SQLiteLedger {
                              shardDurations: Dictionary(durations, uniquingKeysWith: { first, _ in first }))
     }
 
+    /// Deletes the runs created before `cutoff` that are not `running`, with every row of theirs
+    /// (shards, files, attempts, results, uploads, events: the foreign keys cascade); returns them.
+    /// With `dryRun`, only returns them.
+    package func pruneRuns(createdBefore cutoff: Date, dryRun: Bool) throws -> [RunRecord] {
+        try write { database in
+            let old = try rows("SELECT \(LedgerRowReader.runColumns) FROM runs WHERE created_at < ? AND state != 'running' ORDER BY id",
+                               [.text(Self.text(cutoff))], table: "runs") { try $0.runRecord() }
+            if !dryRun {
+                for run in old { try database.execute("DELETE FROM runs WHERE id = ?", [.text(run.id.rawValue)]) }
+            }
+            return old
+        }
+    }
+
     package func updateRunState(_ id: RunID, to state: RunState, at time: Date) throws {
         try write { database in
             let current = try rows("SELECT state FROM runs WHERE id = ?", [.text(id.rawValue)], table: "runs") {

@@ -72,6 +72,45 @@ import Testing
         #expect(wrong.status == 64 && wrong.stderr.contains("--state expects one of running, finished, failed, interrupted, canceled, found 'lost'"))
     }
 
+    @Test func pruneDeletesOldRunsButNotARunningOneAndTheEmbeddedServicesOldAssemblies() async throws {
+        let directory = try await Self.stateDirectory()
+        let assemblies = directory.url.appendingPathComponent("runs/embedded-service/assemblies")
+        let old = assemblies.appendingPathComponent(String(repeating: "a", count: 32))
+        let fresh = assemblies.appendingPathComponent(String(repeating: "b", count: 32))
+        for folder in [old, fresh] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("files"), withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: folder.appendingPathComponent("assembly.json"))
+        }
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3 * 86_400)],
+                                              ofItemAtPath: old.appendingPathComponent("assembly.json").path)
+
+        let dry = try BinaryRunner.run(["prune", "--older-than", "1d", "--dry-run"], in: directory.url)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.hasPrefix("would prune run \(Self.newer) (nightly, failed)\nwould prune 1 run and 1 embedded Assembly older than 1d"),
+                "\(dry.stdout)")
+        #expect(FileManager.default.fileExists(atPath: old.path))
+
+        let pruned = try BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
+        #expect(pruned.status == 0 && pruned.stdout.contains("pruned 1 run and 1 embedded Assembly"), "\(pruned.stdout)\(pruned.stderr)")
+        let runs = try BinaryRunner.run(["runs"], in: directory.url)
+        #expect(runs.stdout.contains(Self.older.rawValue) && !runs.stdout.contains(Self.newer.rawValue), "the running run stays: \(runs.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: old.path) && FileManager.default.fileExists(atPath: fresh.path))
+
+        try directory.write("runs/locks/nightly-1.lock", "run \(Self.older), PID 1\n")
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [directory.url.appendingPathComponent("runs/locks/nightly-1.lock").path, "sleep", "30"]
+        try holder.run()
+        defer { holder.terminate() }
+        var refused = try BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
+        for _ in 0..<50 where refused.status != 75 {
+            usleep(100_000)
+            refused = try BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
+        }
+        #expect(refused.status == 75, "\(refused.stderr)")
+        #expect(try BinaryRunner.run(["prune"], in: directory.url).status == 64)
+    }
+
     @Test func runsWithoutALedgerSaysSoAndCreatesNothing() throws {
         let directory = try TemporaryDirectory()
         let outcome = try BinaryRunner.run(["runs", "--state-dir", "state"], in: directory.url)

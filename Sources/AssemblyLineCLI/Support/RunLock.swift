@@ -56,6 +56,14 @@ final class RunLock {
         close(descriptor)
     }
 
+    /// True when a process holds the lock file at `path`.
+    static func isHeld(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_SH | LOCK_NB) != 0
+    }
+
     /// Where the lock of a manifest's runs in a state directory is.
     static func path(stateDirectory: String, manifestName: String, manifestPath: String) -> String {
         "\(stateDirectory)/locks/\(manifestName)-\(String(FNVHash.of(manifestPath), radix: 16)).lock"
@@ -63,10 +71,7 @@ final class RunLock {
 
     /// The PID of the process that holds the lock at `path` for `run`, or nil when no live process holds it for that run.
     static func holder(at path: String, of run: RunID) -> pid_t? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 { return nil }
+        guard isHeld(path) else { return nil }
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         guard text.hasPrefix("run \(run), PID "),
               let pid = pid_t(text.dropFirst("run \(run), PID ".count).trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
