@@ -17,10 +17,13 @@ enum HelpRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// What the tool is for, in one sentence: the root help's overview and the manual's NAME.
+    static let overview = "Push batches of media files through Transloadit, resumably, with a SQLite run ledger."
+
     /// The help of the tool itself, listing its commands.
     static func rootHelp(commands: [CommandConfiguration]) -> String {
         var lines = [
-            "OVERVIEW: Push batches of media files through Transloadit, resumably, with a SQLite run ledger.",
+            "OVERVIEW: \(overview)",
             "",
             "USAGE: \(toolName) <subcommand>",
             "",
@@ -48,7 +51,7 @@ enum HelpRenderer {
         return parts.joined(separator: " ")
     }
 
-    private static func label(of option: OptionSpec) -> String {
+    static func label(of option: OptionSpec) -> String {
         let name = option.name == "help" ? "-h, --help" : option.short.map { "-\($0), --\(option.name)" } ?? "--\(option.name)"
         return option.isFlag ? name : "\(name) <\(option.valueName ?? "value")>"
     }
