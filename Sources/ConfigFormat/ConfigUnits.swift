@@ -78,6 +78,11 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
+
+    /// The duration in seconds, for `Date` arithmetic and rates.
+    package var timeInterval: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
 }
 
 extension StringProtocol {

@@ -157,16 +157,8 @@ import Testing
         #expect(first.status != 0)
         let lockDirectory = directory.url.appendingPathComponent("job/state/locks")
         let lock = try #require(try FileManager.default.contentsOfDirectory(atPath: lockDirectory.path).first)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [lockDirectory.appendingPathComponent(lock).path, "sleep", "30"]
-        try holder.run()
-        defer { holder.terminate() }
-        var held = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
-        for _ in 0..<50 where held.status != 75 {
-            usleep(100_000)
-            held = try BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url)
-        }
+        let holder = try FlockHolder(lockDirectory.appendingPathComponent(lock).path)
+        let held = try holder.run(["run", "job/m.yaml", "--quiet"], in: directory.url, until: 75)
         #expect(held.status == 75, "\(held.stderr)")
     }
 
@@ -174,16 +166,8 @@ import Testing
         let directory = try RunCommandTests.job()
         let output = directory.url.appendingPathComponent("job/state/output")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [output.path, "sleep", "30"]
-        try holder.run()
-        defer { holder.terminate() }
-        var beside = try BinaryRunner.run(["run", "job/m.yaml", "--state-dir", "other"], in: directory.url)
-        for _ in 0..<50 where beside.status != 75 {
-            usleep(100_000)
-            beside = try BinaryRunner.run(["run", "job/m.yaml", "--state-dir", "other"], in: directory.url)
-        }
+        let holder = try FlockHolder(output.path)
+        let beside = try holder.run(["run", "job/m.yaml", "--state-dir", "other"], in: directory.url, until: 75)
         #expect(beside.status == 75, "\(beside.stderr)")
         #expect(beside.stderr == "Error: another run holds the lock \(output.path) (a run of another state directory writes into it)\n")
     }

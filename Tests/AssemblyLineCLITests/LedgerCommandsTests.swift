@@ -97,16 +97,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: old.path) && FileManager.default.fileExists(atPath: fresh.path))
 
         try directory.write("runs/locks/nightly-1.lock", "run \(Self.older), PID 1\n")
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [directory.url.appendingPathComponent("runs/locks/nightly-1.lock").path, "sleep", "30"]
-        try holder.run()
-        defer { holder.terminate() }
-        var refused = try BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
-        for _ in 0..<50 where refused.status != 75 {
-            usleep(100_000)
-            refused = try BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
-        }
+        let holder = try FlockHolder(directory.url.appendingPathComponent("runs/locks/nightly-1.lock").path)
+        let refused = try holder.run(["prune", "--older-than", "1d"], in: directory.url, until: 75)
         #expect(refused.status == 75, "\(refused.stderr)")
         #expect(try BinaryRunner.run(["prune"], in: directory.url).status == 64)
     }

@@ -188,7 +188,7 @@ package struct ShardStateMachine: Sendable {
                                          retryable: true, needsNewAssembly: true))
             }
             running = attempt.assemblyID
-            let deadline = (attempt.createdAt ?? attempt.startedAt).addingTimeInterval(Self.seconds(settings.poll.timeout))
+            let deadline = (attempt.createdAt ?? attempt.startedAt).addingTimeInterval(settings.poll.timeout.timeInterval)
             phase = .polling(Poll(url: url, fallback: assemblyURL(of: attempt), deadline: deadline, interval: settings.poll.interval))
             return [.pollStatus(url: url)]
         case let (.polling(poll), .statusAnswered(status)):
@@ -208,7 +208,7 @@ package struct ShardStateMachine: Sendable {
             guard let attempt else { return fail(Self.noAttempt) }
             // Only temporary results expire: an export Robot's stay where it stored them.
             if let completed = attempt.completedAt, pending.contains(where: \.result.isTemporary),
-               now.timeIntervalSince(completed) > Self.seconds(settings.resultLifetime) {
+               now.timeIntervalSince(completed) > settings.resultLifetime.timeInterval {
                 return fail(ShardFailure(code: .resultsExpired, "the results are past their lifetime; the shard runs again",
                                          retryable: true, needsNewAssembly: true))
             }
@@ -436,10 +436,6 @@ package struct ShardStateMachine: Sendable {
 
     private static let assemblyGone = ShardFailure(
         code: .assemblyNotFound, "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 
     /// A number from 0 to 1 for the retry after failure number `try`, fixed by `seed` (SplitMix64's mixing of the two).
     package static func jitter(seed: UInt64, try number: Int) -> Double {

@@ -1,5 +1,4 @@
 import AssemblyLine
-import Digests
 import Foundation
 import SQLiteLedger
 
@@ -44,7 +43,7 @@ struct CheckCommand: CLICommand {
 
     func run(_ console: Console) async throws {
         let outputs = try await recordedOutputs()
-        let check = OutputCheck(checksums: checksum ? LibcryptoFileDigester() : nil)
+        let check = OutputCheck(checksums: checksum)
         let findings = outputs.flatMap { input, output in check.findings([output]).map { (input, $0) } }
         if !findings.isEmpty {
             console.out(TextTable.render(header: ["STATE", "OUTPUT", "INPUT", "DETAIL"], rows: findings.map { input, finding in

@@ -22,11 +22,8 @@ struct PruneCommand: CLICommand {
     var location: LedgerLocation
 
     init(_ values: ParsedValues) throws {
-        let text = values.option("older-than") ?? ""
-        guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
-            throw UsageError("--older-than expects \(ConfigUnits.durationForm), found '\(text)'")
-        }
-        olderThan = duration
+        // The parser has asked for --older-than already (it is required).
+        olderThan = try values.duration("older-than") ?? .zero
         dryRun = values.flag("dry-run")
         location = LedgerLocation(values)
     }
@@ -40,7 +37,7 @@ struct PruneCommand: CLICommand {
         if let held = Self.heldLock(in: stateDirectory) {
             throw RunLock.Held(path: held, holder: "a run of this state directory is going; prune when it is done")
         }
-        let cutoff = Date().addingTimeInterval(-(Double(olderThan.components.seconds) + Double(olderThan.components.attoseconds) / 1e18))
+        let cutoff = Date().addingTimeInterval(-olderThan.timeInterval)
         var runs: [RunRecord] = []
         let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
         if FileManager.default.fileExists(atPath: path) {

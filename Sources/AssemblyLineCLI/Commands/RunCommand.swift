@@ -1,5 +1,4 @@
 import AssemblyLine
-import Digests
 import Foundation
 import SQLiteLedger
 
@@ -70,7 +69,7 @@ struct RunCommand: CLICommand {
                          signals: TerminationSignal, console: Console) async throws -> RunEnded {
         let fingerprint = manifest.recipe.fingerprint
         let done = force ? [:] : try await environment.ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: fingerprint)
-        let check = OutputCheck(checksums: checksum ? LibcryptoFileDigester() : nil)
+        let check = OutputCheck(checksums: checksum)
         let incremental = IncrementalPlan(plan, done: done, check: check, limits: manifest.shards)
         let skipped = incremental.skipped
         if !incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, environment: environment) }

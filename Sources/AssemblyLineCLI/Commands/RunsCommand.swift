@@ -27,12 +27,7 @@ struct RunsCommand: CLICommand {
     init(_ values: ParsedValues) throws {
         limit = try values.integer("limit", in: 1...1_000_000) ?? 20
         state = try values.choice("state", as: RunState.self)
-        since = try values.option("since").map { text in
-            guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
-                throw UsageError("--since expects \(ConfigUnits.durationForm), found '\(text)'")
-            }
-            return duration
-        }
+        since = try values.duration("since")
         json = values.flag("json")
         location = LedgerLocation(values)
     }
@@ -45,7 +40,7 @@ struct RunsCommand: CLICommand {
         let (ledger, path, _) = try await location.openForReading()
         var filter = try location.filter()
         filter.state = state
-        filter.since = since.map { Date().addingTimeInterval(-Double($0.components.seconds) - Double($0.components.attoseconds) / 1e18) }
+        filter.since = since.map { Date().addingTimeInterval(-$0.timeInterval) }
         let runs = try await ledger?.recentRuns(limit: limit, matching: filter) ?? []
         await ledger?.close()
         if json {

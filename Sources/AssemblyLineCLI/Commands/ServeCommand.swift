@@ -67,13 +67,7 @@ struct ServeCommand: CLICommand {
         maxConnections = try values.integer("max-connections", in: 1...65_536) ?? 1024
         maxConnectionsPerAddress = try values.integer("max-connections-per-address", in: 1...65_536) ?? 256
         cycleMachinesAfter = try values.integer("cycle-machines", in: 1...1_000_000_000)
-        resultTTL = .seconds(86_400)
-        if let text = values.option("result-ttl") {
-            guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
-                throw UsageError("--result-ttl expects \(ConfigUnits.durationForm), found '\(text)'")
-            }
-            resultTTL = duration
-        }
+        resultTTL = try values.duration("result-ttl") ?? .seconds(86_400)
     }
 
     func validate() throws {

@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// The arguments of one command after tokenizing: option values by name, flags, and positionals.
 struct ParsedValues: Sendable {
     var options: [String: [String]] = [:]
@@ -23,6 +25,16 @@ struct ParsedValues: Sendable {
             throw UsageError("--\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound), found '\(text)'")
         }
         return value
+    }
+
+    /// An option's value as a duration (`90s`, `1h30m`) longer than zero, or at least `minimum`; a usage error otherwise.
+    func duration(_ name: String, atLeast minimum: Duration? = nil) throws -> Duration? {
+        guard let text = option(name) else { return nil }
+        guard let duration = ConfigUnits.parseDuration(text), minimum.map({ duration >= $0 }) ?? (duration > .zero) else {
+            let bound = minimum.map { " of at least \(ConfigUnits.formatDuration($0))" } ?? ""
+            throw UsageError("--\(name) expects \(ConfigUnits.durationForm)\(bound), found '\(text)'")
+        }
+        return duration
     }
 
     /// An option's value as one of an enumeration's raw values, or a usage error listing them.

@@ -79,8 +79,7 @@ final class ProgressBar: Sendable {
     private static func figures(_ tally: Tally) -> String {
         let ended = tally.done + tally.failed
         let failed = tally.failed > 0 ? ", \(tally.failed) failed" : ""
-        let elapsed = ContinuousClock.now - tally.started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = (ContinuousClock.now - tally.started).timeInterval
         var text = "\(ended)/\(CountText.of(tally.shards, "shard"))\(failed)  \(tally.filesDone)/\(CountText.of(tally.files, "file"))  "
             + "\(ByteCountText.format(tally.bytesSent)) up"
         guard seconds >= 1 else { return text }

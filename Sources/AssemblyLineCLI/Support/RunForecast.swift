@@ -1,6 +1,5 @@
 import AssemblyLine
 import ConfigFormat
-import Digests
 import Foundation
 import SQLiteLedger
 
@@ -17,7 +16,7 @@ struct RunForecast: Sendable {
     static func make(_ manifest: Manifest, stateDirectory: String, force: Bool, checksums: Bool) async throws -> RunForecast {
         let planned = try manifest.plan()
         let done = force ? [:] : try await completedFiles(of: manifest, in: stateDirectory) ?? [:]
-        let check = OutputCheck(checksums: checksums ? LibcryptoFileDigester() : nil)
+        let check = OutputCheck(checksums: checksums)
         return RunForecast(manifest: manifest, planned: planned,
                            incremental: IncrementalPlan(planned.plan, done: done, check: check, limits: manifest.shards),
                            checksums: checksums)

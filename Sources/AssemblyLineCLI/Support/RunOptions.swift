@@ -27,17 +27,7 @@ struct RunOptions: Sendable {
         if quiet && verbose { throw UsageError("--quiet and --verbose cannot be used together") }
         killSwitch = try KillSwitch.from(environment: ProcessInfo.processInfo.environment)
         logFormat = try values.choice("log-format", as: RunProgress.Format.self) ?? .text
-        statsInterval = try values.option("stats").map { text in
-            guard let duration = ConfigUnits.parseDuration(text), duration >= .milliseconds(100) else {
-                throw UsageError("--stats expects \(ConfigUnits.durationForm) of at least 100ms, found '\(text)'")
-            }
-            return duration
-        }
-        maxDuration = try values.option("max-duration").map { text in
-            guard let duration = ConfigUnits.parseDuration(text), duration > .zero else {
-                throw UsageError("--max-duration expects \(ConfigUnits.durationForm), found '\(text)'")
-            }
-            return duration
-        }
+        statsInterval = try values.duration("stats", atLeast: .milliseconds(100))
+        maxDuration = try values.duration("max-duration")
     }
 }

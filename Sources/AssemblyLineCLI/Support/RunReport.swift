@@ -20,7 +20,7 @@ struct RunReport {
 
     /// `amount` per second over the elapsed time, 0 when no time passed.
     private func rate(_ amount: Double) -> Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.timeInterval
         return seconds > 0 ? amount / seconds : 0
     }
 
