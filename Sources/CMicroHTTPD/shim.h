@@ -14,7 +14,8 @@ typedef void *(*cmhd_uri_log_callback)(void *cls, const char *uri, struct MHD_Co
  * options the HTTPServer module uses: the listen address, the connection limits (in all and per
  * client address), idle timeout, per-connection memory, the request-completed, connection and URI
  * callbacks, and the error logger. Every callback receives `context` as its closure argument.
- * Returns NULL on failure.
+ * With `tls_key_pem` and `tls_cert_pem` (both PEM text, or both NULL) it serves HTTPS; the caller
+ * adds MHD_USE_TLS to `flags`. Returns NULL on failure.
  */
 static inline struct MHD_Daemon *cmhd_start_daemon(
     unsigned int flags, uint16_t port, const struct sockaddr *address,
@@ -22,8 +23,17 @@ static inline struct MHD_Daemon *cmhd_start_daemon(
     unsigned int connection_limit, unsigned int per_ip_connection_limit,
     unsigned int connection_timeout, size_t connection_memory_limit,
     MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback connection_notify,
-    cmhd_uri_log_callback uri_logger, MHD_LogCallback error_logger)
+    cmhd_uri_log_callback uri_logger, MHD_LogCallback error_logger,
+    const char *tls_key_pem, const char *tls_cert_pem)
 {
+    /* The TLS options go in an option array, which can be empty: a variadic list cannot be optional. */
+    struct MHD_OptionItem tls[3] = {
+        {MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL}, {MHD_OPTION_END, 0, NULL},
+    };
+    if (tls_key_pem != NULL && tls_cert_pem != NULL) {
+        tls[0] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key_pem};
+        tls[1] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert_pem};
+    }
     /* The logger comes first: libmicrohttpd warns about any option given before it. */
     return MHD_start_daemon(flags, port, NULL, NULL, handler, context,
                             MHD_OPTION_EXTERNAL_LOGGER, error_logger, context,
@@ -35,6 +45,7 @@ static inline struct MHD_Daemon *cmhd_start_daemon(
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_NOTIFY_CONNECTION, connection_notify, context,
                             MHD_OPTION_URI_LOG_CALLBACK, uri_logger, context,
+                            MHD_OPTION_ARRAY, tls,
                             MHD_OPTION_END);
 }
 

@@ -6,6 +6,8 @@ import Glibc
 
 /// An HTTP/1.1 server on libmicrohttpd: listens on a host and port and answers through an ``HTTPHandler``.
 ///
+/// With ``HTTPServerConfiguration/tls`` it speaks HTTPS only (libmicrohttpd's GnuTLS); ``baseURL`` says which.
+///
 /// The server runs libmicrohttpd's internal polling thread with one thread per connection, and
 /// calls the handler synchronously on the connection's thread (see ``HTTPHandler`` for what that
 /// allows). It bounds connections in all and per client address, gives each request head a
@@ -27,23 +29,36 @@ package final class HTTPServer: Sendable {
     package let host: String
     /// The bound port (the system's choice when the configuration asked for 0).
     package let port: UInt16
+    /// `https` with TLS, else `http`.
+    package let scheme: String
     private let core: ServerCore
+    /// The PEM text libmicrohttpd was given, kept at its address while the daemon runs.
+    private let tlsText: [OwnedCString]
     /// The `MHD_Daemon` pointer's bits, 0 once stopped; swapped atomically so `stop` runs once.
     private let daemonBits: Atomic<Int>
 
     /// Starts listening.
     ///
-    /// - Throws: ``HTTPServerError/invalidHost(_:)`` or ``HTTPServerError/startFailed(address:reason:)``
-    ///   (for example when the port is taken).
+    /// - Throws: ``HTTPServerError/invalidHost(_:)``, ``HTTPServerError/tlsRefused(reason:)`` (a certificate
+    ///   or key that is not PEM or not a pair) or ``HTTPServerError/startFailed(address:reason:)`` (for example
+    ///   when the port is taken).
     package init(configuration: HTTPServerConfiguration, handler: any HTTPHandler) throws(HTTPServerError) {
         Self.ignoreBrokenPipes
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
-        let core = ServerCore(handler: handler, configuration: configuration)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
             | MHD_USE_POLL.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 {
             flags |= MHD_USE_IPv6.rawValue
         }
+        let shown = address.isIPv6 ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
+        let tlsText = configuration.tls.map { [OwnedCString($0.keyPEM), OwnedCString($0.certificatePEM)] } ?? []
+        if !tlsText.isEmpty {
+            guard MHD_is_feature_supported(.FEATURE_TLS) == .YES else {
+                throw .startFailed(address: shown, reason: "this libmicrohttpd was built without TLS")
+            }
+            flags |= MHD_USE_TLS.rawValue
+        }
+        let core = ServerCore(handler: handler, configuration: configuration)
         let context = Unmanaged.passRetained(core).toOpaque()
         let daemon = address.withSockaddr { sockaddr in
             cmhd_start_daemon(
@@ -71,16 +86,23 @@ package final class HTTPServer: Sendable {
                 },
                 { context, format, arguments in
                     ServerCore.from(context).record(message: HTTPServer.format(format, arguments!))
-                })
+                },
+                tlsText.first?.pointer, tlsText.last?.pointer)
         }
         guard let daemon else {
-            let reason = core.lastMessage.withLock { $0 } ?? "libmicrohttpd refused to start"
+            let messages = core.recentMessages.withLock { $0 }
             core.watchdog.stop()
             Unmanaged<ServerCore>.fromOpaque(context).release()
-            let shown = address.isIPv6 ? "[\(configuration.host)]" : configuration.host
-            throw .startFailed(address: "\(shown):\(configuration.port)", reason: reason)
+            let reason = messages.isEmpty ? "libmicrohttpd refused to start" : messages.joined(separator: " ")
+            // libmicrohttpd sets TLS up before it binds, and says so when the certificate or key is refused.
+            if !tlsText.isEmpty, messages.contains(where: { $0.contains("TLS") }) {
+                throw .tlsRefused(reason: reason)
+            }
+            throw .startFailed(address: shown, reason: reason)
         }
         self.host = configuration.host
+        self.scheme = tlsText.isEmpty ? "http" : "https"
+        self.tlsText = tlsText
         self.port = cmhd_daemon_info(daemon, .DAEMON_INFO_BIND_PORT)?.pointee.port ?? configuration.port
         self.core = core
         self.daemonBits = Atomic(Int(bitPattern: UnsafeRawPointer(daemon)))
@@ -97,9 +119,9 @@ package final class HTTPServer: Sendable {
         stop()
     }
 
-    /// `http://HOST:PORT`, with an IPv6 host in brackets.
+    /// `http://HOST:PORT` (`https://` with TLS), with an IPv6 host in brackets.
     package var baseURL: String {
-        host.contains(":") && !host.hasPrefix("[") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+        host.contains(":") && !host.hasPrefix("[") ? "\(scheme)://[\(host)]:\(port)" : "\(scheme)://\(host):\(port)"
     }
 
     /// What the server has counted so far.

@@ -23,6 +23,8 @@ package struct HTTPServerConfiguration: Sendable {
     package var readBufferSize: Int
     /// Header fields that may appear at most once in a request; a request repeating one is refused (400).
     package var singletonHeaders: Set<String>
+    /// The certificate and key to serve HTTPS with; plain HTTP when nil.
+    package var tls: HTTPServerTLS?
     /// Where libmicrohttpd's own error messages go (one line each, at most one a second); nil drops them.
     package var log: (@Sendable (String) -> Void)?
 
@@ -33,7 +35,7 @@ package struct HTTPServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: UInt16 = 0, maxConnections: Int = 512, maxConnectionsPerAddress: Int = 128,
         idleTimeout: Duration = .seconds(60), requestHeadTimeout: Duration = .seconds(20),
         readBufferSize: Int = 256 * 1024, singletonHeaders: Set<String> = standardSingletonHeaders,
-        log: (@Sendable (String) -> Void)? = nil
+        tls: HTTPServerTLS? = nil, log: (@Sendable (String) -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -43,6 +45,7 @@ package struct HTTPServerConfiguration: Sendable {
         self.requestHeadTimeout = requestHeadTimeout
         self.readBufferSize = readBufferSize
         self.singletonHeaders = singletonHeaders
+        self.tls = tls
         self.log = log
     }
 }

@@ -8,6 +8,8 @@ package enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible
     case invalidHost(String)
     /// libmicrohttpd could not start listening; `reason` is its last message.
     case startFailed(address: String, reason: String)
+    /// libmicrohttpd would not set TLS up with the configured certificate and key; `reason` is what it said.
+    case tlsRefused(reason: String)
     /// A file for a response body could not be opened or examined.
     case fileUnreadable(path: String, errno: Int32)
     /// A byte range for a response body reaches past the end of its file.
@@ -19,6 +21,8 @@ package enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible
             return "listen host '\(host)': expected a numeric IPv4 or IPv6 address, or localhost"
         case let .startFailed(address, reason):
             return "could not listen on \(address): \(reason)"
+        case let .tlsRefused(reason):
+            return "the TLS certificate and key were refused: \(reason)"
         case let .fileUnreadable(path, code):
             return "response file '\(path)': \(String(cString: strerror(code)))"
         case let .rangeOutsideFile(path, offset, length, fileSize):

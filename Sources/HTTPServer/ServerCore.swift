@@ -19,8 +19,8 @@ final class ServerCore: Sendable {
     let requestsFailed = Atomic<Int>(0)
     /// Set when the server begins to stop, so that delayed answers give up waiting.
     let stopping = Atomic<Bool>(false)
-    /// libmicrohttpd's latest message, kept to explain a failed start.
-    let lastMessage = Mutex<String?>(nil)
+    /// libmicrohttpd's latest messages (a few: a TLS failure takes two lines), kept to explain a failed start.
+    let recentMessages = Mutex<[String]>([])
 
     init(handler: any HTTPHandler, configuration: HTTPServerConfiguration) {
         self.handler = handler
@@ -46,7 +46,7 @@ final class ServerCore: Sendable {
     /// Records one of libmicrohttpd's messages and passes it to the configured log, at a bounded rate.
     func record(message: String) {
         let line = message.hasSuffix("\n") ? String(message.dropLast()) : message
-        lastMessage.withLock { $0 = line }
+        recentMessages.withLock { $0 = Array(($0 + [line]).suffix(3)) }
         log?.log(line)
     }
 

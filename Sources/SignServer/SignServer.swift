@@ -24,12 +24,13 @@ package final class SignServer: Sendable {
     ///   - secret: the Auth Secret, read by the caller from the policy's `secret_env` or `secret_file`.
     ///   - host: a numeric address or `localhost`; loopback by default.
     ///   - port: 0 lets the system choose (read it back from ``port``).
+    ///   - tls: the certificate and key to serve HTTPS with; plain HTTP when nil.
     ///   - log: receives one line per decision; standard error by default.
     ///   - connectionLog: receives libmicrohttpd's own messages (refused connections, broken ones), at most one a second.
     ///   - now: the clock for expiries, nonces and rates.
     /// - Throws: ``HTTPServerError`` when the address is invalid or cannot be bound.
     package init(
-        policy: SigningPolicy, secret: String, host: String = "127.0.0.1", port: UInt16 = 0,
+        policy: SigningPolicy, secret: String, host: String = "127.0.0.1", port: UInt16 = 0, tls: HTTPServerTLS? = nil,
         log: @escaping @Sendable (String) -> Void = SignServer.standardErrorLog,
         connectionLog: @escaping @Sendable (String) -> Void = SignServer.standardErrorLog,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -37,13 +38,14 @@ package final class SignServer: Sendable {
         let service = SignService(policy: policy, secret: secret, log: log, now: now)
         let configuration = HTTPServerConfiguration(
             host: host, port: port, maxConnections: Self.maxConnections, maxConnectionsPerAddress: Self.maxConnectionsPerAddress,
-            idleTimeout: .seconds(30), requestHeadTimeout: .seconds(10), log: { connectionLog("sign-server: http: \($0)") })
+            idleTimeout: .seconds(30), requestHeadTimeout: .seconds(10), tls: tls,
+            log: { connectionLog("sign-server: http: \($0)") })
         server = try HTTPServer(configuration: configuration, handler: service)
     }
 
-    /// `http://HOST:PORT`.
+    /// `http://HOST:PORT`, or `https://` with TLS.
     package var baseURL: String { server.baseURL }
-    /// `http://HOST:PORT/sign`, where signers post.
+    /// `<baseURL>/sign`, where signers post.
     package var signURL: String { server.baseURL + "/sign" }
     /// The bound port.
     package var port: UInt16 { server.port }

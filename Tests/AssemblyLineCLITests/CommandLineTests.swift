@@ -42,7 +42,7 @@ import Testing
         #expect(forms[0].stdout == """
             OVERVIEW: Check a manifest and report every error in it.
 
-            Exits 0 when the manifest is valid, 65 with every error (file:line:column) when it is not, 78 when a secret or token it names (secret_env, secret_file, token_env, token_file) cannot be read.
+            Exits 0 when the manifest is valid, 65 with every error (file:line:column) when it is not, 78 when a secret or token it names (secret_env, secret_file, token_env, token_file) or the signer's ca_file cannot be read.
 
             USAGE: assemblyline validate <manifest>
 
@@ -66,7 +66,7 @@ import Testing
         (["validate", "a.yaml", "b.yaml"], "Error: unexpected argument 'b.yaml'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
         (["validate", "--bogus", "a.yaml"], "Error: unknown option '--bogus'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
         (["help", "nope"], "Error: unknown subcommand 'nope'\n  See 'assemblyline --help' for the list of subcommands.\n"),
-        (["sign-server"], "Error: missing '--policy <file>'\nUsage: assemblyline sign-server --policy <file> [--listen <host:port>]\n"
+        (["sign-server"], "Error: missing '--policy <file>'\nUsage: assemblyline sign-server --policy <file> [--listen <host:port>] [--tls-cert <file>] [--tls-key <file>]\n"
             + "  See 'assemblyline sign-server --help' for more information.\n"),
     ])
     func usageErrorsExit64WithTheUsage(arguments: [String], stderr: String) throws {

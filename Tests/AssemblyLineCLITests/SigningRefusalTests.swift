@@ -30,6 +30,16 @@ import Testing
         """
     }
 
+    /// `serve` as a child in `directory`, holding ``templates``, with Auth Key ``key`` and `secret`; the policy
+    /// file is written beside it for a signer that allows `allowing` to `token`.
+    static func service(in directory: TemporaryDirectory, secret: String, policyAllowing allowing: [String], token: String) throws -> ChildServer {
+        try directory.write("templates.yaml", templates)
+        try directory.write("policy.yaml", policy(allowing: allowing, token: token))
+        return try ChildServer(["serve", "--listen", "127.0.0.1:0", "--data-dir", "service", "--key", key,
+                                "--secret-env", "TL_SECRET", "--templates", "templates.yaml"],
+                               in: directory.url, name: "serve", environment: ["TL_SECRET": secret])
+    }
+
     /// A manifest using Template `template` at `endpoint`, signed by the backend at `signer`; four shards of three files.
     static func manifest(template: String, endpoint: String, signer: String) -> String {
         """
@@ -53,11 +63,7 @@ import Testing
         let directory = try RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         let token = "token-\(UUID().uuidString)"
-        try directory.write("templates.yaml", Self.templates)
-        try directory.write("policy.yaml", Self.policy(allowing: ["posters"], token: token))
-        let serve = try ChildServer(["serve", "--listen", "127.0.0.1:0", "--data-dir", "service", "--key", Self.key,
-                                     "--secret-env", "TL_SECRET", "--templates", "templates.yaml"],
-                                    in: directory.url, name: "serve", environment: ["TL_SECRET": secret])
+        let serve = try Self.service(in: directory, secret: secret, policyAllowing: ["posters"], token: token)
         defer { serve.stop() }
         let signServer = try ChildServer(["sign-server", "--policy", "policy.yaml", "--listen", "127.0.0.1:0"],
                                          in: directory.url, name: "sign-server", environment: ["TL_SECRET": secret])

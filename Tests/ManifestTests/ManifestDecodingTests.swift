@@ -38,6 +38,7 @@ import Testing
               url: https://sign.example.com/sign
               token_file: ../secrets/token
               timeout: 2500ms
+              ca_file: ca/internal.pem
             inputs:
               include: ["/data/in/**/*.jpg", "more/*.png"]
               exclude: "**/tmp/**"
@@ -59,7 +60,8 @@ import Testing
         let manifest = try decodeManifest(yaml, environment: ["TL_KEY": "abc123"])
         #expect(manifest.endpoint == .url("https://api2.transloadit.com"))
         #expect(manifest.auth == AuthSettings(key: "abc123", expiresIn: .seconds(1_800)))
-        #expect(manifest.signer == .backend(url: "https://sign.example.com/sign", token: .file("/secrets/token"), timeout: .milliseconds(2_500)))
+        #expect(manifest.signer == .backend(url: "https://sign.example.com/sign", token: .file("/secrets/token"), timeout: .milliseconds(2_500),
+                                               caFile: "/jobs/ca/internal.pem"))
         #expect(manifest.inputs.include.map(\.description) == ["/data/in/**/*.jpg", "/jobs/more/*.png"])
         #expect(manifest.inputs.exclude.map(\.description) == ["/jobs/**/tmp/**"])
         #expect(manifest.inputs.base == "/data/in")

@@ -58,8 +58,9 @@ package enum SecretSource: Sendable, Hashable, CustomStringConvertible {
 
 /// Which signer turns params into signatures.
 package enum SignerSettings: Sendable, Hashable {
-    /// An HTTPS signing service holding the Auth Secret.
-    case backend(url: String, token: SecretSource, timeout: Duration)
+    /// An HTTPS signing service holding the Auth Secret; `caFile` is a PEM file of the CAs to trust for it
+    /// instead of the system's (a signer with an internal or self-signed certificate).
+    case backend(url: String, token: SecretSource, timeout: Duration, caFile: String?)
     /// HMAC on this host with a secret from the environment or a file.
     case local(secret: SecretSource)
     /// The embedded local service's own generated secret.

@@ -3,7 +3,7 @@ import ConfigFormat
 /// Reads the `signer` section: which kind, and where its token or secret comes from.
 struct ManifestSignerSection {
     static let keysByKind: [String: [String]] = [
-        "backend": ["url", "token_env", "token_file", "timeout"],
+        "backend": ["url", "token_env", "token_file", "timeout", "ca_file"],
         "local": ["secret_env", "secret_file"],
         "embedded": [],
     ]
@@ -13,7 +13,7 @@ struct ManifestSignerSection {
     let sections: ManifestSections
 
     func decode(_ table: ConfigTable, endpoint: Endpoint?) -> SignerSettings? {
-        let allKeys = ["kind", "url", "token_env", "token_file", "timeout", "secret_env", "secret_file", "secret", "token"]
+        let allKeys = ["kind", "url", "token_env", "token_file", "timeout", "ca_file", "secret_env", "secret_file", "secret", "token"]
         guard let section = table.table("signer", keys: allKeys) else {
             if table.has("signer") { return nil }
             if case .url = endpoint {
@@ -49,8 +49,9 @@ struct ManifestSignerSection {
                 .flatMap { sections.url(section, "url", $0, loopbackHTTP: true) }
             let token = section.secretSource(prefix: "token", relativeTo: directory)
             let timeout = section.duration("timeout", in: ManifestDefaults.signerTimeoutRange) ?? ManifestDefaults.signerTimeout
+            let caFile = section.string("ca_file", expected: "a PEM file of CA certificates").map { PathText.resolve($0, against: directory) }
             guard let url, let token else { return nil }
-            return .backend(url: url, token: token, timeout: timeout)
+            return .backend(url: url, token: token, timeout: timeout, caFile: caFile)
         case "local":
             return section.secretSource(prefix: "secret", relativeTo: directory).map { .local(secret: $0) }
         default:

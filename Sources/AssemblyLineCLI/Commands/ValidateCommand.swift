@@ -7,7 +7,8 @@ struct ValidateCommand: CLICommand {
         abstract: "Check a manifest and report every error in it.",
         discussion: """
             Exits 0 when the manifest is valid, 65 with every error (file:line:column) when it is not, 78 when \
-            a secret or token it names (secret_env, secret_file, token_env, token_file) cannot be read.
+            a secret or token it names (secret_env, secret_file, token_env, token_file) or the signer's \
+            ca_file cannot be read.
             """,
         arguments: [ArgumentSpec(name: "manifest", help: "The job manifest (YAML).")])
 
@@ -23,11 +24,13 @@ struct ValidateCommand: CLICommand {
         console.line("\(manifestPath): valid manifest '\(manifest.name)' (\(manifest.recipe.kind), endpoint \(manifest.endpoint), signer \(manifest.signer.kind))")
     }
 
-    /// Reads the secret or token the signer names, as a run would, and forgets it.
+    /// Reads the secret or token the signer names, as a run would, and forgets it; checks that its CA file can be read.
     static func checkSecrets(of manifest: Manifest) throws {
         let source: SecretSource
         switch manifest.signer {
-        case .backend(_, let token, _): source = token
+        case let .backend(_, token, _, caFile):
+            try caFile.map { try NamedFile(name: "\(manifest.file): signer.ca_file", path: $0).checkReadable() }
+            source = token
         case .local(let secret): source = secret
         case .embedded: return
         }

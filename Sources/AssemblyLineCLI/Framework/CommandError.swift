@@ -25,6 +25,10 @@ enum CommandError: Error, Sendable {
     case embeddedSignerNeedsEmbeddedEndpoint
     /// A secret or signer named by a manifest or policy file cannot be used.
     case secretUnusable(file: String, reason: String)
+    /// A certificate or CA file an option or manifest field names cannot be read.
+    case namedFileUnreadable(name: String, path: String, reason: String)
+    /// The TLS certificate and key were read but libmicrohttpd would not serve with them.
+    case tlsRefused(reason: String)
     /// The embedded service did not start.
     case embeddedServiceFailed(reason: String)
     /// A server could not start listening.
@@ -51,6 +55,8 @@ enum CommandError: Error, Sendable {
         case let .unreachable(what, url, reason): "Error: \(what) \(url) does not answer: \(reason); nothing was sent"
         case .embeddedSignerNeedsEmbeddedEndpoint: "Error: signer kind embedded needs endpoint: embedded"
         case let .secretUnusable(file, reason): "Error: \(file): \(reason)"
+        case let .namedFileUnreadable(name, path, reason): "Error: \(name) \(path): \(reason)"
+        case let .tlsRefused(reason): "Error: \(reason)"
         case let .embeddedServiceFailed(reason): "Error: the embedded service did not start: \(reason)"
         case let .listenFailed(reason): "Error: \(reason)"
         case let .noLedger(path, hint): "Error: no ledger \(path); \(hint)"

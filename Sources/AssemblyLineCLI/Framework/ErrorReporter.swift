@@ -74,7 +74,7 @@ enum ErrorReporter {
     /// The exit status each command failure calls for.
     private static func status(of failure: CommandError) -> ExitStatus {
         switch failure {
-        case .secretVariableUnset, .secretFileUnreadable, .secretFileEmpty, .secretUnusable:
+        case .secretVariableUnset, .secretFileUnreadable, .secretFileEmpty, .secretUnusable, .namedFileUnreadable, .tlsRefused:
             .configuration
         case .embeddedSignerNeedsEmbeddedEndpoint, .noLedger, .noRuns, .recipeChanged:
             .invalidInput

@@ -42,8 +42,10 @@ final class RunEnvironment: Sendable {
             case .url(let url):
                 let key = manifest.auth.key ?? ""
                 switch manifest.signer {
-                case let .backend(signerURL, token, timeout):
-                    let signer = try BackendSigner(url: signerURL, token: try secrets.read(token), timeout: timeout, transport: transport)
+                case let .backend(signerURL, token, timeout, caFile):
+                    try caFile.map { try NamedFile(name: "\(manifest.file): signer.ca_file", path: $0).checkReadable() }
+                    let signer = try BackendSigner(url: signerURL, token: try secrets.read(token), timeout: timeout, transport: transport,
+                                                   caBundlePath: caFile)
                     return RunEnvironment(endpoint: url, key: key, signer: signer, transport: transport, ledger: ledger, embedded: nil)
                 case .local(let source):
                     return RunEnvironment(endpoint: url, key: key, signer: HMACSigner(secret: try secrets.read(source)),

@@ -21,8 +21,8 @@ enum RunPreflight {
         }
         guard environment.embedded == nil else { return }
         try await answers(environment.endpoint, what: "the endpoint", transport: environment.transport)
-        if case let .backend(url, _, _) = manifest.signer {
-            try await answers(url, what: "the signer", transport: environment.transport)
+        if case let .backend(url, _, _, caFile) = manifest.signer {
+            try await answers(url, what: "the signer", transport: environment.transport, caBundlePath: caFile)
         }
     }
 
@@ -37,8 +37,8 @@ enum RunPreflight {
     }
 
     /// Any HTTP answer will do (even 404 or 401): what is checked is that something answers at all.
-    private static func answers(_ url: String, what: String, transport: any HTTPTransport) async throws {
-        var options = HTTPTransferOptions()
+    private static func answers(_ url: String, what: String, transport: any HTTPTransport, caBundlePath: String? = nil) async throws {
+        var options = HTTPTransferOptions(caBundlePath: caBundlePath)
         options.connectTimeout = connectTimeout
         options.totalTimeout = connectTimeout * 2
         do {

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A throwaway certificate and key made with the `openssl` command, for a TLS test server.
-struct SelfSignedCertificate: Sendable {
-    let certificate: String
-    let key: String
+package struct SelfSignedCertificate: Sendable {
+    package let certificate: String
+    package let key: String
 
     /// Generates a P-256 certificate valid for one day whose subjectAltName is `subjectAltName`
     /// (e.g. `IP:127.0.0.1`), on a thread of its own.
-    static func make(in directory: String, name: String, subjectAltName: String) async throws -> SelfSignedCertificate {
+    package static func make(in directory: String, name: String, subjectAltName: String) async throws -> SelfSignedCertificate {
         let pair = SelfSignedCertificate(certificate: "\(directory)/\(name).crt", key: "\(directory)/\(name).key")
         let arguments = [
             "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
@@ -28,7 +28,7 @@ struct SelfSignedCertificate: Sendable {
                 })
             }.start()
         }
-        guard status == 0 else { throw TestServerError(message: "openssl req exited with \(status)") }
+        guard status == 0 else { throw ChildServer.Failure(message: "openssl req exited with \(status)") }
         return pair
     }
 }
