@@ -6,7 +6,10 @@ VENV := .venv
 # Real clients nobody here wrote, pinned: the compatibility suite drives `assemblyline serve` with them.
 PYTHON_CLIENTS := pytransloadit==1.0.4 tuspy==1.1.0 pytest==8.3.4
 
-.PHONY: deps build release test demo bench fuzz samples clean
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: deps build release test test-package install deb demo bench fuzz samples clean
 
 ## deps: install the missing Debian packages (apt-get; sudo when not root); does nothing when all are there
 deps:
@@ -17,21 +20,36 @@ build: deps
 	@scripts/stamp-commit.sh
 	$(SWIFT) build
 
-## release: an optimized build, for the demo and the benchmarks
+## release: an optimized build with the Swift runtime linked in (a host without the toolchain can run it),
+## for the demo, the benchmarks and the package
 release: deps
 	@scripts/stamp-commit.sh
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
+
+## install: the release binary, its manual page, bash completion, systemd units and examples under $(DESTDIR)$(PREFIX)
+install: release
+	scripts/install.sh $(RELEASE_BIN) "$(DESTDIR)" "$(PREFIX)"
+
+## deb: dist/assemblyline_VERSION_ARCH.deb, whose Depends are read off the binary's shared libraries
+deb: release
+	scripts/make-deb.sh $(RELEASE_BIN)
+
+## test-package: the .deb installs with dpkg -i and runs the demo's manifest with the build tree moved away
+test-package: deb
+	scripts/test-deb.sh $$(ls -t dist/assemblyline_*.deb | head -1)
 
 ## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary, hostile input, official clients)
 ## The binary's end-to-end suites wait on child processes and hold threads meanwhile: they run in a
 ## test process of their own, so that they cannot slow down the timed suites (rate limits) of the rest.
 ## The hostile-input suite times each server's answers: it runs last, alone.
+## The package test comes last: it moves the build tree away while it runs.
 test: build $(VENV)/installed
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests'
 	$(SWIFT) test --skip-build --filter AssemblyLineCLITests
 	$(VENV)/bin/python -m pytest -q Tests/Compatibility
 	$(SWIFT) test --skip-build --filter HostileInputTests
+	$(MAKE) test-package
 
 ## the Python clients of the compatibility suite, in a venv of their own
 $(VENV)/installed: Makefile
@@ -57,4 +75,4 @@ fuzz: release
 	bench/fuzz.py --bin $(RELEASE_BIN)
 
 clean:
-	rm -rf .build bench/work
+	rm -rf .build bench/work dist

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The package test: make install's layout under another prefix; the .deb installs with dpkg -i, and with the build tree moved away the installed
+# binary prints its version, links nothing of the Swift toolchain or the build tree, and runs
+# make demo's manifest to the end, every thumbnail on disk. The package is removed afterwards unless
+# it was installed before. Usage: scripts/test-deb.sh PACKAGE.deb
+set -euo pipefail
+package=$1
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+fail() { echo "package test: $*" >&2; exit 1; }
+
+was_installed=no
+dpkg-query -W -f='${Status}' assemblyline 2>/dev/null | grep -q 'install ok installed' && was_installed=yes
+work=$(mktemp -d)
+moved=".build.moved-$$"
+cleanup() {
+  [ -d "$moved" ] && mv "$moved" .build
+  [ "$was_installed" = yes ] || $sudo dpkg -r assemblyline > /dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+$sudo dpkg -i "$package" > /dev/null
+# make install's layout under another prefix, from the installed binary: every path names that prefix.
+scripts/install.sh /usr/bin/assemblyline "$work/destdir" /opt/al > /dev/null
+for file in bin/assemblyline share/man/man1/assemblyline.1 share/bash-completion/completions/assemblyline \
+            lib/systemd/system/assemblyline@.service share/doc/assemblyline/examples/cron.d-assemblyline; do
+  [ -s "$work/destdir/opt/al/$file" ] || fail "make install left no $file"
+done
+grep -q 'ExecStart=/opt/al/bin/assemblyline run' "$work/destdir/opt/al/lib/systemd/system/assemblyline@.service" \
+  || fail "the installed unit does not name /opt/al/bin/assemblyline"
+[ -d .build ] && mv .build "$moved"
+clean_env=(env -i "HOME=$work" "PATH=/usr/bin:/bin" "XDG_STATE_HOME=$work/state")
+
+[ "$("${clean_env[@]}" sh -c 'command -v assemblyline')" = /usr/bin/assemblyline ] || fail "assemblyline is not /usr/bin/assemblyline"
+libraries=$(ldd /usr/bin/assemblyline)
+if grep -q 'not found' <<< "$libraries"; then fail "unresolved libraries: $(grep 'not found' <<< "$libraries")"; fi
+if grep -qE '/opt/swift|\.build|libswift' <<< "$libraries"; then fail "links the toolchain or the build tree: $libraries"; fi
+version=$("${clean_env[@]}" assemblyline --version)
+grep -qE '^assemblyline [0-9]+\.[0-9]+\.[0-9]+ \(commit [0-9a-f]{12}' <<< "$version" || fail "--version printed: $version"
+for file in /usr/share/man/man1/assemblyline.1.gz /usr/share/bash-completion/completions/assemblyline \
+            /usr/lib/systemd/system/assemblyline@.service /usr/lib/systemd/system/assemblyline@.timer; do
+  dpkg -L assemblyline | grep -qx "$file" || fail "the package lacks $file"
+done
+grep -q 'ExecStart=/usr/bin/assemblyline run' /usr/lib/systemd/system/assemblyline@.service || fail "the unit does not run /usr/bin/assemblyline"
+
+mkdir -p "$work/manifests"
+cp manifests/example.yaml "$work/manifests/"
+python3 scripts/make-sample-images.py "$work/manifests/samples" > /dev/null
+inputs=$(find "$work/manifests/samples" -name '*.png' | wc -l)
+(cd "$work" && "${clean_env[@]}" assemblyline run manifests/example.yaml --quiet) || fail "the demo manifest's run exited $?"
+report=$(cd "$work" && "${clean_env[@]}" assemblyline report latest --manifest manifests/example.yaml)
+grep -q '^state     finished' <<< "$report" || fail "the run did not finish: $report"
+grep -qE "^files +$inputs: $inputs done$" <<< "$report" || fail "the report does not say $inputs files done: $report"
+outputs=$(find "$work/runs/output" -name '*.jpg' | wc -l)
+[ "$outputs" -eq "$inputs" ] || fail "$outputs thumbnails on disk for $inputs inputs"
+echo "package test: $package installs; $(head -1 <<< "$version"); the demo manifest made $outputs thumbnails from the installed binary"
