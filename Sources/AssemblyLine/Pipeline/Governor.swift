@@ -1,46 +1,64 @@
 /// Paces a whole run: Assembly creations per minute, status requests per Assembly, uploads and downloads in flight.
 ///
 /// One governor serves every shard of a run, so that the limits of the manifest hold across the run
-/// and not per shard.
+/// and not per shard. The rates are budgets over a sliding window, not a metronome: at most
+/// `creations_per_minute` creations in any 60 s and `status_per_second` status requests of one
+/// Assembly in any second, so a batch that stays under them is never slowed. Once the service has
+/// answered a creation with a rate limit, creations wait out its hint and from then on are spaced
+/// evenly across the minute: the account's budget is shared with others, and a second burst would
+/// meet the same refusal.
 package actor Governor {
     package let uploads: AsyncSemaphore
     package let downloads: AsyncSemaphore
-    private let creationInterval: Duration
-    private let statusInterval: Duration
-    private var nextCreation: ContinuousClock.Instant
-    private var nextStatus: [String: ContinuousClock.Instant] = [:]
+    private var creations: SlidingWindowBudget
+    /// Set by the first rate-limited creation: the gap between creations from then on.
+    private var creationSpacing: Duration?
+    private let evenSpacing: Duration
+    private var creationsBlockedUntil: ContinuousClock.Instant
+    private var lastCreation: ContinuousClock.Instant?
+    private let statusLimit: Int
+    private var statusBudgets: [String: SlidingWindowBudget] = [:]
     private let clock: any PipelineClock
 
     package init(limits: RateLimits, concurrency: ConcurrencyLimits, clock: any PipelineClock = SystemClock()) {
         self.clock = clock
-        creationInterval = .milliseconds(60_000 / Int64(max(limits.creationsPerMinute, 1)))
-        statusInterval = .milliseconds(1_000 / Int64(max(limits.statusRequestsPerSecond, 1)))
+        let perMinute = max(limits.creationsPerMinute, 1)
+        creations = SlidingWindowBudget(limit: perMinute, window: .seconds(60))
+        evenSpacing = .milliseconds(60_000 / Int64(perMinute))
+        statusLimit = max(limits.statusRequestsPerSecond, 1)
         uploads = AsyncSemaphore(limit: concurrency.uploads)
         downloads = AsyncSemaphore(limit: concurrency.downloads)
-        nextCreation = clock.instant
+        creationsBlockedUntil = clock.instant
     }
 
-    /// Waits until one more Assembly may be created; creations are spaced evenly across the minute.
+    /// Waits until one more Assembly may be created within the budget.
     package func awaitCreation() async throws {
-        let slot = max(nextCreation, clock.instant)
-        nextCreation = slot + creationInterval
+        var earliest = max(clock.instant, creationsBlockedUntil)
+        if let creationSpacing, let lastCreation {
+            earliest = max(earliest, lastCreation + creationSpacing)
+        }
+        let slot = creations.reserve(at: earliest)
+        lastCreation = slot
         try await clock.sleep(until: slot)
     }
 
-    /// Waits until the status of `assembly` may be asked again.
+    /// Waits until the status of `assembly` may be asked again within its budget.
     package func awaitStatus(of assembly: String) async throws {
-        let slot = max(nextStatus[assembly] ?? clock.instant, clock.instant)
-        nextStatus[assembly] = slot + statusInterval
+        var budget = statusBudgets[assembly] ?? SlidingWindowBudget(limit: statusLimit, window: .seconds(1))
+        let slot = budget.reserve(at: clock.instant)
+        statusBudgets[assembly] = budget
         try await clock.sleep(until: slot)
     }
 
-    /// Pushes every later creation back, after the service said the rate limit was reached.
+    /// Holds every later creation back for `duration`, after the service said the rate limit was
+    /// reached, and spaces them evenly from then on.
     package func backOffCreations(for duration: Duration) {
-        nextCreation = max(nextCreation, clock.instant + duration)
+        creationsBlockedUntil = max(creationsBlockedUntil, clock.instant + duration)
+        creationSpacing = evenSpacing
     }
 
     /// Forgets an Assembly that will not be polled again.
     package func forget(_ assembly: String) {
-        nextStatus[assembly] = nil
+        statusBudgets[assembly] = nil
     }
 }
