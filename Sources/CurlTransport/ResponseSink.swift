@@ -4,11 +4,12 @@ import AssemblyLine
 import Glibc
 #endif
 
-/// Receives a response body as libcurl delivers it: into memory up to a bound, or straight into a file.
+/// Receives a response body as libcurl delivers it: into memory up to a bound, straight into a file, or to a stream's receiver.
 final class ResponseSink {
     private enum Storage {
         case memory(limit: Int, bytes: [UInt8])
         case file(path: String, descriptor: Int32)
+        case stream(HTTPStreamReceiver)
     }
 
     private var storage: Storage
@@ -24,6 +25,8 @@ final class ResponseSink {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw .fileIO(path: path, reason: "create: " + String(cString: strerror(errno))) }
             storage = .file(path: path, descriptor: descriptor)
+        case let .stream(receiver):
+            storage = .stream(receiver)
         }
     }
 
@@ -43,6 +46,8 @@ final class ResponseSink {
             guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
                 throw .fileIO(path: path, reason: "truncate: " + String(cString: strerror(errno)))
             }
+        case .stream:
+            break
         }
     }
 
@@ -66,6 +71,8 @@ final class ResponseSink {
                 }
                 written += result
             }
+        case let .stream(receiver):
+            receiver.receive(Array(chunk))
         }
         count += Int64(chunk.count)
     }
@@ -75,6 +82,7 @@ final class ResponseSink {
         switch storage {
         case let .memory(_, bytes): .bytes(bytes)
         case let .file(path, _): .file(path: path, length: count)
+        case .stream: .bytes([])
         }
     }
 }

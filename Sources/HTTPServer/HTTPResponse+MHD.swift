@@ -10,8 +10,8 @@ extension HTTPResponse {
     /// Files go through `MHD_create_response_from_fd_at_offset64` (sendfile where possible) on a
     /// duplicate descriptor that libmicrohttpd closes. A truncated body goes through a content
     /// reader that fails after the allowed bytes, which makes libmicrohttpd close the connection.
-    func makeMHDResponse() -> OpaquePointer? {
-        guard let response = makeBody() else { return nil }
+    func makeMHDResponse(stopping: @escaping @Sendable () -> Bool) -> OpaquePointer? {
+        guard let response = makeBody(stopping: stopping) else { return nil }
         for field in headers where !field.isNamed("Content-Length") {
             // libmicrohttpd refuses headers it manages itself (such as Transfer-Encoding); those are dropped.
             _ = MHD_add_response_header(response, field.name, field.value)
@@ -19,7 +19,7 @@ extension HTTPResponse {
         return response
     }
 
-    private func makeBody() -> OpaquePointer? {
+    private func makeBody(stopping: @escaping @Sendable () -> Bool) -> OpaquePointer? {
         if case let .dropAfterBodyBytes(limit) = fault {
             guard let reader = TruncatingBodyReader(body: body, limit: limit) else { return nil }
             let context = Unmanaged.passRetained(reader).toOpaque()
@@ -53,11 +53,64 @@ extension HTTPResponse {
                 close(descriptor)
             }
             return response
+        case let .stream(stream):
+            let reader = StreamBodyReader(stream: stream, stopping: stopping)
+            let context = Unmanaged.passRetained(reader).toOpaque()
+            let response = MHD_create_response_from_callback(
+                UInt64.max, 16 * 1024,
+                { context, _, buffer, capacity in
+                    Unmanaged<StreamBodyReader>.fromOpaque(context!).takeUnretainedValue().read(into: buffer!, capacity: capacity)
+                },
+                context,
+                { context in
+                    let reader = Unmanaged<StreamBodyReader>.fromOpaque(context!)
+                    reader.takeUnretainedValue().stream.close()
+                    reader.release()
+                })
+            if response == nil {
+                stream.close()
+                Unmanaged<StreamBodyReader>.fromOpaque(context).release()
+            }
+            return response
         }
     }
 }
 
-/// Feeds libmicrohttpd a body from memory or a file, and fails once `limit` bytes have gone out.
+/// Feeds libmicrohttpd a stream's bytes as they come, and ends the body when the stream or the server does.
+///
+/// Only libmicrohttpd's thread for the connection calls it, one call at a time (`MHD_SIZE_UNKNOWN` body, chunked).
+private final class StreamBodyReader {
+    /// libmicrohttpd's `MHD_CONTENT_READER_END_OF_STREAM`, a cast macro Swift does not import.
+    private static let endOfStream = -1
+    /// How long one wait for the stream lasts before the server's stopping is checked again.
+    private static let slice: Duration = .milliseconds(250)
+
+    let stream: any HTTPBodyStream
+    private let stopping: @Sendable () -> Bool
+    private var pending: [UInt8] = []
+    private var sent = 0
+
+    init(stream: any HTTPBodyStream, stopping: @escaping @Sendable () -> Bool) {
+        self.stream = stream
+        self.stopping = stopping
+    }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        while sent == pending.count {
+            guard !stopping(), let next = stream.next(waitingAtMost: Self.slice) else { return Self.endOfStream }
+            pending = next
+            sent = 0
+        }
+        let count = min(capacity, pending.count - sent)
+        pending.withUnsafeBytes { source in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + sent, byteCount: count)
+        }
+        sent += count
+        return count
+    }
+}
+
+/// Feeds libmicrohttpd a body from memory or a file, and fails once `limit` bytes have gone out (a stream cannot be truncated).
 ///
 /// Only libmicrohttpd's thread for the connection calls it, one call at a time.
 private final class TruncatingBodyReader {
@@ -88,6 +141,10 @@ private final class TruncatingBodyReader {
             descriptor = copy
             fileOffset = file.offset
             self.limit = min(limit, file.length)
+        case let .stream(stream):
+            // A stream has no length to cut short: the fault does not apply, and nothing is answered.
+            stream.close()
+            return nil
         }
     }
 

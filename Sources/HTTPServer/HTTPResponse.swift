@@ -12,6 +12,8 @@ package struct HTTPResponse: Sendable {
         case bytes([UInt8])
         /// A file (range), streamed from disk.
         case file(HTTPFile)
+        /// Bytes made while they are sent, chunked; `Content-Length` is not sent.
+        case stream(any HTTPBodyStream)
     }
 
     /// A deliberate failure, for fault injection.
@@ -35,10 +37,10 @@ package struct HTTPResponse: Sendable {
         self.body = body
     }
 
-    /// The number of body bytes announced in `Content-Length`.
+    /// The number of body bytes announced in `Content-Length`; 0 for a stream, which announces none.
     package var bodyLength: UInt64 {
         switch body {
-        case .empty: return 0
+        case .empty, .stream: return 0
         case let .bytes(bytes): return UInt64(bytes.count)
         case let .file(file): return file.length
         }

@@ -129,7 +129,8 @@ final class RequestContext {
         if let delay = response.delay {
             core.pause(for: delay)
         }
-        guard response.fault != .dropBeforeResponse, let prepared = response.makeMHDResponse() else {
+        guard response.fault != .dropBeforeResponse,
+              let prepared = response.makeMHDResponse(stopping: { core.stopping.load(ordering: .relaxed) }) else {
             return .NO
         }
         defer { MHD_destroy_response(prepared) }

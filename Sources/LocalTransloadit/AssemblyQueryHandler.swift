@@ -1,9 +1,11 @@
 import AssemblyLine
 import ConfigFormat
 import Foundation
+import HTTPMessages
 import HTTPServer
 
-/// `GET /assemblies/<id>`, `DELETE /assemblies/<id>` and `GET /assemblies`: status, cancel and the list.
+/// `GET /assemblies/<id>`, `DELETE /assemblies/<id>`, `GET /assemblies` and `GET /ws?assembly=<id>`: status,
+/// cancel, the list and the change stream.
 ///
 /// Status and cancel need no signature (whoever knows an Assembly's URL may read or cancel it, as
 /// at Transloadit); the list is account-wide and takes signed `params` in the query.
@@ -31,6 +33,21 @@ struct AssemblyQueryHandler: Sendable {
         }
         let status = ServiceAssemblyStatus(record: record, urls: urls, liveOffsets: service.tus.liveOffsets(assembly: id))
         return .json(status.json.serialized)
+    }
+
+    /// The Assembly's changes from now on as Server-Sent Events, ended by `assembly_finished` or
+    /// `assembly_error`; an Assembly that ended already gets that one at once. Not rate-limited (one
+    /// connection replaces the polls), and like the status it needs no signature.
+    func changeStream(_ request: HTTPRequest, urls: ServiceURLs) -> HTTPResponse {
+        let id = request.queryValue("assembly") ?? ""
+        guard AssemblyID(id) != nil, service.store.record(id) != nil else { return APIError.assemblyNotFound(id).response(urls: urls) }
+        let subscription = service.store.changes.subscribe(to: id, urls: urls)
+        // Read again after subscribing: an end published in between is then either seen here or delivered.
+        if let record = service.store.record(id), let ending = AssemblyChange.ending(of: record) {
+            subscription.deliver([ending])
+        }
+        return HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"],
+                            body: .stream(subscription))
     }
 
     /// Cancels a running Assembly (its unfinished tus uploads go too); a finished one keeps its state.

@@ -21,6 +21,8 @@ import Synchronization
 final class AssemblyStore: Sendable {
     let root: String
     private let log: ServiceLog
+    /// Where every change of a stored Assembly is published, for the change streams.
+    let changes = AssemblyChangeHub()
 
     /// The finished records kept in memory, the last used.
     static let recentLimit = 64
@@ -153,6 +155,7 @@ final class AssemblyStore: Sendable {
             state.hold(record)
             write(record)
         }
+        changes.publish(AssemblyChange.between(nil, record), of: record.id)
     }
 
     func record(_ id: String) -> AssemblyRecord? {
@@ -162,13 +165,18 @@ final class AssemblyStore: Sendable {
     /// Changes a stored Assembly and writes it out; nil when there is no such Assembly.
     @discardableResult
     func update<Result>(_ id: String, _ change: (inout AssemblyRecord) -> Result) -> Result? {
-        state.withLock { state in
-            guard var record = load(id, in: &state) else { return nil }
+        let outcome = state.withLock { state -> (Result, [AssemblyChange])? in
+            guard let before = load(id, in: &state) else { return nil }
+            var record = before
             let result = change(&record)
+            guard record != before else { return (result, []) }
             state.hold(record)
             write(record)
-            return result
+            return (result, AssemblyChange.between(before, record))
         }
+        guard let (result, found) = outcome else { return nil }
+        changes.publish(found, of: id)
+        return result
     }
 
     /// One page of Assemblies, newest first, and how many there are in all.

@@ -111,6 +111,9 @@ package final class RunningService: Sendable {
     /// What the API host's HTTP server has counted (connections, requests), for tests and benchmarks.
     package var statistics: HTTPServerStatistics { server.statistics }
 
+    /// The requests each route answered so far.
+    package var requestCounts: ServiceRequestCounts { context.requestCounts }
+
     /// The machine's base URL now: where status and tus URLs point.
     package var machineURL: String { context.urls.machine }
 

@@ -32,8 +32,8 @@ struct ServiceAssemblyStatus {
         members["bytes_received"] = .integer(record.bytesReceived + tusReceived)
         members["bytes_expected"] = .integer(record.bytesExpected)
         members["tus_url"] = .string(urls.tusEndpoint)
-        members["websocket_url"] = .null
-        members["update_stream_url"] = .null
+        members["websocket_url"] = .string(urls.changeStreams)
+        members["update_stream_url"] = .string(urls.changeStream(record.id))
         members["instance"] = .string("localhost")
         members["region"] = .string("local")
         members["transloadit_client"] = record.client.map(JSONValue.string) ?? .null

@@ -20,6 +20,7 @@ final class ServiceContext: Sendable {
     let maxUploadSize: Int64
     let log: ServiceLog
     let fetches = FileFetchCounter()
+    let requestCounts = ServiceRequestCounts()
     private let currentURLs: Mutex<ServiceURLs>
 
     /// Opens the data directory, loads its state and starts the workers; listening comes after.

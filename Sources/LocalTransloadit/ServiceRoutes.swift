@@ -25,59 +25,69 @@ struct ServiceRoutes: HTTPHandler {
             return plan(id)
         }
         var router = HTTPRouter(fallback: notFound)
-        router.add(.post, "/assemblies") { request, _ in
+        /// Adds a route whose requests are counted under `name` (``ServiceRequestCounts``).
+        func add(_ method: HTTPMethod, _ pattern: String, counted name: String, _ route: @escaping HTTPRouter.Route) {
+            router.add(method, pattern) { request, parameters in
+                service.requestCounts.add(name)
+                return route(request, parameters)
+            }
+        }
+        add(.post, "/assemblies", counted: "create") { request, _ in
             let urls = service.urls(for: request)
             return faults.apply(.create, urls: urls, bodyLength: request.contentLength) { create.plan(for: request, chosenID: nil, urls: urls) }
         }
-        router.add(.post, "/assemblies/:id") { request, parameters in
+        add(.post, "/assemblies/:id", counted: "create") { request, parameters in
             let urls = service.urls(for: request)
             return withID(parameters, urls) { id in
                 faults.apply(.create, urls: urls, bodyLength: request.contentLength) { create.plan(for: request, chosenID: id, urls: urls) }
             }
         }
-        router.add(.post, "/assemblies/:id/replay") { request, parameters in
+        add(.post, "/assemblies/:id/replay", counted: "replay") { request, parameters in
             let urls = service.urls(for: request)
             return withID(parameters, urls) { id in faults.apply(.replay, urls: urls) { replay.plan(originalID: id, urls: urls) } }
         }
-        router.add(.get, "/assemblies") { request, _ in
+        add(.get, "/assemblies", counted: "list") { request, _ in
             let urls = service.urls(for: request)
             return faults.apply(.list, urls: urls) { .respond(query.list(request, urls: urls)) }
         }
-        router.add(.get, "/assemblies/:id") { request, parameters in
+        add(.get, "/assemblies/:id", counted: "status") { request, parameters in
             let urls = service.urls(for: request)
             return withID(parameters, urls) { id in faults.apply(.status, urls: urls) { .respond(query.status(id, urls: urls)) } }
         }
-        router.add(.delete, "/assemblies/:id") { request, parameters in
+        add(.delete, "/assemblies/:id", counted: "cancel") { request, parameters in
             let urls = service.urls(for: request)
             return withID(parameters, urls) { id in
                 faults.apply(.cancel, urls: urls) { .buffer(limit: CreateAssemblyHandler.formLimit) { _, _ in query.cancel(id, urls: urls) } }
             }
         }
-        router.add(.options, "/resumable/files/*") { request, _ in
+        add(.get, "/ws", counted: "stream") { request, _ in
+            .respond(query.changeStream(request, urls: service.urls(for: request)))
+        }
+        add(.options, "/resumable/files/*", counted: "tus_options") { request, _ in
             faults.apply(.tusOptions, urls: service.urls(for: request)) { .respond(tus.options()) }
         }
-        router.add(.post, "/resumable/files") { request, _ in
+        add(.post, "/resumable/files", counted: "tus_create") { request, _ in
             let urls = service.urls(for: request)
             return faults.apply(.tusCreate, urls: urls) { .respond(tus.create(request, urls: urls)) }
         }
-        router.add(.head, "/resumable/files/:upload") { request, parameters in
+        add(.head, "/resumable/files/:upload", counted: "tus_head") { request, parameters in
             faults.apply(.tusHead, urls: service.urls(for: request)) { .respond(tus.head(parameters["upload"] ?? "")) }
         }
-        router.add(.patch, "/resumable/files/:upload") { request, parameters in
+        add(.patch, "/resumable/files/:upload", counted: "tus_patch") { request, parameters in
             faults.apply(.tusPatch, urls: service.urls(for: request), bodyLength: request.contentLength) {
                 tus.patch(request, id: parameters["upload"] ?? "")
             }
         }
-        router.add(.delete, "/resumable/files/:upload") { request, parameters in
+        add(.delete, "/resumable/files/:upload", counted: "tus_delete") { request, parameters in
             faults.apply(.tusDelete, urls: service.urls(for: request)) { .respond(tus.terminate(request, id: parameters["upload"] ?? "")) }
         }
-        router.add(.get, "/storage/*") { request, _ in
+        add(.get, "/storage/*", counted: "storage") { request, _ in
             // The customer's storage, as an export Robot leaves it: private.
             service.log("storage: refused GET \(EchoedText.excerpt(request.target))")
             return .respond(.text(#"<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>"#,
                            status: 403))
         }
-        router.add(.get, "/files/:assembly/:file/*") { request, parameters in
+        add(.get, "/files/:assembly/:file/*", counted: "download") { request, parameters in
             files.plan(assembly: parameters["assembly"] ?? "", file: parameters["file"] ?? "", urls: service.urls(for: request))
         }
         self.router = router

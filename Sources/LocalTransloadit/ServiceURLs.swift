@@ -41,6 +41,12 @@ struct ServiceURLs: Sendable, Hashable {
 
     func tusUpload(_ id: String) -> String { "\(machine)/resumable/files/\(id)" }
 
+    /// The change streams' endpoint on the machine (`websocket_url`); a client names the Assembly in `?assembly=`.
+    var changeStreams: String { "\(machine)/ws" }
+
+    /// One Assembly's change stream (`update_stream_url`).
+    func changeStream(_ id: String) -> String { "\(changeStreams)?assembly=\(id)" }
+
     /// Where an uploaded or result file is served: `/files/<assembly>/<file>/<name>`.
     func file(assembly: String, file: String, name: String) -> String {
         let segment = FormURLEncoding.escape(name).split(separator: "+", omittingEmptySubsequences: false).joined(separator: "%20")

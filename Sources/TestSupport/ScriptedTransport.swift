@@ -17,7 +17,7 @@ import Synchronization
 package final class ScriptedTransport: HTTPTransport, Sendable {
     /// What one scripted exchange answers.
     package enum Answer: Sendable {
-        /// A response; a `.file` destination gets the body written to its path.
+        /// A response; a `.file` destination gets the body written to its path, a `.stream` one in one chunk.
         case response(status: Int, headers: HTTPHeaders, body: [UInt8])
         /// No complete answer: the transfer fails with this error.
         case failure(TransportError)
@@ -90,6 +90,10 @@ package final class ScriptedTransport: HTTPTransport, Sendable {
                 }
                 return HTTPResponseInfo(status: status, headers: headers, body: .file(path: path, length: Int64(body.count)),
                                         url: request.url, bytesSent: sentBytes, bytesReceived: Int64(body.count), httpVersion: "1.1")
+            case let .stream(receiver):
+                receiver.receive(body)
+                return HTTPResponseInfo(status: status, headers: headers, body: .bytes([]), url: request.url,
+                                        bytesSent: sentBytes, bytesReceived: Int64(body.count), httpVersion: "1.1")
             }
         }
     }

@@ -50,7 +50,8 @@ import Testing
     }
 
     @Test func twoWhenInterrupted() throws {
-        #expect(try Self.outcome(arguments: ["run", "job/m.yaml", "--max-duration", "100ms", "--quiet"]).status == 2)
+        #expect(try Self.outcome([("poll: {interval: 100ms}", "poll: {interval: 100ms, stream: false}")],
+                                 arguments: ["run", "job/m.yaml", "--max-duration", "100ms", "--quiet"]).status == 2)
     }
 
     @Test func sixtyFourForAWrongCommandLine() throws {

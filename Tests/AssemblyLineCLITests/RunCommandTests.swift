@@ -34,6 +34,19 @@ import Glibc
         return directory
     }
 
+    /// ``job()`` with one file a shard, one shard at a time, polling every 100 ms without the change stream:
+    /// a run of more than a second, long enough for a test to stop it or to see its stats lines.
+    static func slowJob() throws -> TemporaryDirectory {
+        let directory = try job()
+        let manifest = directory.url.appendingPathComponent("job/m.yaml")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: "poll: {interval: 100ms}", with: "poll: {interval: 100ms, stream: false}")
+            .replacingOccurrences(of: "shards: {files: 5}", with: "shards: {files: 1}")
+            .replacingOccurrences(of: "concurrency: {assemblies: 2}", with: "concurrency: {assemblies: 1}")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        return directory
+    }
+
     @Test func aCleanRunDownloadsEveryResultWithTheRightDimensionsThenANightlyRunSkipsThem() throws {
         let directory = try Self.job()
         let first = try BinaryRunner.run(["run", "job/m.yaml", "-v"], in: directory.url)
@@ -95,13 +108,7 @@ import Glibc
     }
 
     @Test func aRunStoppedByMaxDurationExits2AndResumeFinishesIt() throws {
-        let directory = try Self.job()
-        let manifest = directory.url.appendingPathComponent("job/m.yaml")
-        let text = try String(contentsOf: manifest, encoding: .utf8)
-            .replacingOccurrences(of: "shards: {files: 5}", with: "shards: {files: 1}")
-            .replacingOccurrences(of: "concurrency: {assemblies: 2}", with: "concurrency: {assemblies: 1}")
-        try text.write(to: manifest, atomically: true, encoding: .utf8)
-
+        let directory = try Self.slowJob()
         let stopped = try BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms"], in: directory.url)
         #expect(stopped.status == 2, "\(stopped.stderr)")
         let runID = try #require(stopped.stdout.split(separator: "\n").first.map(String.init))
@@ -127,7 +134,7 @@ import Glibc
     }
 
     @Test func statsLinesGiveTheFiguresSoFarNowAndThen() throws {
-        let directory = try Self.job()
+        let directory = try Self.slowJob()
         let run = try BinaryRunner.run(["run", "job/m.yaml", "--stats", "200ms"], in: directory.url)
         #expect(run.status == 0, "\(run.stderr)")
         let stats = run.stdout.split(separator: "\n").filter { $0.hasPrefix("stats: ") }

@@ -6,7 +6,7 @@ import Testing
 /// A run ID alone finds its run from any directory, through the run index.
 @Suite struct RunIndexTests {
     @Test func aRunIDIsResumableAndReportableFromAnyDirectory() throws {
-        let directory = try RunCommandTests.job()
+        let directory = try RunCommandTests.slowJob()
         let elsewhere = try TemporaryDirectory()
         let index = ["XDG_STATE_HOME": directory.url.appendingPathComponent("xdg").path]
         let stopped = try BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms"], in: directory.url, environment: index)

@@ -16,7 +16,7 @@ import Testing
         #expect(manifest.concurrency == ConcurrencyLimits(assemblies: 4, uploads: 4, downloads: 8))
         #expect(manifest.upload == UploadSettings(mode: .multipart, chunkSize: 8 << 20))
         #expect(manifest.retry == RetrySettings(attempts: 5, baseDelay: .seconds(1), maxDelay: .seconds(60)))
-        #expect(manifest.poll == PollSettings(interval: .seconds(1), maxInterval: .seconds(10), timeout: .seconds(3_600)))
+        #expect(manifest.poll == PollSettings(interval: .milliseconds(250), maxInterval: .seconds(10), timeout: .seconds(3_600)))
         #expect(manifest.limits == RateLimits(creationsPerMinute: 200, statusRequestsPerSecond: 2))
         #expect(manifest.stateDir == "/jobs/runs")
         #expect(manifest.output.dir == "/jobs/runs/output")

@@ -116,7 +116,7 @@ struct BadManifest: CustomTestStringConvertible, Sendable {
             "m.yaml:2:7: name: expected a name of letters, digits, '.', '_' and '-' (at most 64), found 'a b'",
             "m.yaml:4:17: resize.width: out of range; expected a whole number from 1 to 20000",
             "m.yaml:5:17: shards.files: out of range; expected a whole number from 1 to 10000",
-            "m.yaml:6:8: poll.intervall: unknown key 'intervall'; expected one of: interval, max_interval, timeout (did you mean 'interval'?)",
+            "m.yaml:6:8: poll.intervall: unknown key 'intervall'; expected one of: interval, max_interval, timeout, stream (did you mean 'interval'?)",
         ])
     }
 }

@@ -174,12 +174,13 @@ struct ManifestSections {
     }
 
     private func poll(_ table: ConfigTable) -> PollSettings {
-        let section = table.table("poll", keys: ["interval", "max_interval", "timeout"])
+        let section = table.table("poll", keys: ["interval", "max_interval", "timeout", "stream"])
         let range = ManifestDefaults.pollIntervalRange
         let settings = PollSettings(
             interval: section?.duration("interval", in: range) ?? ManifestDefaults.pollInterval,
             maxInterval: section?.duration("max_interval", in: range) ?? ManifestDefaults.pollMaxInterval,
-            timeout: section?.duration("timeout", in: ManifestDefaults.pollTimeoutRange) ?? ManifestDefaults.pollTimeout)
+            timeout: section?.duration("timeout", in: ManifestDefaults.pollTimeoutRange) ?? ManifestDefaults.pollTimeout,
+            stream: section?.bool("stream") ?? true)
         if let section, settings.interval > settings.maxInterval {
             section.report(section.has("max_interval") ? "max_interval" : "interval",
                            "expected max_interval (\(ConfigUnits.formatDuration(settings.maxInterval))) to be at least interval (\(ConfigUnits.formatDuration(settings.interval)))")

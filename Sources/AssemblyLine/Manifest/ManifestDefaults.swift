@@ -29,7 +29,7 @@ package enum ManifestDefaults {
     package static let retryMaxDelay: Duration = .seconds(60)
     package static let retryDelayRange: ClosedRange<Duration> = .milliseconds(1)...Duration.seconds(3_600)
 
-    package static let pollInterval: Duration = .seconds(1)
+    package static let pollInterval: Duration = .milliseconds(250)
     package static let pollMaxInterval: Duration = .seconds(10)
     package static let pollTimeout: Duration = .seconds(3_600)
     package static let pollIntervalRange: ClosedRange<Duration> = .milliseconds(50)...Duration.seconds(600)

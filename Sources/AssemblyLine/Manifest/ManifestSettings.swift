@@ -63,16 +63,19 @@ package struct RetrySettings: Sendable, Hashable {
     package var maxDelay: Duration
 }
 
-/// How Assembly status is polled.
+/// How Assembly status is polled, and whether the change stream wakes the polls.
 package struct PollSettings: Sendable, Hashable {
     package var interval: Duration
     package var maxInterval: Duration
     package var timeout: Duration
+    /// Follow each running Assembly's change stream (`poll.stream`); off where a proxy holds event streams back.
+    package var stream: Bool
 
-    package init(interval: Duration, maxInterval: Duration, timeout: Duration) {
+    package init(interval: Duration, maxInterval: Duration, timeout: Duration, stream: Bool = true) {
         self.interval = interval
         self.maxInterval = maxInterval
         self.timeout = timeout
+        self.stream = stream
     }
 }
 

@@ -38,9 +38,27 @@ extension ShardRunner {
         case let .wait(duration):
             try await context.clock.sleep(for: duration)
             return .waited
+        case let .awaitChange(interval):
+            try await awaitChange(interval)
+            return .waited
         case .transition, .recordCreated, .recordCompletion, .report, .checkpoint, .backOffCreations, .forgetStatusPacing,
              .recordStatusURL, .cancelAssembly, .finish:
             preconditionFailure("\(action) is not a request")
+        }
+    }
+
+    /// Waits before the next status request: for the change stream's word while it is open (at most
+    /// `poll.max_interval`, then a safety poll), else for `interval`. A stream that ends is noted once.
+    private func awaitChange(_ interval: Duration) async throws {
+        guard let watch = watches.live else {
+            try await context.clock.sleep(for: interval)
+            return
+        }
+        let wake = try await watch.wait(atMost: max(interval, context.poll.maxInterval), clock: context.clock)
+        if case let .streamEnded(reason) = wake {
+            try await context.ledger.recordEvent(context.runID, shard: shard.index, kind: "stream.ended",
+                                                 message: "the change stream \(watch.url) ended (\(reason)); polling instead",
+                                                 at: context.clock.now)
         }
     }
 

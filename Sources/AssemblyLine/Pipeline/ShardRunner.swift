@@ -3,10 +3,12 @@
 /// The machine decides; the runner only does: it writes the ledger, reports, passes checkpoints,
 /// talks to the signer and the service, waits on the injected clock, and turns each outcome into
 /// the machine's next event. It starts from the ledger's state, so the same code runs a fresh shard
-/// and resumes one.
+/// and resumes one. While an Assembly runs and its status names a change stream, the runner follows
+/// it, so that a poll waits for the stream's word instead of its interval.
 package struct ShardRunner: Sendable {
     package let context: PipelineContext
     package let shard: ShardRecord
+    let watches = UpdateWatchSlot()
 
     package init(context: PipelineContext, shard: ShardRecord) {
         self.context = context
@@ -15,6 +17,7 @@ package struct ShardRunner: Sendable {
 
     /// Runs the shard to its end; throws only `CancellationError` (and ledger errors), leaving the ledger where the shard stood.
     package func run() async throws -> ShardState {
+        defer { watches.close() }
         var machine = ShardStateMachine(settings: settings, seed: context.seed &+ UInt64(shard.index))
         var actions = machine.start(from: shard.state)
         while true {
@@ -66,13 +69,27 @@ package struct ShardRunner: Sendable {
         default:
             try Task.checkCancellation()
             do {
-                return try await request(action)
+                let event = try await request(action)
+                follow(event)
+                return event
             } catch let failure as ShardFailure {
                 if Task.isCancelled { throw CancellationError() }
                 return .failed(failure)
             }
         }
         return nil
+    }
+
+    /// Follows the change stream that a status just received names (unless `poll.stream` is off), or
+    /// stops following one that ended.
+    private func follow(_ event: ShardStateMachine.Event) {
+        guard context.poll.stream else { return }
+        switch event {
+        case let .createAnswered(.success(status)), let .statusAnswered(status?), let .lookedUp(status?):
+            watches.follow(status, client: context.client)
+        default:
+            break
+        }
     }
 
     /// Writes a transition with the clock's time and reports it.

@@ -53,6 +53,9 @@ extension ShardStateMachine {
         case isolate(file: Int, FailureReason)
         /// Wait: ``Event/waited``.
         case wait(Duration)
+        /// Wait before the next status request: `Duration` when polling alone, until the Assembly's change
+        /// stream says it changed (or a longer safety interval) while the stream is open: ``Event/waited``.
+        case awaitChange(Duration)
         /// The shard's work is over, in this state.
         case finish(ShardState)
     }

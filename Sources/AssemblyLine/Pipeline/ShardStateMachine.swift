@@ -87,6 +87,9 @@ package struct ShardStateMachine: Sendable {
     private var signed: SignedParams?
     /// The current attempt's Assembly while it may still run: cancelled when the shard gives up on it.
     private var running: AssemblyID?
+    /// Set when the Assembly's status just came (with the creation or the tus check): the first poll
+    /// then waits for a change first, instead of asking again at once for what was just answered.
+    private var statusIsFresh = false
     /// Fixes the retry jitter, so that the same events always give the same waits.
     private let seed: UInt64
 
@@ -189,8 +192,14 @@ package struct ShardStateMachine: Sendable {
             }
             running = attempt.assemblyID
             let deadline = (attempt.createdAt ?? attempt.startedAt).addingTimeInterval(settings.poll.timeout.timeInterval)
-            phase = .polling(Poll(url: url, fallback: assemblyURL(of: attempt), deadline: deadline, interval: settings.poll.interval))
-            return [.pollStatus(url: url)]
+            let poll = Poll(url: url, fallback: assemblyURL(of: attempt), deadline: deadline, interval: settings.poll.interval)
+            guard statusIsFresh else {
+                phase = .polling(poll)
+                return [.pollStatus(url: url)]
+            }
+            statusIsFresh = false
+            phase = .pausingPoll(poll)
+            return [.awaitChange(poll.interval)]
         case let (.polling(poll), .statusAnswered(status)):
             guard let status else { return gone() }
             var current = poll
@@ -354,13 +363,16 @@ package struct ShardStateMachine: Sendable {
         default:
             break
         }
-        guard let polling else { return actions + enter(step) }
+        guard let polling else {
+            statusIsFresh = true
+            return actions + enter(step)
+        }
         guard now < polling.deadline else {
             return actions + abandon() + fail(ShardFailure(code: .pollTimeout, "the Assembly did not finish within \(ConfigUnits.formatDuration(settings.poll.timeout))",
                                                retryable: false))
         }
         phase = .pausingPoll(polling)
-        return actions + [.wait(polling.interval)]
+        return actions + [.awaitChange(polling.interval)]
     }
 
     // MARK: - Failures
@@ -380,6 +392,7 @@ package struct ShardStateMachine: Sendable {
 
     /// What a failure leads to: the culprit input alone, a wait and another try, or the shard's end.
     private mutating func fail(_ failure: ShardFailure) -> [Action] {
+        statusIsFresh = false
         if let culprit = failure.culprit {
             phase = .isolating(failure)
             return [.isolate(file: culprit, failure.reason)]

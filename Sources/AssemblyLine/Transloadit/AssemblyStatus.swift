@@ -16,6 +16,10 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     package var assemblyURL: String?
     package var assemblySSLURL: String?
     package var tusURL: String?
+    /// The Server-Sent Events stream of the Assembly's changes, when the service names one.
+    package var updateStreamURL: String?
+    /// The base of that stream; Uppy opens `<websocket_url>?assembly=<assembly_id>`.
+    package var websocketURL: String?
     package var uploads: [AssemblyFile]
     /// Result files by step name.
     package var results: [String: [AssemblyFile]]
@@ -37,6 +41,8 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         case assemblyURL = "assembly_url"
         case assemblySSLURL = "assembly_ssl_url"
         case tusURL = "tus_url"
+        case updateStreamURL = "update_stream_url"
+        case websocketURL = "websocket_url"
         case tusUploads = "tus_uploads"
         case expectedTusUploads = "expected_tus_uploads"
         case finishedTusUploads = "finished_tus_uploads"
@@ -59,6 +65,8 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         assemblyURL = try? container.decodeIfPresent(String.self, forKey: .assemblyURL)
         assemblySSLURL = try? container.decodeIfPresent(String.self, forKey: .assemblySSLURL)
         tusURL = try? container.decodeIfPresent(String.self, forKey: .tusURL)
+        updateStreamURL = try? container.decodeIfPresent(String.self, forKey: .updateStreamURL)
+        websocketURL = try? container.decodeIfPresent(String.self, forKey: .websocketURL)
         let uploadEntries = try? container.decodeIfPresent(EntryList.self, forKey: .uploads)
         uploads = uploadEntries?.files ?? []
         var unreadable = uploadEntries?.unreadable ?? 0
@@ -129,4 +137,12 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
 
     /// The URL to poll and to name in tus metadata: the ssl URL, else the plain one.
     package var statusURL: String? { assemblySSLURL ?? assemblyURL }
+
+    /// Where the Assembly's change stream is: `update_stream_url` (the docs' name), else
+    /// `websocket_url?assembly=<id>` as Uppy builds it (a creation answer may name only that one).
+    package var streamURL: String? {
+        if let updateStreamURL, !updateStreamURL.isEmpty { return updateStreamURL }
+        guard let websocketURL, !websocketURL.isEmpty, let assemblyID else { return nil }
+        return websocketURL + (websocketURL.contains("?") ? "&" : "?") + "assembly=" + assemblyID
+    }
 }

@@ -75,6 +75,23 @@ package struct TransloaditClient: Sendable {
         return try Self.usable(status, of: response)
     }
 
+    /// Follows the change stream at `url` (`Accept: text/event-stream`) until the service ends it or the
+    /// task is cancelled, handing its bytes to `receiver`; returns the answer's HTTP status.
+    ///
+    /// The stream has no time limit and no low-speed limit: it may stay quiet for as long as the Assembly
+    /// runs, and the caller's safety polls, not the stream, decide when an Assembly is overdue.
+    package func followUpdates(url: String, receiver: HTTPStreamReceiver) async throws(TransloaditError) -> Int {
+        var streaming = options
+        streaming.totalTimeout = nil
+        streaming.lowSpeed = nil
+        do {
+            return try await transport.send(.get(url, headers: ["Accept": "text/event-stream"]), to: .stream(receiver),
+                                            options: streaming, progress: nil).status
+        } catch {
+            throw TransloaditError(error)
+        }
+    }
+
     /// Downloads a result into `path` (created or truncated); returns the bytes received.
     ///
     /// Redirects are followed, at most ``maxDownloadRedirects``, never from https to http; no

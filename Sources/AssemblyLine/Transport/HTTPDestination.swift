@@ -1,10 +1,13 @@
-/// Where a response body goes: memory, up to a bound, or a file streamed as it arrives.
+/// Where a response body goes: memory, up to a bound, a file streamed as it arrives, or a receiver chunk by chunk.
 package enum HTTPDestination: Sendable, Hashable {
     /// Keep the body in memory; a body longer than `limit` bytes fails the transfer with `tooLarge`.
     case memory(limit: Int)
     /// Write the body to `path`, created or truncated (mode 0644); a failed transfer leaves the partial file
     /// for the caller to remove.
     case file(path: String)
+    /// Hand each chunk to `receiver` as it arrives and keep nothing: a body without a known end, such
+    /// as an event stream. The chunks of an interim or redirect response are handed over too.
+    case stream(HTTPStreamReceiver)
 
     /// The bound for API answers (status JSON, signer answers): 8 MiB.
     package static let defaultMemoryLimit = 8 << 20

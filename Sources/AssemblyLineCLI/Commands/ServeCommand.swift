@@ -138,5 +138,6 @@ struct ServeCommand: CLICommand {
         if await !ServerShutdown.stop({ service.stop() }) {
             console.error("serve: requests still running after \(ServerShutdown.grace); exiting without them\n")
         }
+        console.error("serve: requests answered: \(service.requestCounts.summary)\n")
     }
 }
