@@ -9,7 +9,9 @@ import ImageRobot
 ///
 /// Steps run in dependency order: `:original` (and any `/upload/handle` step) is the uploads,
 /// `/image/resize` resizes each file it uses, `/s3/store` copies each into `storage/` (the
-/// export Robots' stand-in). A file that fails does not stop the others: the
+/// export Robots' stand-in). Each result is added to the Assembly as soon as it is made (the
+/// status shows it and the change stream announces it while the Assembly executes, as in
+/// production), and the whole outcome is committed at the end. A file that fails does not stop the others: the
 /// Assembly ends with the first failure as its `error` (`ok: null`) and keeps the results that
 /// were made. A cancel seen between files stops the work and deletes what it wrote.
 struct AssemblyExecutor: Sendable {
@@ -28,9 +30,13 @@ struct AssemblyExecutor: Sendable {
 
     func execute(_ id: String) {
         let started = Date()
+        // Results an earlier run left (a stop cut it short) make way for this run's; deleted once it commits.
+        var stale: [ServiceAssemblyFile] = []
         guard let record = store.update(id, { record -> AssemblyRecord? in
             guard record.state == .executing else { return nil }
             record.executionStart = record.executionStart ?? started
+            stale = record.results.values.flatMap { $0 }.filter { old in !record.uploads.contains { $0.storedPath == old.storedPath } }
+            record.results = [:]
             return record
         }), let record else { return }
         var outcome = Outcome(uploads: record.uploads.map(withMeta))
@@ -45,11 +51,8 @@ struct AssemblyExecutor: Sendable {
             }
         }
         let finished = Date()
-        var replaced: [ServiceAssemblyFile] = []
         let committed = store.update(id) { record -> Bool in
             guard record.state == .executing else { return false }
-            // results of an earlier run that a stop cut short
-            replaced = record.results.values.flatMap { $0 }.filter { old in !record.uploads.contains { $0.storedPath == old.storedPath } }
             record.uploads = outcome.uploads
             record.results = outcome.results
             record.failure = outcome.failure
@@ -57,7 +60,7 @@ struct AssemblyExecutor: Sendable {
             record.executionEnd = finished
             return true
         } ?? false
-        let discarded = committed ? replaced : outcome.written
+        let discarded = committed ? stale : outcome.written
         discarded.forEach { try? FileManager.default.removeItem(atPath: store.absolute($0.storedPath)) }
     }
 
@@ -81,6 +84,7 @@ struct AssemblyExecutor: Sendable {
             switch step.robot {
             case .uploadHandle:
                 files = outcome.uploads
+                if step.isResult { show(files, of: step.name, in: record.id) }
             case .imageResize(let options):
                 for input in inputs {
                     guard store.record(record.id)?.state == .executing else { throw Canceled() }
@@ -88,6 +92,7 @@ struct AssemblyExecutor: Sendable {
                         let file = try resize(input, step: step.name, options: options, assembly: record.id)
                         files.append(file)
                         outcome.written.append(file)
+                        if step.isResult { show([file], of: step.name, in: record.id) }
                     } catch {
                         outcome.failure = outcome.failure ?? error
                     }
@@ -95,7 +100,9 @@ struct AssemblyExecutor: Sendable {
             case .s3Store:
                 for input in inputs {
                     do {
-                        files.append(try store(input, step: step.name, assembly: record.id))
+                        let file = try store(input, step: step.name, assembly: record.id)
+                        files.append(file)
+                        if step.isResult { show([file], of: step.name, in: record.id) }
                     } catch {
                         outcome.failure = outcome.failure ?? error
                     }
@@ -105,6 +112,14 @@ struct AssemblyExecutor: Sendable {
             if step.isResult {
                 outcome.results[step.name] = files
             }
+        }
+    }
+
+    /// Adds results of `step` to the executing Assembly, for its status and its change stream.
+    private func show(_ files: [ServiceAssemblyFile], of step: String, in id: String) {
+        store.update(id) { record in
+            guard record.state == .executing else { return }
+            record.results[step, default: []] += files
         }
     }
 

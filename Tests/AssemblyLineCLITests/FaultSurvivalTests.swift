@@ -184,11 +184,10 @@ import Testing
     func aShardThatFailedAfterItsAssemblyCompletedResumesWithoutASecondAssembly() async throws {
         let directory = try RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
-        // Seed 10: the first two downloads are corrupted, the later ones not; two attempts fail the shard.
-        try directory.write("faults.yaml", "seed: 10\nroutes:\n  download: {corrupt: 0.5}\n")
-        let serve = try Self.service(["--faults", "faults.yaml"], in: directory, secret: secret)
-        defer { serve.stop() }
-        let endpoint = try serve.baseURL()
+        // Every download is corrupted while the run tries (a prefetch and two attempts); two attempts fail the shard.
+        try directory.write("faults.yaml", "seed: 10\nroutes:\n  download: {corrupt: 1.0}\n")
+        let corrupting = try Self.service(["--faults", "faults.yaml"], in: directory, secret: secret, name: "serve-corrupting")
+        let endpoint = try corrupting.baseURL()
         try directory.write("job/corrupted.yaml", Self.manifest(endpoint: endpoint, include: "in/landscapes/sample-00.png", settings: """
             retry: {attempts: 2, base_delay: 50ms, max_delay: 200ms}
             """))
@@ -196,6 +195,12 @@ import Testing
         let failed = try BinaryRunner.run(["run", "job/corrupted.yaml"], in: directory.url, environment: environment)
         #expect(failed.status == 1 && failed.stderr.contains("DOWNLOAD_CHECKSUM_MISMATCH"), "\(failed.stdout)\(failed.stderr)")
         let runID = try #require(Self.runID(failed))
+        // The same service, on the same port and data directory, without the faults
+        let port = try corrupting.port()
+        #expect(corrupting.stop() == 0)
+        let serve = try Self.service([], in: directory, secret: secret, port: port)
+        defer { serve.stop() }
+        #expect(try serve.baseURL() == endpoint)
         let resumed = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)

@@ -47,6 +47,8 @@ import Testing
         let streamed = try Self.run(streaming: true)
         #expect(streamed["create"] == 4 && streamed["stream"] == 4, "\(streamed)")
         #expect(streamed["status"] == 4, "one status request an Assembly, after the stream said it finished: \(streamed)")
+        // Results are fetched as the stream announces them, and the completed shard keeps them: each once
+        #expect(streamed["download"] == 12, "\(streamed)")
 
         let polled = try Self.run(streaming: false)
         #expect(polled["create"] == 4 && polled["stream"] == nil, "\(polled)")

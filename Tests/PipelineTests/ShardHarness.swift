@@ -43,8 +43,16 @@ final class ShardHarness: Sendable {
     /// Runs the shard from its ledger state with `attempts` tries and a poll timeout of `pollTimeout`.
     func runShard(attempts: Int = 3, pollTimeout: Duration = .seconds(3_600),
                   steps: ResultSelection = ResultSelection(downloaded: nil, exported: [])) async throws -> ShardState {
+        let context = try context(attempts: attempts, pollTimeout: pollTimeout, steps: steps)
+        let shard = try await ledger.shards(of: run)[0]
+        return try await ShardRunner(context: context, shard: shard).run()
+    }
+
+    /// The pipeline's context for the shard: the scripted transport, the manual clock, the real ledger.
+    func context(attempts: Int = 3, pollTimeout: Duration = .seconds(3_600),
+                 steps: ResultSelection = ResultSelection(downloaded: nil, exported: [])) throws -> PipelineContext {
         let client = TransloaditClient(transport: transport, endpoint: Self.endpoint)
-        let context = PipelineContext(
+        return PipelineContext(
             runID: run, ledger: ledger, client: client,
             downloader: ResultDownloader(client: client, digester: LibcryptoFileDigester()), signer: FixedSigner(),
             params: AssemblyParams(key: "key", expiresIn: .seconds(3_600), instructions: .template(id: "thumbs", fields: [:])),
@@ -55,8 +63,6 @@ final class ShardHarness: Sendable {
             output: OutputSettings(dir: directory.file("out"), layout: try OutputLayout("{relpath}.{ext}"), steps: steps),
             report: reported.sink,
             clock: clock, seed: 1)
-        let shard = try await ledger.shards(of: run)[0]
-        return try await ShardRunner(context: context, shard: shard).run()
     }
 
     // MARK: - Answers

@@ -42,23 +42,30 @@ package struct ResultMapper: Sendable {
         var mapped: [NewResult] = []
         for step in status.results.keys.sorted() {
             for file in status.results[step] ?? [] {
-                let fields = file.field.map { [$0] } ?? file.originalIDs.compactMap { uploadFields[$0] }
-                let inputs = Set(fields.compactMap(Self.fileIndex(ofField:)).filter { byIndex[$0] != nil })
-                let input = inputs.count == 1 ? inputs.first.flatMap { byIndex[$0] } : nil
-                let name = file.name ?? file.id ?? "\(step)-\(mapped.count)"
-                let url = file.downloadURL
-                let delivery: NewResult.Delivery = switch output.steps.delivery(ofStep: step) {
-                case .download where url != nil: .download(to: outputPath(step: step, name: name, ext: file.ext, input: input?.file))
-                case .export: .exported
-                case .download, .record: .recorded
-                }
-                mapped.append(NewResult(
-                    fileIndex: input?.index, step: step, remoteID: file.id, name: name, url: url, size: file.size,
-                    md5: file.md5hash, mime: file.mime, width: file.width, height: file.height,
-                    isTemporary: file.isTemporaryURL ?? url.map(Self.isTemporaryStorage) ?? false, delivery: delivery))
+                mapped.append(result(file, step: step, ordinal: mapped.count, uploadFields: uploadFields, byIndex: byIndex))
             }
         }
         return mapped
+    }
+
+    /// One result of `step` as a ``NewResult``; `ordinal` names a result that has neither a name nor an id,
+    /// `uploadFields` maps upload ids to their fields, `byIndex` the shard's files by ledger index.
+    package func result(_ file: AssemblyFile, step: String, ordinal: Int, uploadFields: [String: String],
+                        byIndex: [Int: FileRecord]) -> NewResult {
+        let fields = file.field.map { [$0] } ?? file.originalIDs.compactMap { uploadFields[$0] }
+        let inputs = Set(fields.compactMap(Self.fileIndex(ofField:)).filter { byIndex[$0] != nil })
+        let input = inputs.count == 1 ? inputs.first.flatMap { byIndex[$0] } : nil
+        let name = file.name ?? file.id ?? "\(step)-\(ordinal)"
+        let url = file.downloadURL
+        let delivery: NewResult.Delivery = switch output.steps.delivery(ofStep: step) {
+        case .download where url != nil: .download(to: outputPath(step: step, name: name, ext: file.ext, input: input?.file))
+        case .export: .exported
+        case .download, .record: .recorded
+        }
+        return NewResult(
+            fileIndex: input?.index, step: step, remoteID: file.id, name: name, url: url, size: file.size,
+            md5: file.md5hash, mime: file.mime, width: file.width, height: file.height,
+            isTemporary: file.isTemporaryURL ?? url.map(Self.isTemporaryStorage) ?? false, delivery: delivery)
     }
 
     /// True for a URL on Transloadit's temporary storage (`tmp-*.transloadit.net`), for results

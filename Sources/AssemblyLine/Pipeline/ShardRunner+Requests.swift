@@ -111,8 +111,9 @@ extension ShardRunner {
         return .isolated(culprit: culprit.file.relativePath, othersLeft: pending.count - 1)
     }
 
-    /// Downloads the results not yet in place, verified; returns how many.
+    /// Downloads the results not yet in place, verified, once the prefetches have ended; returns how many.
     private func download(_ pending: [ResultRecord]) async throws -> Int {
+        await prefetcher.settle()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for record in pending {
                 group.addTask { try await fetch(record) }

@@ -9,15 +9,20 @@ package struct ShardRunner: Sendable {
     package let context: PipelineContext
     package let shard: ShardRecord
     let watches = UpdateWatchSlot()
+    let prefetcher: ResultPrefetcher
 
     package init(context: PipelineContext, shard: ShardRecord) {
         self.context = context
         self.shard = shard
+        prefetcher = ResultPrefetcher(context: context, shardIndex: shard.index)
     }
 
     /// Runs the shard to its end; throws only `CancellationError` (and ledger errors), leaving the ledger where the shard stood.
     package func run() async throws -> ShardState {
-        defer { watches.close() }
+        defer {
+            watches.close()
+            prefetcher.cancel()
+        }
         var machine = ShardStateMachine(settings: settings, seed: context.seed &+ UInt64(shard.index))
         var actions = machine.start(from: shard.state)
         while true {
@@ -81,12 +86,18 @@ package struct ShardRunner: Sendable {
     }
 
     /// Follows the change stream that a status just received names (unless `poll.stream` is off), or
-    /// stops following one that ended.
+    /// stops following one that ended; starts downloading the results a running Assembly's status shows.
     private func follow(_ event: ShardStateMachine.Event) {
-        guard context.poll.stream else { return }
         switch event {
         case let .createAnswered(.success(status)), let .statusAnswered(status?), let .lookedUp(status?):
-            watches.follow(status, client: context.client)
+            if status.isRunning {
+                for (step, files) in status.results {
+                    files.forEach { prefetcher.prefetch($0, step: step) }
+                }
+            }
+            guard context.poll.stream else { return }
+            let results = prefetcher
+            watches.follow(status, client: context.client) { step, file in results.prefetch(file, step: step) }
         default:
             break
         }

@@ -7,12 +7,12 @@ final class UpdateWatchSlot: Sendable {
     /// Follows the stream `status` names while the Assembly runs; closes the stream of another or an ended Assembly.
     ///
     /// A stream that ended is not opened again for the same URL: the shard polls instead.
-    func follow(_ status: AssemblyStatus, client: TransloaditClient) {
+    func follow(_ status: AssemblyStatus, client: TransloaditClient, onResult: @escaping @Sendable (String, AssemblyFile) -> Void) {
         let url = status.isRunning ? status.streamURL : nil
         let stale: AssemblyUpdateWatch? = watch.withLock { current in
             guard current?.url != url else { return nil }
             let old = current
-            current = url.map { AssemblyUpdateWatch(url: $0, client: client) }
+            current = url.map { AssemblyUpdateWatch(url: $0, client: client, onResult: onResult) }
             return old
         }
         stale?.close()

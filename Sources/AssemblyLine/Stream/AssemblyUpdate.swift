@@ -1,17 +1,17 @@
-import ConfigFormat
+import Foundation
 
 /// One thing an Assembly's change stream says (transloadit-api.md; Uppy's `Assembly.ts`).
 ///
 /// Events carry JSON (`event: assembly_result_finished`, `data: ["step", {result}]`); the three
-/// messages are bare `data:` lines of their own name. Only `finished`, `failed` and
-/// `resultFinished` change what the orchestrator does; the rest are named so that a log can say them.
+/// messages are bare `data:` lines of their own name. `finished` and `failed` wake the next status
+/// request, `resultFinished` starts the result's download; the rest change nothing.
 package enum AssemblyUpdate: Sendable, Hashable {
     /// `assembly_finished`: the Assembly ended; its status says how.
     case finished
     /// `assembly_error`: the Assembly failed; its status says why.
     case failed
     /// `assembly_result_finished`: one result of `step` is ready.
-    case resultFinished(step: String)
+    case resultFinished(step: String, AssemblyFile)
     /// `assembly_upload_finished`, `assembly_uploading_finished`, `assembly_upload_meta_data_extracted`,
     /// `assembly_execution_progress`.
     case progressed
@@ -27,16 +27,22 @@ package enum AssemblyUpdate: Sendable, Hashable {
         case ("assembly_error", _):
             self = .failed
         case ("assembly_result_finished", let data):
-            guard let step = Self.stepName(ofResult: data) else { return nil }
-            self = .resultFinished(step: step)
+            guard let result = try? JSONDecoder().decode(StepResult.self, from: Data(data.utf8)) else { return nil }
+            self = .resultFinished(step: result.step, result.file)
         default:
             return nil
         }
     }
 
-    /// The step of a `["step", {result}]` payload.
-    private static func stepName(ofResult data: String) -> String? {
-        guard case let .array(items)? = try? JSONValue(parsing: data), case let .string(step)? = items.first else { return nil }
-        return step
+    /// The `["step", {result}]` payload of `assembly_result_finished`.
+    private struct StepResult: Decodable {
+        let step: String
+        let file: AssemblyFile
+
+        init(from decoder: any Decoder) throws {
+            var pair = try decoder.unkeyedContainer()
+            step = try pair.decode(String.self)
+            file = try pair.decode(AssemblyFile.self)
+        }
     }
 }

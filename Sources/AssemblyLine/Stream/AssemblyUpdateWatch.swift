@@ -2,14 +2,14 @@ import Synchronization
 
 /// Follows one Assembly's change stream in the background, and wakes a poll that waits when the stream says something that matters.
 ///
-/// The stream is a hint, never the record: `assembly_finished`, `assembly_error` or a finished
-/// result wakes the waiting poll at once, and the status request that follows says what is true
+/// The stream is a hint, never the record: `assembly_finished` or `assembly_error` wakes the waiting
+/// poll at once, and the status request that follows says what is true
 /// (as Uppy and the Java SDK fetch the status after `assembly_finished`). A stream that cannot be
 /// opened, or that drops, wakes the poll too and is no longer ``isLive``: polling goes on at its own pace.
 package final class AssemblyUpdateWatch: Sendable {
     /// Why ``wait(atMost:clock:)`` returned.
     package enum Wake: Sendable, Hashable {
-        /// The stream said the Assembly finished, failed or has a new result.
+        /// The stream said the Assembly finished or failed.
         case changed
         /// The stream could not be opened or ended; `reason` says how.
         case streamEnded(reason: String)
@@ -29,9 +29,13 @@ package final class AssemblyUpdateWatch: Sendable {
     package let url: String
     private let state = Mutex(State())
 
-    /// Opens the stream at `url` through `client` and follows it until ``close()``.
-    package init(url: String, client: TransloaditClient) {
+    private let onResult: @Sendable (String, AssemblyFile) -> Void
+
+    /// Opens the stream at `url` through `client` and follows it until ``close()``; each result it
+    /// announces goes to `onResult` (its step and file), on the transport's thread.
+    package init(url: String, client: TransloaditClient, onResult: @escaping @Sendable (String, AssemblyFile) -> Void = { _, _ in }) {
         self.url = url
+        self.onResult = onResult
         let receiver = HTTPStreamReceiver { [weak self] chunk in self?.receive(chunk) }
         let reader = Task { [weak self] in
             let reason: String
@@ -88,11 +92,16 @@ package final class AssemblyUpdateWatch: Sendable {
     }
 
     private func receive(_ chunk: [UInt8]) {
-        state.withLock { state in
+        let updates = state.withLock { state in
             let updates = state.parser.feed(chunk).compactMap(AssemblyUpdate.init)
-            guard updates.contains(where: { $0 != .progressed }) else { return }
-            state.wake = .changed
-            state.sleeper?.cancel()
+            if updates.contains(where: { $0 == .finished || $0 == .failed }) {
+                state.wake = .changed
+                state.sleeper?.cancel()
+            }
+            return updates
+        }
+        for case let .resultFinished(step, file) in updates {
+            onResult(step, file)
         }
     }
 

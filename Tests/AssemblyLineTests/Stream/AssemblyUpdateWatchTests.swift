@@ -28,11 +28,12 @@ import Testing
         }
     }
 
-    func watch(answering answer: ScriptedTransport.Answer) -> (AssemblyUpdateWatch, ScriptedTransport) {
+    func watch(answering answer: ScriptedTransport.Answer,
+               onResult: @escaping @Sendable (String, AssemblyFile) -> Void = { _, _ in }) -> (AssemblyUpdateWatch, ScriptedTransport) {
         let transport = ScriptedTransport()
         transport.script(.get, "/ws?assembly=") { _ in answer }
         let client = TransloaditClient(transport: transport, endpoint: "https://api.test")
-        return (AssemblyUpdateWatch(url: Self.streamURL, client: client), transport)
+        return (AssemblyUpdateWatch(url: Self.streamURL, client: client, onResult: onResult), transport)
     }
 
     static func stream(_ text: String) -> ScriptedTransport.Answer {
@@ -48,11 +49,20 @@ import Testing
         #expect(request.headers["Accept"] == "text/event-stream")
     }
 
-    @Test(arguments: ["event: assembly_error\ndata: {\"error\":\"IMAGE_RESIZE_ERROR\"}\n\n",
-                      "event: assembly_result_finished\ndata: [\"thumb\",{\"id\":\"r1\"}]\n\n"])
-    func anErrorOrAResultWakesTheWait(event: String) async throws {
-        let (watch, _) = watch(answering: Self.stream(event))
+    @Test func anErrorWakesTheWait() async throws {
+        let (watch, _) = watch(answering: Self.stream("event: assembly_error\ndata: {\"error\":\"IMAGE_RESIZE_ERROR\"}\n\n"))
         #expect(try await watch.wait(atMost: .seconds(3_600), clock: StoppedClock()) == .changed)
+    }
+
+    @Test func aResultGoesToItsHandlerAndWakesNothing() async throws {
+        let results = Recorder<String>()
+        let (watch, _) = watch(answering: Self.stream(
+            "event: assembly_result_finished\ndata: [\"thumb\",{\"id\":\"r1\",\"name\":\"a.jpg\",\"field\":\"file_0\"}]\n\n"
+                + "event: assembly_result_finished\ndata: not json\n\n")) { step, file in
+            results.append("\(step) \(file.name ?? "") \(file.field ?? "")")
+        }
+        #expect(try await watch.wait(atMost: .seconds(3_600), clock: StoppedClock()) == .streamEnded(reason: "the service ended it"))
+        #expect(results.all == ["thumb a.jpg file_0"])
     }
 
     @Test func progressAloneDoesNotWakeButTheStreamsEndDoes() async throws {
