@@ -19,21 +19,26 @@ extension Manifest {
         let result = try planner.plan()
         let steps = knownStepsDownloaded()
         let run = RunID.generate()
-        var seen: [UInt64: (file: PlannedFile, shard: Int)] = [:]
+        let shards = result.plan.shards
+        // The first input of each path hash, as its shard and position in it (32 bits each).
+        var seen: [UInt64: UInt64] = [:]
+        seen.reserveCapacity(shards.reduce(0) { $0 + $1.files.count } * steps.count)
         var clash: (output: String, first: PlannedFile, second: PlannedFile)?
         var others = 0
-        for shard in result.plan.shards {
-            for file in shard.files {
+        for shard in shards {
+            for (position, file) in shard.files.enumerated() {
                 for (step, format) in steps {
                     let path = outputPath(of: file, shard: shard.index, step: step, format: format, run: run)
                     let key = FNVHash.of(path)
-                    guard let earlier = seen[key] else {
-                        seen[key] = (file, shard.index)
+                    guard let earlierPlace = seen[key] else {
+                        seen[key] = UInt64(shard.index) << 32 | UInt64(position)
                         continue
                     }
-                    guard earlier.file != file,
-                          outputPath(of: earlier.file, shard: earlier.shard, step: step, format: format, run: run) == path else { continue }
-                    if clash == nil { clash = (path, earlier.file, file) } else { others += 1 }
+                    let earlierShard = Int(earlierPlace >> 32)
+                    let earlier = shards[earlierShard].files[Int(earlierPlace & 0xFFFF_FFFF)]
+                    guard earlier != file,
+                          outputPath(of: earlier, shard: earlierShard, step: step, format: format, run: run) == path else { continue }
+                    if clash == nil { clash = (path, earlier, file) } else { others += 1 }
                 }
             }
         }

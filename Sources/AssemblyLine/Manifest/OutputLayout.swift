@@ -63,12 +63,14 @@ package struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
 
     /// The relative path of one result, with each placeholder's value; `..` components from values are dropped.
     package func render(_ values: [Placeholder: String]) -> String {
-        let text = pieces.map { piece -> String in
+        var text = ""
+        for piece in pieces {
             switch piece {
-            case .literal(let literal): return literal
-            case .placeholder(let placeholder): return values[placeholder] ?? ""
+            case .literal(let literal): text += literal
+            case .placeholder(let placeholder): text += values[placeholder] ?? ""
             }
-        }.joined()
+        }
+        guard !PathText.hasOnlyPlainNames(text.utf8) else { return text }
         return text.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "/")
     }
 }

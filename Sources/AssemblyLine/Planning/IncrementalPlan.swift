@@ -21,9 +21,15 @@ package struct IncrementalPlan: Sendable, Hashable {
 
     /// `plan` without the files in `done` whose outputs pass `check`, re-sharded within `limits` when any were taken out.
     package init(_ plan: Plan, done: [FileIdentity: [RecordedOutput]], check: OutputCheck, limits: ShardLimits) {
-        let files = plan.shards.flatMap(\.files)
+        // Nothing done before (a first run, --force): the plan as it is, without a second copy of a million files.
+        guard !done.isEmpty else {
+            self.plan = plan
+            skipped = []
+            redone = []
+            return
+        }
         var skipped: [PlannedFile] = [], redone: [Redone] = [], sent: [PlannedFile] = []
-        for file in files {
+        for file in plan.shards.lazy.flatMap(\.files) {
             guard let outputs = done[FileIdentity(file)] else {
                 sent.append(file)
                 continue

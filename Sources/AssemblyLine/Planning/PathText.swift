@@ -31,7 +31,31 @@ package enum PathText {
 
     /// The absolute path lexically equal to `path` (which must start with `/`): `/a/./b/../c/` gives `/a/c`.
     static func normalizedAbsolute(_ path: String) -> String {
-        "/" + components(path).joined(separator: "/")
+        isNormalizedAbsolute(path) ? path : "/" + components(path).joined(separator: "/")
+    }
+
+    /// True when `path` is absolute and has no empty, `.` or `..` name (nor a trailing slash): already
+    /// what ``normalizedAbsolute(_:)`` makes of it. One pass over the bytes, for the planner's million paths.
+    static func isNormalizedAbsolute(_ path: String) -> Bool {
+        guard path.utf8.first == UInt8(ascii: "/") else { return false }
+        return path.utf8.count == 1 || hasOnlyPlainNames(path.utf8.dropFirst())
+    }
+
+    /// True when `bytes` split on `/` into names none of which is empty, `.` or `..`.
+    static func hasOnlyPlainNames(_ bytes: some Sequence<UInt8>) -> Bool {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var length = 0, dots = 0
+        for byte in bytes {
+            if byte == slash {
+                guard length > 0, length != dots || dots > 2 else { return false }
+                length = 0
+                dots = 0
+            } else {
+                length += 1
+                if byte == dot { dots += 1 }
+            }
+        }
+        return length > 0 && (length != dots || dots > 2)
     }
 
     /// The directory part of a path (`/a/b/c.yaml` gives `/a/b`, `c.yaml` gives `.`).
