@@ -79,12 +79,15 @@ final class CurlTransfer {
         try handle.set(CURLOPT_URL, string: request.url)
         try handle.set(CURLOPT_PROTOCOLS_STR, string: "http,https")
         // A redirect never takes an https exchange to plain http.
-        try handle.set(CURLOPT_REDIR_PROTOCOLS_STR, string: request.url.lowercased().hasPrefix("https:") ? "https" : "http,https")
+        let isHTTPS = request.url.lowercased().hasPrefix("https:")
+        try handle.set(CURLOPT_REDIR_PROTOCOLS_STR, string: isHTTPS ? "https" : "http,https")
         try handle.set(CURLOPT_NOSIGNAL, 1)
         try handle.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         try handle.set(CURLOPT_HTTPHEADER, list: headerList)
         try handle.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        try handle.set(CURLOPT_PIPEWAIT, 1)
+        // Waiting to share a connection only pays where HTTP/2 can multiplex (over TLS); over plain HTTP/1.1 a
+        // transfer would wait for a busy connection to be free, which a change stream never is.
+        try handle.set(CURLOPT_PIPEWAIT, isHTTPS ? 1 : 0)
         try handle.set(CURLOPT_BUFFERSIZE, Self.receiveBufferSize)
         try handle.set(CURLOPT_UPLOAD_BUFFERSIZE, Self.sendBufferSize)
         try handle.set(CURLOPT_TCP_KEEPALIVE, 1)

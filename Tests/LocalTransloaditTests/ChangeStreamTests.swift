@@ -39,7 +39,8 @@ import Testing
         }
     }
 
-    @Test func aTusAssemblyStreamsItsUploadResultAndEndThenTheStreamEnds() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func aTusAssemblyStreamsItsUploadResultAndEndThenTheStreamEnds() async throws {
         let harness = try ServiceHarness()
         let client = TusTests.Client(harness: harness)
         let image = try harness.image("first.png", width: 120, height: 90, format: .png)
@@ -51,6 +52,9 @@ import Testing
         #expect(streamURL == "\(harness.machine)/ws?assembly=\(id)")
 
         let reader = StreamReader(harness, url: streamURL)
+        // A request to the same host while the stream opens is answered: the stream's connection is never free
+        // again, and a transfer that waits for it hangs (TusRunTests' big upload did, until PIPEWAIT went for plain HTTP)
+        #expect(try await harness.get(assemblyURL)["ok"]?.stringValue == "ASSEMBLY_UPLOADING")
         try await reader.awaitOpening()
         #expect(reader.text.hasPrefix("id: \(id)\n\n"))
         let length = try TusTests.size(image)
