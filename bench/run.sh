@@ -7,6 +7,7 @@ bench/plan.sh
 bench/ledger.sh
 bench/service.sh
 bench/pipeline.sh
+bench/defaults.sh
 bench/tus.sh
 bench/fuzz.py
 bench/soak.py
