@@ -118,14 +118,14 @@ start_service() {
     export BENCH_URL
 }
 
-# Stops the service; prints the CPU seconds it used.
+# Stops the service and waits for it (so that its closing line is written); sets SERVICE_CPU to the CPU seconds it used.
 stop_service() {
     local ticks
     ticks=$(awk '{ print $14 + $15 }' "/proc/$SERVICE/stat")
     kill "$SERVICE"
     wait "$SERVICE" || true
     SERVICE=""
-    awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }'
+    SERVICE_CPU=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
 }
 
 echo "pipeline: $FILES files ($((INPUT_BYTES / FILES / 1024)) KiB average), $SHARDS Assemblies of $SHARD_FILES, $CONCURRENCY in flight, poll ${POLL_MS}ms, service --workers $WORKERS"
@@ -149,10 +149,8 @@ for run in $(seq "$RUNS"); do
             exit 1
         fi
         end=$(date +%s%N)
-        service_cpu=$(stop_service)
-        # stop_service ran in a subshell, which cannot wait for the service: wait here for its closing line.
-        wait "$SERVICE" 2> /dev/null || true
-        SERVICE=""
+        stop_service
+        service_cpu=$SERVICE_CPU
         status_per_assembly=$(sed -n 's/^serve: requests answered: //p' "$RUN/data.err" | tr ',' '\n' |
             awk '$1 == "create" { c = $2 } $1 == "status" { s = $2 } END { printf "%.2f", (c ? s / c : 0) }')
         read -r rss user sys < <(tail -1 "$RUN/time")
@@ -198,7 +196,7 @@ if perf record -q -o /dev/null -- true 2> /dev/null; then
     start_service "$RUN/data"
     perf record -q -F 1000 --call-graph dwarf,16384 -o "$RUN/perf.data" -- \
         "$BIN" run "$WORK/manifest.yaml" --state-dir "$RUN/state" > "$RUN/log" 2>&1
-    stop_service > /dev/null
+    stop_service
     perf script -F period,ip,sym,dso -i "$RUN/perf.data" 2> /dev/null | python3 "$ROOT/bench/pipeline_profile.py" "$FILES"
     rm -rf "$RUN"
 else

@@ -5,7 +5,11 @@
 # Usage: scripts/make-deb.sh BINARY
 set -euo pipefail
 binary=$1
-version=$("$binary" --version | head -1 | cut -d' ' -f2)
+# The first line of --version: `assemblyline VERSION (commit HASH)`.
+identity=$("$binary" --version | head -1)
+version=$(cut -d' ' -f2 <<< "$identity")
+commit=${identity##*(commit }
+commit=${commit%)}
 arch=$(dpkg --print-architecture)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -15,7 +19,7 @@ scripts/install.sh "$binary" "$stage" /usr > /dev/null
 gzip -9n "$stage/usr/share/man/man1/assemblyline.1"
 install -d "$stage/usr/share/doc/assemblyline"
 printf 'AssemblyLine %s, built from commit %s.\nSee /usr/share/doc/assemblyline/deploy.md.\n' \
-  "$version" "$("$binary" --version | head -1 | sed 's/.*(commit \(.*\))/\1/')" > "$stage/usr/share/doc/assemblyline/README"
+  "$version" "$commit" > "$stage/usr/share/doc/assemblyline/README"
 
 # dpkg-shlibdeps wants a debian/control beside it, naming the package.
 install -d "$work/debian"

@@ -29,8 +29,6 @@ package final class HTTPServer: Sendable {
     package let host: String
     /// The bound port (the system's choice when the configuration asked for 0).
     package let port: UInt16
-    /// `https` with TLS, else `http`.
-    package let scheme: String
     private let core: ServerCore
     /// The PEM text libmicrohttpd was given, kept at its address while the daemon runs.
     private let tlsText: [OwnedCString]
@@ -101,7 +99,6 @@ package final class HTTPServer: Sendable {
             throw .startFailed(address: shown, reason: reason)
         }
         self.host = configuration.host
-        self.scheme = tlsText.isEmpty ? "http" : "https"
         self.tlsText = tlsText
         self.port = cmhd_daemon_info(daemon, .DAEMON_INFO_BIND_PORT)?.pointee.port ?? configuration.port
         self.core = core
@@ -118,6 +115,9 @@ package final class HTTPServer: Sendable {
     deinit {
         stop()
     }
+
+    /// `https` with TLS, else `http`.
+    package var scheme: String { tlsText.isEmpty ? "http" : "https" }
 
     /// `http://HOST:PORT` (`https://` with TLS), with an IPv6 host in brackets.
     package var baseURL: String {

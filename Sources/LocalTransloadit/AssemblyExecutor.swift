@@ -115,9 +115,10 @@ struct AssemblyExecutor: Sendable {
         }
     }
 
-    /// Adds results of `step` to the executing Assembly, for its status and its change stream.
+    /// Adds results of `step` to the executing Assembly, for its status and its change stream; in memory
+    /// only, since an execution a restart cuts short starts over without them.
     private func show(_ files: [ServiceAssemblyFile], of step: String, in id: String) {
-        store.update(id) { record in
+        store.update(id, durably: false) { record in
             guard record.state == .executing else { return }
             record.results[step, default: []] += files
         }

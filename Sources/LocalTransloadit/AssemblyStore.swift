@@ -162,16 +162,17 @@ final class AssemblyStore: Sendable {
         state.withLock { state in load(id, in: &state) }
     }
 
-    /// Changes a stored Assembly and writes it out; nil when there is no such Assembly.
+    /// Changes a stored Assembly and writes it out (unless `durably` is false: a change that a restart
+    /// redoes anyway, kept in memory and published only); nil when there is no such Assembly.
     @discardableResult
-    func update<Result>(_ id: String, _ change: (inout AssemblyRecord) -> Result) -> Result? {
+    func update<Result>(_ id: String, durably: Bool = true, _ change: (inout AssemblyRecord) -> Result) -> Result? {
         let outcome = state.withLock { state -> (Result, [AssemblyChange])? in
             guard let before = load(id, in: &state) else { return nil }
             var record = before
             let result = change(&record)
             guard record != before else { return (result, []) }
             state.hold(record)
-            write(record)
+            if durably { write(record) }
             return (result, AssemblyChange.between(before, record))
         }
         guard let (result, found) = outcome else { return nil }

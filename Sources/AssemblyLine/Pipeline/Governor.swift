@@ -11,8 +11,8 @@ package actor Governor {
     package let uploads: AsyncSemaphore
     package let downloads: AsyncSemaphore
     private var creations: SlidingWindowBudget
-    /// Set by the first rate-limited creation: the gap between creations from then on.
-    private var creationSpacing: Duration?
+    /// Set by the first rate-limited creation: from then on creations are `evenSpacing` apart.
+    private var spacedEvenly = false
     private let evenSpacing: Duration
     private var creationsBlockedUntil: ContinuousClock.Instant
     private var lastCreation: ContinuousClock.Instant?
@@ -34,8 +34,8 @@ package actor Governor {
     /// Waits until one more Assembly may be created within the budget.
     package func awaitCreation() async throws {
         var earliest = max(clock.instant, creationsBlockedUntil)
-        if let creationSpacing, let lastCreation {
-            earliest = max(earliest, lastCreation + creationSpacing)
+        if spacedEvenly, let lastCreation {
+            earliest = max(earliest, lastCreation + evenSpacing)
         }
         let slot = creations.reserve(at: earliest)
         lastCreation = slot
@@ -54,7 +54,7 @@ package actor Governor {
     /// reached, and spaces them evenly from then on.
     package func backOffCreations(for duration: Duration) {
         creationsBlockedUntil = max(creationsBlockedUntil, clock.instant + duration)
-        creationSpacing = evenSpacing
+        spacedEvenly = true
     }
 
     /// Forgets an Assembly that will not be polled again.

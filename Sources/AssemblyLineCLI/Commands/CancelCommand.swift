@@ -36,8 +36,7 @@ struct CancelCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let (stateDirectory, _) = try location.locate(runID)
-        let (reader, id) = try await location.openRun(runID)
+        let (reader, id, stateDirectory) = try await location.openRun(runID)
         let record: RunRecord
         do {
             record = try await reader.run(id).record

@@ -68,7 +68,7 @@ struct CheckCommand: CLICommand {
             }
             return done.sorted { $0.key.path < $1.key.path }.flatMap { identity, outputs in outputs.map { (identity.path, $0) } }
         case .run(let run):
-            let (ledger, id) = try await location.openRun(run)
+            let (ledger, id, _) = try await location.openRun(run)
             do {
                 let inputs = Dictionary(uniqueKeysWithValues: try await ledger.files(of: id, shard: nil, state: nil).map { ($0.index, $0.file.relativePath) })
                 let outputs = try await ledger.currentResults(of: id).compactMap { record -> (String, RecordedOutput)? in

@@ -40,7 +40,7 @@ struct ReportCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let (ledger, run) = try await location.openRun(runID)
+        let (ledger, run, _) = try await location.openRun(runID)
         let report: RunReport
         do {
             report = try await Self.read(ledger, id: run, failedOnly: failedOnly, listsResults: listsResults)

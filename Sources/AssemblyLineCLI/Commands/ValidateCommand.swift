@@ -28,8 +28,8 @@ struct ValidateCommand: CLICommand {
     static func checkSecrets(of manifest: Manifest) throws {
         let source: SecretSource
         switch manifest.signer {
-        case let .backend(_, token, _, caFile):
-            try caFile.map { try NamedFile(name: "\(manifest.file): signer.ca_file", path: $0).checkReadable() }
+        case let .backend(_, token, _, _):
+            try NamedFile.signerCA(of: manifest)?.checkReadable()
             source = token
         case .local(let secret): source = secret
         case .embedded: return

@@ -51,17 +51,19 @@ struct LedgerLocation: Sendable {
         return (found.stateDirectory, found.run)
     }
 
-    /// The ledger holding `run` (nil: the newest run) opened read-only, with the run's ID; the caller closes it.
+    /// The ledger holding `run` (nil: the newest run) opened read-only, with the run's ID and the state
+    /// directory it is in; the caller closes it.
     ///
     /// - Throws: ``CommandError/noLedger(path:hint:)`` where there is none, ``CommandError/noRuns(path:)``
     ///   for the newest run of a ledger without runs.
-    func openRun(_ run: RunID?) async throws -> (ledger: SQLiteLedger, run: RunID) {
+    func openRun(_ run: RunID?) async throws -> (ledger: SQLiteLedger, run: RunID, stateDirectory: String) {
         let (opened, path, meant) = try await openForReading(holding: run)
         guard let ledger = opened else { throw CommandError.noLedger(path: "at \(path)", hint: "no run has been recorded there") }
-        if let meant { return (ledger, meant) }
+        let directory = PathText.directory(of: path)
+        if let meant { return (ledger, meant, directory) }
         do {
             guard let newest = try await ledger.latestRun(matching: filter())?.id else { throw CommandError.noRuns(path: path) }
-            return (ledger, newest)
+            return (ledger, newest, directory)
         } catch {
             await ledger.close()
             throw error

@@ -1,3 +1,4 @@
+import AssemblyLine
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -52,5 +53,11 @@ struct NamedFile {
 
     private func failure(_ reason: String) -> CommandError {
         .namedFileUnreadable(name: name, path: path, reason: reason)
+    }
+
+    /// The backend signer's `ca_file`, named by its manifest field, when the manifest sets one.
+    static func signerCA(of manifest: Manifest) -> NamedFile? {
+        guard case let .backend(_, _, _, caFile?) = manifest.signer else { return nil }
+        return NamedFile(name: "\(manifest.file): signer.ca_file", path: caFile)
     }
 }

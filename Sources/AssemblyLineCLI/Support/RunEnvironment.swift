@@ -43,7 +43,7 @@ final class RunEnvironment: Sendable {
                 let key = manifest.auth.key ?? ""
                 switch manifest.signer {
                 case let .backend(signerURL, token, timeout, caFile):
-                    try caFile.map { try NamedFile(name: "\(manifest.file): signer.ca_file", path: $0).checkReadable() }
+                    try NamedFile.signerCA(of: manifest)?.checkReadable()
                     let signer = try BackendSigner(url: signerURL, token: try secrets.read(token), timeout: timeout, transport: transport,
                                                    caBundlePath: caFile)
                     return RunEnvironment(endpoint: url, key: key, signer: signer, transport: transport, ledger: ledger, embedded: nil)
