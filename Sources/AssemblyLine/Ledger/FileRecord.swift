@@ -1,5 +1,5 @@
 /// One input file of a run as the `files` table holds it.
-package struct FileRecord: Sendable, Hashable, Codable {
+package struct FileRecord: Sendable, Hashable {
     /// The file's number in the run: planned files first, 0-based in plan order, then skipped files.
     /// Field names sent to the service carry it, so that results map back to their input.
     package var index: Int

@@ -14,7 +14,8 @@ struct DirectoryWalk {
     /// A directory being walked: its live pattern states and the names still to visit.
     private struct Frame {
         var path: String
-        var realPath: String
+        /// The directory's real path with a trailing `/`, shared by the files found in it.
+        var realDirectory: String
         var identity: FileProbe.DirectoryIdentity
         var include: [PatternState]
         var exclude: [PatternState]
@@ -106,20 +107,21 @@ struct DirectoryWalk {
         }
         switch status.kind {
         case .regular where wantsFile:
-            guard let realPath = resolve(path, name: name, in: parent, isLink: isLink) else { return }
+            guard let real = resolve(path, name: name, in: parent, isLink: isLink) else { return }
             if let code = FileProbe.readError(of: path) {
                 warn(path, "cannot be read: \(FileProbe.message(for: code)); a run fails it alone, before sending anything")
             }
             visit(DirectoryWalker.Found(
-                path: path, realPath: realPath, size: status.size, modifiedNanoseconds: status.modifiedNanoseconds))
+                path: path, realDirectory: real.directory, realName: real.name,
+                size: status.size, modifiedNanoseconds: status.modifiedNanoseconds))
         case .directory where wantsDirectory:
             guard !onPath.contains(status.identity) else {
                 warn(path, "skipped: leads back to a directory being walked (symlink loop)")
                 return
             }
-            guard let realPath = resolve(path, name: name, in: parent, isLink: isLink) else { return }
+            guard let real = resolve(path, name: name, in: parent, isLink: isLink) else { return }
             let childInclude = includeStates.filter { include[$0.pattern].canMatchBelow($0.state) }
-            enter(path, realPath: realPath, identity: status.identity, include: childInclude, exclude: excludeStates)
+            enter(path, realPath: real.directory + real.name, identity: status.identity, include: childInclude, exclude: excludeStates)
         case .other where wantsFile:
             warn(path, "skipped: not a regular file")
         default:
@@ -144,19 +146,19 @@ struct DirectoryWalk {
         // Names in byte order: the walk then finds files almost in plan order, and the plan's sort has little left to do.
         let entries = listing.entries.sorted { PathText.precedes($0.name, $1.name) }
         stack.append(Frame(
-            path: path, realPath: realPath, identity: identity,
+            path: path, realDirectory: PathText.asDirectory(realPath), identity: identity,
             include: include, exclude: exclude, entries: entries))
     }
 
-    /// The real path of an entry: its parent's real path and its name, or `realpath` for a symlink.
-    private mutating func resolve(_ path: String, name: String, in parent: Frame, isLink: Bool) -> String? {
-        guard isLink else { return PathText.appending(name, to: parent.realPath) }
+    /// The real directory (ending in `/`) and real name of an entry: its parent's and its own, or `realpath`'s for a symlink.
+    private mutating func resolve(_ path: String, name: String, in parent: Frame, isLink: Bool) -> (directory: String, name: String)? {
+        guard isLink else { return (parent.realDirectory, name) }
         var code: Int32 = 0
         guard let resolved = FileProbe.realPath(of: path, errorCode: &code) else {
             warn(path, "cannot resolve symlink: \(FileProbe.message(for: code))")
             return nil
         }
-        return resolved
+        return PathText.directoryAndName(of: resolved)
     }
 
     private func advance(

@@ -19,8 +19,11 @@ package struct DirectoryWalker: Sendable {
     package struct Found: Sendable, Hashable {
         /// The path as walked, through any symlinks: the one the patterns matched.
         package var path: String
-        /// The path with every symlink resolved.
-        package var realPath: String
+        /// The real path of the directory the file really is in, with a trailing `/`: for files reached
+        /// without a symlink, one string shared by every file of the directory.
+        package var realDirectory: String
+        /// The file's real name: the name it was found by, or its target's for a symlink.
+        package var realName: String
         package var size: Int64
         package var modifiedNanoseconds: Int64
     }

@@ -70,6 +70,27 @@ package enum PathText {
         return String(path[path.index(after: slash)...])
     }
 
+    /// A path cut after its last `/`: `/a/b/c.jpg` gives `/a/b/` and `c.jpg`; a path without `/` gives `""` and itself.
+    static func directoryAndName(of path: String) -> (directory: String, name: String) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        let nameStart = path.utf8.index(after: slash)
+        return (String(path.utf8[..<nameStart])!, String(path.utf8[nameStart...])!)
+    }
+
+    /// Whether the last name of `path` is `name`, byte for byte (`a/b.jpg` ends in `b.jpg`, not in `.jpg`).
+    static func endsInName(_ path: String, _ name: String) -> Bool {
+        let path = path.utf8, name = name.utf8
+        guard !name.isEmpty, path.count >= name.count else { return false }
+        let start = path.index(path.endIndex, offsetBy: -name.count)
+        guard path[start...].elementsEqual(name) else { return false }
+        return start == path.startIndex || path[path.index(before: start)] == UInt8(ascii: "/")
+    }
+
+    /// `path` with a trailing `/`, as a directory prefix names it (`/` stays `/`).
+    static func asDirectory(_ path: String) -> String {
+        path.utf8.last == UInt8(ascii: "/") ? path : path + "/"
+    }
+
     /// An absolute, normalized path: a relative `path` is taken against the absolute `base`.
     package static func resolve(_ path: String, against base: String) -> String {
         normalizedAbsolute(path.utf8.first == UInt8(ascii: "/") ? path : appending(path, to: base))

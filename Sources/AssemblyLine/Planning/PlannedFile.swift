@@ -1,16 +1,34 @@
 /// One input file as the planner found it: where it is, what it is called in the outputs, and its identity.
-package struct PlannedFile: Sendable, Hashable, Codable {
-    /// The absolute path, with symlinks resolved; two inputs with the same real path are one file.
-    package var path: String
+///
+/// A plan can hold a million of these, so the real path is not kept whole when it ends in the
+/// relative path's last name (a file reached without a symlink): only its real directory is, and
+/// the files found in one directory share that one string.
+package struct PlannedFile: Sendable, Hashable {
     /// The path relative to `inputs.base`, with `/` separators; outputs mirror it.
     package var relativePath: String
     /// The size in bytes when it was planned.
     package var size: Int64
     /// The modification time when it was planned, in nanoseconds since 1970 (UTC).
     package var modifiedNanoseconds: Int64
+    /// The real directory with a trailing `/` when the real name is the relative path's last name; else the whole real path.
+    private let realPathOrDirectory: String
+
+    /// The absolute path, with symlinks resolved; two inputs with the same real path are one file.
+    package var path: String {
+        guard realPathOrDirectory.utf8.last == UInt8(ascii: "/") else { return realPathOrDirectory }
+        return realPathOrDirectory + PathText.lastComponent(of: relativePath)
+    }
 
     package init(path: String, relativePath: String, size: Int64, modifiedNanoseconds: Int64) {
-        self.path = path
+        let (directory, name) = PathText.directoryAndName(of: path)
+        self.init(relativePath: relativePath, realDirectory: directory, realName: name, size: size,
+                  modifiedNanoseconds: modifiedNanoseconds)
+    }
+
+    /// A file named `realName` in the real directory `realDirectory` (which ends in `/`, or is empty for a bare name).
+    init(relativePath: String, realDirectory: String, realName: String, size: Int64, modifiedNanoseconds: Int64) {
+        let keepsDirectoryOnly = realDirectory.utf8.last == UInt8(ascii: "/") && PathText.endsInName(relativePath, realName)
+        realPathOrDirectory = keepsDirectoryOnly ? realDirectory : realDirectory + realName
         self.relativePath = relativePath
         self.size = size
         self.modifiedNanoseconds = modifiedNanoseconds
@@ -18,7 +36,7 @@ package struct PlannedFile: Sendable, Hashable, Codable {
 }
 
 /// A group of files sent together as one Assembly.
-package struct Shard: Sendable, Hashable, Codable {
+package struct Shard: Sendable, Hashable {
     /// The shard's position in the plan, from 0.
     package var index: Int
     package var files: [PlannedFile]
@@ -33,7 +51,7 @@ package struct Shard: Sendable, Hashable, Codable {
 }
 
 /// The whole plan of a run: every input file in exactly one shard, in a deterministic order.
-package struct Plan: Sendable, Hashable, Codable {
+package struct Plan: Sendable, Hashable {
     package var shards: [Shard]
 
     package init(shards: [Shard]) {

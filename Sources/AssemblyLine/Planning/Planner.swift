@@ -56,7 +56,7 @@ package struct Planner: Sendable {
                 return
             }
             files.add(PlannedFile(
-                path: found.realPath, relativePath: relativePath,
+                relativePath: relativePath, realDirectory: found.realDirectory, realName: found.realName,
                 size: found.size, modifiedNanoseconds: found.modifiedNanoseconds))
         }
         if let firstOutside {

@@ -1,0 +1,34 @@
+@testable import AssemblyLine
+import Testing
+
+/// A planned file gives back the real path it was made with, however much of it it keeps.
+@Suite struct PlannedFileTests {
+    @Test(arguments: [
+        ("/in/a/x.jpg", "a/x.jpg"),
+        ("/in/t/target.jpg", "a/link.jpg"),
+        ("/x.jpg", "x.jpg"),
+        ("x.jpg", "x.jpg"),
+        ("/in/ax.jpg", "x.jpg"),
+        ("/in/x.jpg", "b/ax.jpg"),
+        ("/in/é.jpg", "e\u{301}.jpg"),
+    ])
+    func thePathIsTheRealPathItWasMadeWith(real: String, relative: String) {
+        let file = PlannedFile(path: real, relativePath: relative, size: 3, modifiedNanoseconds: 7)
+        #expect(Array(file.path.utf8) == Array(real.utf8))
+        #expect(file.relativePath == relative)
+    }
+
+    @Test func aFileFoundInItsRealDirectoryEqualsTheSameFileMadeFromItsPath() {
+        let found = PlannedFile(relativePath: "a/x.jpg", realDirectory: "/in/a/", realName: "x.jpg", size: 3, modifiedNanoseconds: 7)
+        let made = PlannedFile(path: "/in/a/x.jpg", relativePath: "a/x.jpg", size: 3, modifiedNanoseconds: 7)
+        #expect(found == made)
+        #expect(found.hashValue == made.hashValue)
+        #expect(found != PlannedFile(path: "/in/b/x.jpg", relativePath: "a/x.jpg", size: 3, modifiedNanoseconds: 7))
+    }
+
+    @Test(arguments: [("a/b.jpg", "b.jpg", true), ("b.jpg", "b.jpg", true), ("a/ab.jpg", "b.jpg", false),
+                      ("b.jpg", "a/b.jpg", false), ("a/", "", false)])
+    func endsInNameComparesWholeNames(path: String, name: String, expected: Bool) {
+        #expect(PathText.endsInName(path, name) == expected)
+    }
+}
