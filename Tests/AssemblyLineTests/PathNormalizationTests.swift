@@ -19,6 +19,21 @@ import Testing
     func aLayoutRendersTheSamePathWhetherOrNotItNeedsCleaning(rendered: String) throws {
         let layout = try OutputLayout("{name}")
         let cleaned = rendered.split(separator: "/").filter { $0 != ".." && $0 != "." }.joined(separator: "/")
-        #expect(layout.render([.name: rendered]) == cleaned, "\(rendered)")
+        #expect(layout.render { _ in rendered } == cleaned, "\(rendered)")
+    }
+
+    @Test(arguments: [
+        ("/a/b/c.tar.gz", "/a/b", "c.tar.gz", "c.tar", "gz"),
+        ("README", ".", "README", "README", nil),
+        ("/x.jpg", "/", "x.jpg", "x", "jpg"),
+        ("a/\u{301}b.jpg", "a", "\u{301}b.jpg", "\u{301}b", "jpg"),
+        ("a/b.\u{301}x", "a", "b.\u{301}x", "b", "\u{301}x"),
+    ])
+    func pathsAreCutAtTheirLastSlashAndDotByBytes(path: String, directory: String, name: String, stem: String, ext: String?) {
+        #expect(PathText.directory(of: path) == directory)
+        #expect(PathText.lastComponent(of: path) == name)
+        let parts = PathText.stemAndExtension(of: name)
+        #expect(parts.stem == stem)
+        #expect(parts.extension == ext)
     }
 }

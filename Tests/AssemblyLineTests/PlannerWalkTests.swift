@@ -168,7 +168,31 @@ import Glibc
         let result = try tree.plan(["in/**/*.jpg"], base: "in")
 
         #expect(result.plan.relativePaths == ["a.jpg"])
-        #expect(result.warnings == [PlanWarning(path: firstUnreachable, problem: "vanished or unreadable: File name too long")])
+        #expect(result.warnings == [PlanWarning(path: firstUnreachable, problem: "skipped: the path is longer than PATH_MAX (4096 bytes)")])
+    }
+
+    @Test func aTreeDeeperThanTheOpenDirectoriesIsWalkedWholeAndLeftClosed() throws {
+        // Given: a file in each of more nested directories than stay open, each listed after the directory below it
+        let tree = try PlanningTree()
+        let depth = DirectoryWalk.openDirectoryLimit + 8
+        var directory = "in"
+        var expected: [String] = []
+        for level in 0..<depth {
+            directory += "/d"
+            try tree.file("\(directory)/z\(level).jpg")
+            expected.append(String(directory.dropFirst("in/".count)) + "/z\(level).jpg")
+        }
+
+        // When
+        let files = try tree.plan(["in/**/*.jpg"], base: "in").plan.shards.flatMap(\.files)
+
+        // Then: every file, with its real path, and no directory of the tree still open
+        #expect(files.map(\.relativePath) == expected.sorted(by: PathText.precedes))
+        #expect(files.map(\.path) == files.map { tree.path("in/" + $0.relativePath) })
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)
+        }
+        #expect(!open.contains { $0.hasPrefix(tree.path("in")) })
     }
 
     @Test(.enabled(if: getuid() != 0, "root reads a directory of mode 000"))

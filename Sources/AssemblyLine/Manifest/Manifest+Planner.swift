@@ -73,10 +73,8 @@ extension Manifest {
     }
 
     private func outputPath(of file: PlannedFile, shard: Int, step: String, format: String?, run: RunID) -> String {
-        let base = PathText.lastComponent(of: file.relativePath)
-        let dot = base.lastIndex(of: ".")
-        let stem = dot.map { String(base[..<$0]) } ?? base
-        let ext = format ?? dot.map { String(base[base.index(after: $0)...]) } ?? ""
+        let (stem, ownExt) = PathText.stemAndExtension(of: PathText.lastComponent(of: file.relativePath))
+        let ext = format ?? ownExt ?? ""
         return ResultMapper.outputPath(output, run: run, shard: shard, step: step, name: ext.isEmpty ? stem : "\(stem).\(ext)",
                                        ext: ext, input: file)
     }

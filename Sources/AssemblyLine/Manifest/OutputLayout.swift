@@ -62,12 +62,12 @@ package struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The relative path of one result, with each placeholder's value; `..` components from values are dropped.
-    package func render(_ values: [Placeholder: String]) -> String {
+    package func render(_ value: (Placeholder) -> String) -> String {
         var text = ""
         for piece in pieces {
             switch piece {
             case .literal(let literal): text += literal
-            case .placeholder(let placeholder): text += values[placeholder] ?? ""
+            case .placeholder(let placeholder): text += value(placeholder)
             }
         }
         guard !PathText.hasOnlyPlainNames(text.utf8) else { return text }

@@ -84,15 +84,20 @@ package struct ResultMapper: Sendable {
     package static func outputPath(_ output: OutputSettings, run: RunID, shard: Int, step: String, name: String, ext: String?,
                                    input: PlannedFile?) -> String {
         let relative = input?.relativePath ?? name
-        let base = PathText.lastComponent(of: relative)
-        let stem = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
-        let directory = relative.contains("/") ? PathText.directory(of: relative) : "."
-        let resultExt = ext ?? name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
-        let values: [OutputLayout.Placeholder: String] = [
-            .run: run.rawValue, .step: step, .shard: String(shard),
-            .relpath: directory == "." ? stem : directory + "/" + stem,
-            .dir: directory, .stem: stem, .ext: resultExt, .name: name,
-        ]
-        return PathText.resolve(output.layout.render(values), against: output.dir)
+        let stem = PathText.stemAndExtension(of: PathText.lastComponent(of: relative)).stem
+        let directory = PathText.directory(of: relative)
+        let path = output.layout.render { placeholder in
+            switch placeholder {
+            case .run: run.rawValue
+            case .step: step
+            case .shard: String(shard)
+            case .relpath: directory == "." ? stem : directory + "/" + stem
+            case .dir: directory
+            case .stem: stem
+            case .ext: ext ?? PathText.stemAndExtension(of: name).extension ?? ""
+            case .name: name
+            }
+        }
+        return PathText.resolve(path, against: output.dir)
     }
 }

@@ -7,7 +7,12 @@ import Darwin
 /// One run of `DirectoryWalker`: an explicit depth-first stack of directories and the warnings met so far.
 ///
 /// The stack is explicit rather than recursive so that deep trees cannot overflow a thread's stack.
+/// The deepest directories on the stack stay open, so their entries are reached by name; shallower
+/// ones are closed (at most `openDirectoryLimit` stay open) and their entries reached by path.
 struct DirectoryWalk {
+    /// How many directories on the current path stay open at most.
+    static let openDirectoryLimit = 32
+
     /// A pattern's index and where it stands after the names of the current directory.
     private typealias PatternState = (pattern: Int, state: GlobState)
 
@@ -21,6 +26,13 @@ struct DirectoryWalk {
         var exclude: [PatternState]
         var entries: [FileProbe.Entry]
         var next = 0
+        /// The open directory, or -1 once it is closed to stay within `openDirectoryLimit`.
+        var descriptor: Int32
+
+        /// How the calls reach the entry `name` of this directory, whose whole path is `path`.
+        func reference(to name: String, at path: String) -> FileProbe.Reference {
+            descriptor >= 0 ? FileProbe.Reference(directory: descriptor, path: name) : FileProbe.Reference(path: path)
+        }
     }
 
     private let include: [GlobPattern]
@@ -46,7 +58,7 @@ struct DirectoryWalk {
             return
         }
         var code: Int32 = 0
-        guard let status = FileProbe.status(of: root, followingLinks: true, errorCode: &code) else {
+        guard let status = FileProbe.status(of: FileProbe.Reference(path: root), followingLinks: true, errorCode: &code) else {
             if code != ENOENT, code != ENOTDIR { warn(root, "cannot read: \(FileProbe.message(for: code))") }
             return
         }
@@ -55,11 +67,13 @@ struct DirectoryWalk {
             warn(root, "cannot resolve: \(FileProbe.message(for: code))")
             return
         }
-        enter(root, realPath: realRoot, identity: status.identity, include: includeStates, exclude: excludeStates)
+        enter(root, opening: FileProbe.Reference(path: root), realPath: realRoot, identity: status.identity,
+              include: includeStates, exclude: excludeStates)
         while !stack.isEmpty {
             let top = stack.count - 1
             guard stack[top].next < stack[top].entries.count else {
                 onPath.remove(stack[top].identity)
+                if stack[top].descriptor >= 0 { close(stack[top].descriptor) }
                 stack.removeLast()
                 continue
             }
@@ -91,14 +105,20 @@ struct DirectoryWalk {
         default:
             break
         }
+        // Reached by name in an open directory, a path can outgrow what the rest of the run may open.
+        guard path.utf8.count < PATH_MAX else {
+            warn(path, "skipped: the path is longer than PATH_MAX (\(PATH_MAX) bytes)")
+            return
+        }
+        let reference = parent.reference(to: name, at: path)
         var code: Int32 = 0
-        guard var status = FileProbe.status(of: path, followingLinks: false, errorCode: &code) else {
+        guard var status = FileProbe.status(of: reference, followingLinks: false, errorCode: &code) else {
             warn(path, "vanished or unreadable: \(FileProbe.message(for: code))")
             return
         }
         let isLink = status.kind == .symbolicLink
         if isLink {
-            guard let target = FileProbe.status(of: path, followingLinks: true, errorCode: &code) else {
+            guard let target = FileProbe.status(of: reference, followingLinks: true, errorCode: &code) else {
                 let reason = code == ELOOP ? "symlink loop" : FileProbe.message(for: code)
                 warn(path, "broken symlink: \(reason)")
                 return
@@ -108,7 +128,7 @@ struct DirectoryWalk {
         switch status.kind {
         case .regular where wantsFile:
             guard let real = resolve(path, name: name, in: parent, isLink: isLink) else { return }
-            if let code = FileProbe.readError(of: path) {
+            if let code = FileProbe.readError(of: reference) {
                 warn(path, "cannot be read: \(FileProbe.message(for: code)); a run fails it alone, before sending anything")
             }
             visit(DirectoryWalker.Found(
@@ -121,7 +141,7 @@ struct DirectoryWalk {
             }
             guard let real = resolve(path, name: name, in: parent, isLink: isLink) else { return }
             let childInclude = includeStates.filter { include[$0.pattern].canMatchBelow($0.state) }
-            enter(path, realPath: real.directory + real.name, identity: status.identity, include: childInclude, exclude: excludeStates)
+            enter(path, opening: reference, realPath: real.directory + real.name, identity: status.identity, include: childInclude, exclude: excludeStates)
         case .other where wantsFile:
             warn(path, "skipped: not a regular file")
         default:
@@ -129,13 +149,13 @@ struct DirectoryWalk {
         }
     }
 
-    /// Reads the directory's names and pushes it, or reports why it cannot be read.
+    /// Opens the directory at `path` (reached through `opening`), reads its names and pushes it, or reports why it cannot be read.
     private mutating func enter(
-        _ path: String, realPath: String, identity: FileProbe.DirectoryIdentity,
+        _ path: String, opening: FileProbe.Reference, realPath: String, identity: FileProbe.DirectoryIdentity,
         include: [PatternState], exclude: [PatternState]
     ) {
         var code: Int32 = 0
-        guard let listing = FileProbe.entries(of: path, errorCode: &code) else {
+        guard let listing = FileProbe.openDirectory(opening, errorCode: &code) else {
             warn(path, "cannot read directory: \(FileProbe.message(for: code))")
             return
         }
@@ -147,7 +167,12 @@ struct DirectoryWalk {
         let entries = listing.entries.sorted { PathText.precedes($0.name, $1.name) }
         stack.append(Frame(
             path: path, realDirectory: PathText.asDirectory(realPath), identity: identity,
-            include: include, exclude: exclude, entries: entries))
+            include: include, exclude: exclude, entries: entries, descriptor: listing.descriptor))
+        let closing = stack.count - 1 - Self.openDirectoryLimit
+        if closing >= 0, stack[closing].descriptor >= 0 {
+            close(stack[closing].descriptor)
+            stack[closing].descriptor = -1
+        }
     }
 
     /// The real directory (ending in `/`) and real name of an entry: its parent's and its own, or `realpath`'s for a symlink.

@@ -9,11 +9,12 @@
 ///   the current path is a loop: it is skipped and reported. The same directory reached by two
 ///   different paths is walked twice (the planner de-duplicates files by real path), which keeps the
 ///   result independent of the order `readdir` returns names in.
-/// - Unreadable directories, broken symlinks and entries that vanish are reported as warnings;
-///   the walk goes on.
+/// - Unreadable directories, broken symlinks, entries that vanish and paths of `PATH_MAX` bytes or
+///   more are reported as warnings; the walk goes on.
 ///
-/// Memory: the names of the directories on the current path, read one directory at a time, and
-/// one open directory handle at a time; nothing of the rest of the tree is kept.
+/// Memory: the names of the directories on the current path, read one directory at a time, and at
+/// most `DirectoryWalk.openDirectoryLimit` open directories (the deepest on the current path, whose
+/// entries are then reached by name); nothing of the rest of the tree is kept.
 package struct DirectoryWalker: Sendable {
     /// A matching regular file (or a symlink to one).
     package struct Found: Sendable, Hashable {

@@ -4,11 +4,29 @@ import Glibc
 import Darwin
 #endif
 
-/// Thin wrappers over `stat`, `realpath` and `opendir`/`readdir` for the walker, returning `errno` on failure.
+/// Thin wrappers over `fstatat`, `faccessat`, `realpath` and `openat`/`readdir` for the walker, returning `errno` on failure.
 ///
 /// POSIX calls are used rather than `FileManager`, whose attribute dictionaries cost far more per
-/// file than one `lstat` (the planner must handle a million files).
+/// file than one `lstat` (the planner must handle a million files). Entries are reached by name in
+/// their open directory where there is one, so the kernel does not walk each whole path again.
 enum FileProbe {
+    /// How a call reaches an entry: `path` is a name in the open directory `directory`, or with
+    /// `AT_FDCWD` a whole path.
+    struct Reference {
+        var directory: Int32
+        var path: String
+
+        /// The entry at the whole path `path`.
+        init(path: String) {
+            self.init(directory: AT_FDCWD, path: path)
+        }
+
+        init(directory: Int32, path: String) {
+            self.directory = directory
+            self.path = path
+        }
+    }
+
     /// What an entry is, from `stat` or from the directory entry's type hint.
     enum Kind: Sendable, Hashable {
         case regular, directory, symbolicLink, other, unknown
@@ -34,11 +52,10 @@ enum FileProbe {
         var kind: Kind
     }
 
-    /// `lstat` (or `stat` when following links) of `path`; nil with `errorCode` set on failure.
-    static func status(of path: String, followingLinks: Bool, errorCode: inout Int32) -> Status? {
+    /// `lstat` (or `stat` when following links) of the entry; nil with `errorCode` set on failure.
+    static func status(of entry: Reference, followingLinks: Bool, errorCode: inout Int32) -> Status? {
         var info = stat()
-        let result = followingLinks ? stat(path, &info) : lstat(path, &info)
-        guard result == 0 else {
+        guard fstatat(entry.directory, entry.path, &info, followingLinks ? 0 : AT_SYMLINK_NOFOLLOW) == 0 else {
             errorCode = errno
             return nil
         }
@@ -64,13 +81,32 @@ enum FileProbe {
         return String(validatingCString: resolved)
     }
 
-    /// Every entry of the directory at `path` except `.` and `..`, read in one pass and closed again.
+    /// Opens the directory `entry` and reads every entry but `.` and `..` in one pass; the caller closes `descriptor`.
     ///
     /// Names that are not valid UTF-8 are left out and returned separately (lossily decoded) so
-    /// the caller can report them; nil with `errorCode` set when the directory cannot be read.
-    static func entries(of path: String, errorCode: inout Int32) -> (entries: [Entry], undecodable: [String])? {
-        guard let directory = opendir(path) else {
+    /// the caller can report them; nil with `errorCode` set (and nothing left open) when the
+    /// directory cannot be read.
+    static func openDirectory(
+        _ entry: Reference, errorCode: inout Int32
+    ) -> (descriptor: Int32, entries: [Entry], undecodable: [String])? {
+        let descriptor = openat(entry.directory, entry.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             errorCode = errno
+            return nil
+        }
+        guard let listing = entries(ofCopyOf: descriptor, errorCode: &errorCode) else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, listing.entries, listing.undecodable)
+    }
+
+    /// The entries of the open directory `descriptor`, read through a duplicate that `closedir` closes.
+    private static func entries(ofCopyOf descriptor: Int32, errorCode: inout Int32) -> (entries: [Entry], undecodable: [String])? {
+        let copy = dup(descriptor)
+        guard copy >= 0, let directory = fdopendir(copy) else {
+            errorCode = errno
+            if copy >= 0 { close(copy) }
             return nil
         }
         defer { closedir(directory) }
@@ -96,12 +132,12 @@ enum FileProbe {
         }
     }
 
-    /// The text of an `errno` value, e.g. "Permission denied".
-    /// The `errno` of `access(path, R_OK)` when this process may not read the file; nil when it may.
-    static func readError(of path: String) -> Int32? {
-        access(path, R_OK) == 0 ? nil : errno
+    /// The `errno` of `access(R_OK)` of the entry when this process may not read the file; nil when it may.
+    static func readError(of entry: Reference) -> Int32? {
+        faccessat(entry.directory, entry.path, R_OK, 0) == 0 ? nil : errno
     }
 
+    /// The text of an `errno` value, e.g. "Permission denied".
     static func message(for errorCode: Int32) -> String {
         String(cString: strerror(errorCode))
     }

@@ -60,14 +60,20 @@ package enum PathText {
 
     /// The directory part of a path (`/a/b/c.yaml` gives `/a/b`, `c.yaml` gives `.`).
     package static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == path.utf8.startIndex ? "/" : String(path.utf8[..<slash])!
     }
 
     /// The last name of a path (`/a/b/c.jpg` gives `c.jpg`).
     package static func lastComponent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path.utf8[path.utf8.index(after: slash)...])!
+    }
+
+    /// A file name cut at its last `.`: `a.b.jpg` gives `a.b` and `jpg`, `README` gives itself and nil.
+    package static func stemAndExtension(of name: String) -> (stem: String, extension: String?) {
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return (name, nil) }
+        return (String(name.utf8[..<dot])!, String(name.utf8[name.utf8.index(after: dot)...])!)
     }
 
     /// A path cut after its last `/`: `/a/b/c.jpg` gives `/a/b/` and `c.jpg`; a path without `/` gives `""` and itself.
