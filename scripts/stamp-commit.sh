@@ -8,4 +8,7 @@ target=Sources/CBuildStamp/include/build_commit.h
 line="#define ASSEMBLYLINE_COMMIT \"$commit\""
 if [ ! -f "$target" ] || [ "$(cat "$target")" != "$line" ]; then
     echo "$line" > "$target"
+    # A plain `swift build` before the header existed compiled the stamp without it, and recorded no
+    # dependency on it: touch the source so that the next build sees the header.
+    touch Sources/CBuildStamp/build_stamp.c
 fi
