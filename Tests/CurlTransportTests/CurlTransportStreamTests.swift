@@ -29,6 +29,32 @@ import Testing
         _ = await stream.result
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aRequestBesideAStreamStillWaitingForItsHeadIsAnsweredFirst() async throws {
+        // Given: a stream whose head the server sends only once the next request has come (a change stream
+        // before its first event); a transport that waits to share that connection never sends the request
+        let server = try await TestServer.start()
+        let transport = CurlTransport()
+        let chunks = Recorder<[UInt8]>()
+        let stream = Task {
+            try await transport.send(.get(server.url("/held-head?key=stream&seconds=20")),
+                                     to: .stream(HTTPStreamReceiver { chunks.append($0) }))
+        }
+        // Until the server has the stream's connection, asked on a transport of its own (with its own connections)
+        let probe = CurlTransport()
+        while try await Self.acceptedConnections(server, through: probe) < 2 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+
+        // When
+        let release = try await transport.send(.get(server.url("/release?key=stream")))
+
+        // Then: the request was answered while the stream waited, and released it
+        #expect(release.status == 200)
+        _ = try await stream.value
+        #expect(String(decoding: chunks.all.joined(), as: UTF8.self) == "released")
+    }
+
     @Test func aStreamedBodyGoesToTheReceiverAndNotIntoTheResponse() async throws {
         let server = try await TestServer.start()
         let chunks = Recorder<[UInt8]>()
@@ -37,5 +63,12 @@ import Testing
         #expect(response.status == 200)
         #expect(response.bodyBytes.isEmpty)
         #expect(chunks.all.reduce(0) { $0 + $1.count } == 300_000)
+    }
+
+    /// The TCP connections the server accepted so far, the probe's own included.
+    private static func acceptedConnections(_ server: TestServer, through probe: CurlTransport) async throws -> Int {
+        let response = try await probe.send(.get(server.url("/connections")))
+        let json = try JSONSerialization.jsonObject(with: Data(response.bodyBytes)) as? [String: Any]
+        return json?["accepted"] as? Int ?? 0
     }
 }

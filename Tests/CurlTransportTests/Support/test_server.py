@@ -14,6 +14,9 @@ Endpoints (query parameters in brackets):
   GET  /redirect?to=PATH[&code=302]          answers a redirect to PATH
   GET  /connections                {"accepted": number of TCP connections accepted so far}
   GET  /drop                       closes the connection without answering
+  GET  /held-head?key=K[&seconds=S]  sends its head only once /release?key=K was asked (or S seconds,
+                                   default 20, passed), then the body "released" or "timed out"
+  GET  /release?key=K              lets /held-head?key=K answer; answers {"released": K}
 """
 import hashlib
 import json
@@ -33,6 +36,13 @@ ECHO_BODY_LIMIT = 64 << 10
 
 accepted_lock = threading.Lock()
 accepted = 0
+releases_lock = threading.Lock()
+releases = {}
+
+
+def release_event(key):
+    with releases_lock:
+        return releases.setdefault(key, threading.Event())
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -77,6 +87,8 @@ class Handler(BaseHTTPRequestHandler):
             "/redirect": self.redirect,
             "/connections": self.connections,
             "/drop": self.drop,
+            "/held-head": self.held_head,
+            "/release": self.release,
         }.get(url.path)
         if handler is None:
             self.drain_body()
@@ -170,6 +182,16 @@ class Handler(BaseHTTPRequestHandler):
         with accepted_lock:
             count = accepted
         self.answer(200, json.dumps({"accepted": count}).encode())
+
+    def held_head(self, url, query):
+        self.drain_body()
+        released = release_event(query.get("key", "")).wait(float(query.get("seconds", "20")))
+        self.answer(200, b"released" if released else b"timed out", content_type="text/plain")
+
+    def release(self, url, query):
+        self.drain_body()
+        release_event(query.get("key", "")).set()
+        self.answer(200, json.dumps({"released": query.get("key", "")}).encode())
 
     def drop(self, url, query):
         self.drain_body()
