@@ -141,7 +141,8 @@ struct DirectoryWalk {
             }
             guard let real = resolve(path, name: name, in: parent, isLink: isLink) else { return }
             let childInclude = includeStates.filter { include[$0.pattern].canMatchBelow($0.state) }
-            enter(path, opening: reference, realPath: real.directory + real.name, identity: status.identity, include: childInclude, exclude: excludeStates)
+            enter(path, opening: reference, realPath: real.directory + real.name, identity: status.identity,
+                  include: childInclude, exclude: excludeStates)
         case .other where wantsFile:
             warn(path, "skipped: not a regular file")
         default:
