@@ -29,7 +29,8 @@ final class ServerCore: Sendable {
         self.log = log
         let deadline = configuration.requestHeadTimeout
         watchdog = RequestHeadWatchdog(deadline: deadline) { count in
-            log?.log("Closed \(count) connection(s) whose request head took longer than \(deadline).")
+            // The watchdog cannot tell an idle keep-alive connection from a head that trickles in: both hold a thread.
+            log?.log("Closed \(count) connection(s) that sent no whole request head within \(deadline) (idle keep-alive or slow clients).")
         }
     }
 
