@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds dist/assemblyline_VERSION_ARCH.deb from a release binary: the files of scripts/install.sh under
-# /usr, and a Depends line that dpkg-shlibdeps reads off the binary's own shared libraries, so that a
+# /usr, /etc/assemblyline, a postinst that creates the system user the units run as, and a Depends line that dpkg-shlibdeps reads off the binary's own shared libraries, so that a
 # batch host needs no Swift toolchain and no list here can drift from what the binary links.
 # Usage: scripts/make-deb.sh BINARY
 set -euo pipefail
@@ -27,7 +27,21 @@ printf 'Source: assemblyline\n\nPackage: assemblyline\nArchitecture: any\n' > "$
 depends=$(cd "$work" && dpkg-shlibdeps -O "stage/usr/bin/assemblyline" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
+# The units run as the system user assemblyline and read /etc/assemblyline/<instance>.yaml.
+install -d "$stage/etc/assemblyline"
+
 install -d "$stage/DEBIAN"
+cat > "$stage/DEBIAN/postinst" <<'POSTINST'
+#!/bin/sh
+# Creates the system user the units run as, when it is missing. Removal keeps it: files it owns
+# (the state directory, outputs) may outlive the package.
+set -e
+if [ "$1" = configure ] && ! getent passwd assemblyline > /dev/null; then
+    useradd --system --user-group --home-dir /var/lib/assemblyline --no-create-home \
+        --shell /usr/sbin/nologin --comment "AssemblyLine runs" assemblyline
+fi
+POSTINST
+chmod 0755 "$stage/DEBIAN/postinst"
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: assemblyline
 Version: $version
@@ -36,7 +50,7 @@ Maintainer: AssemblyLine developers <assemblyline@localhost>
 Section: utils
 Priority: optional
 Installed-Size: $(du -sk "$stage/usr" | cut -f1)
-Depends: $depends
+Depends: $depends, passwd
 Description: batch orchestrator for Transloadit Assemblies
  Shards input files into Assemblies, signs them through a backend, uploads with bounded
  parallelism, polls them to completion, downloads and verifies the results, and records

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The package test: make install's layout under another prefix; the .deb installs with dpkg -i, and with the build tree moved away the installed
 # binary prints its version, links nothing of the Swift toolchain or the build tree, and runs
-# make demo's manifest to the end, every thumbnail on disk. The package is removed afterwards unless
-# it was installed before. Usage: scripts/test-deb.sh PACKAGE.deb
+# make demo's manifest to the end, every thumbnail on disk; the package's postinst made the system user
+# the units run as. The package (and that user) are removed afterwards unless they were there before. Usage: scripts/test-deb.sh PACKAGE.deb
 set -euo pipefail
 package=$1
 sudo=""
@@ -11,11 +11,17 @@ fail() { echo "package test: $*" >&2; exit 1; }
 
 was_installed=no
 dpkg-query -W -f='${Status}' assemblyline 2>/dev/null | grep -q 'install ok installed' && was_installed=yes
+user_existed=no
+getent passwd assemblyline > /dev/null && user_existed=yes
 work=$(mktemp -d)
 moved=".build.moved-$$"
 cleanup() {
   [ -d "$moved" ] && mv "$moved" .build
   [ "$was_installed" = yes ] || $sudo dpkg -r assemblyline > /dev/null 2>&1 || true
+  if [ "$user_existed" = no ] && getent passwd assemblyline > /dev/null; then
+    $sudo userdel assemblyline > /dev/null 2>&1 || true
+    ! getent group assemblyline > /dev/null || $sudo groupdel assemblyline > /dev/null 2>&1 || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -43,6 +49,13 @@ for file in /usr/share/man/man1/assemblyline.1.gz /usr/share/bash-completion/com
   dpkg -L assemblyline | grep -qx "$file" || fail "the package lacks $file"
 done
 grep -q 'ExecStart=/usr/bin/assemblyline run' /usr/lib/systemd/system/assemblyline@.service || fail "the unit does not run /usr/bin/assemblyline"
+# The user the units run as: a system account without a login shell, which can run the binary.
+IFS=: read -r _ _ uid _ _ home shell <<< "$(getent passwd assemblyline)" || fail "the package made no user assemblyline"
+[ "$uid" -lt 1000 ] && [ "$shell" = /usr/sbin/nologin ] && [ "$home" = /var/lib/assemblyline ] \
+  || fail "assemblyline is not a system user without a shell: uid $uid, home $home, shell $shell"
+$sudo setpriv --reuid=assemblyline --regid=assemblyline --clear-groups /usr/bin/assemblyline --version > /dev/null \
+  || fail "the user assemblyline cannot run /usr/bin/assemblyline"
+[ -d /etc/assemblyline ] || fail "the package made no /etc/assemblyline"
 
 mkdir -p "$work/manifests"
 cp manifests/example.yaml "$work/manifests/"
@@ -54,4 +67,4 @@ grep -q '^state     finished' <<< "$report" || fail "the run did not finish: $re
 grep -qE "^files +$inputs: $inputs done$" <<< "$report" || fail "the report does not say $inputs files done: $report"
 outputs=$(find "$work/runs/output" -name '*.jpg' | wc -l)
 [ "$outputs" -eq "$inputs" ] || fail "$outputs thumbnails on disk for $inputs inputs"
-echo "package test: $package installs; $(head -1 <<< "$version"); the demo manifest made $outputs thumbnails from the installed binary"
+echo "package test: $package installs; $(head -1 <<< "$version"); the system user assemblyline runs it; the demo manifest made $outputs thumbnails from the installed binary"
