@@ -20,8 +20,8 @@ package struct DirectoryWalker: Sendable {
     package struct Found: Sendable, Hashable {
         /// The path as walked, through any symlinks: the one the patterns matched.
         package var path: String
-        /// The real path of the directory the file really is in, with a trailing `/`: for files reached
-        /// without a symlink, one string shared by every file of the directory.
+        /// The real path of the file's directory (its target's, for a symlink), with a trailing `/`; the
+        /// files of one directory reached without a symlink share one string.
         package var realDirectory: String
         /// The file's real name: the name it was found by, or its target's for a symlink.
         package var realName: String
