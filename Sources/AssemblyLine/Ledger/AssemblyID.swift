@@ -2,7 +2,7 @@
 ///
 /// Choosing the ID on the client (`POST /assemblies/<id>`) and writing it to the ledger first is
 /// what lets a resume ask the service whether an Assembly already exists instead of creating a second.
-package struct AssemblyID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+package struct AssemblyID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The text form, always 32 lowercase hex digits.
     package let rawValue: String
 
@@ -53,20 +53,6 @@ package struct AssemblyID: Sendable, Hashable, Comparable, Codable, CustomString
     package var description: String { rawValue }
 
     package static func < (lhs: AssemblyID, rhs: AssemblyID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    package init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard Self.isValid(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "invalid Assembly ID"))
-        }
-        rawValue = text
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     private init(unchecked text: String) {
         rawValue = text

@@ -1,5 +1,5 @@
 /// How one attempt (one Assembly ID) of a shard ended; the raw values are what `attempts.outcome` holds.
-package enum AttemptOutcome: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum AttemptOutcome: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The shard's current attempt, still going.
     case open
     /// Its Assembly completed and the results are in the ledger.

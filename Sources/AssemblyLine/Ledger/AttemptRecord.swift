@@ -1,7 +1,7 @@
 import Foundation
 
 /// One attempt of a shard: one client-chosen Assembly ID, as the `attempts` table holds it.
-package struct AttemptRecord: Sendable, Hashable, Codable {
+package struct AttemptRecord: Sendable, Hashable {
     package var shardIndex: Int
     /// 1 for the shard's first attempt, then 2, 3, ...
     package var number: Int

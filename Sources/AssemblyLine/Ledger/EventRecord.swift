@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The ledger writes `run.created`, `run.state`, `shard.state`, `attempt.started` and
 /// `files.failed` itself; the pipeline adds its own kinds (retries, rate limits, ...).
-package struct EventRecord: Sendable, Hashable, Codable {
+package struct EventRecord: Sendable, Hashable {
     /// The ledger's own number for the event; it grows with time.
     package var id: Int64
     package var shardIndex: Int?

@@ -1,5 +1,5 @@
 /// Why a shard or a file failed, and whether trying again can help.
-package struct FailureReason: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct FailureReason: Sendable, Hashable, CustomStringConvertible {
     /// A stable code: Transloadit's `error` (`IMAGE_RESIZE_ERROR`), `HTTP_503`, a transport or signer code.
     package var code: FailureCode
     /// One line for people. Never a secret, token or signature.

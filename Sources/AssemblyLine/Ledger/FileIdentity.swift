@@ -1,5 +1,5 @@
 /// What makes a file "the same file" for incremental runs: its real path, size and modification time.
-package struct FileIdentity: Sendable, Hashable, Codable {
+package struct FileIdentity: Sendable, Hashable {
     package var path: String
     package var size: Int64
     package var modifiedNanoseconds: Int64

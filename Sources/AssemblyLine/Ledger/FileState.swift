@@ -1,5 +1,5 @@
 /// How one input file of a run stands; the raw values are what the `files.state` column holds.
-package enum FileState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum FileState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Not done yet.
     case pending
     /// Its shard is downloaded: every result of the file selected for download is on disk and

@@ -3,9 +3,9 @@
 /// Every field the service may leave out is optional (node-sdk's result schema): a result without
 /// `size` or `md5hash` is downloaded and checked against what is present, and the ledger keeps
 /// what could not be checked.
-package struct NewResult: Sendable, Hashable, Codable {
+package struct NewResult: Sendable, Hashable {
     /// What becomes of a result.
-    package enum Delivery: Sendable, Hashable, Codable {
+    package enum Delivery: Sendable, Hashable {
         /// Downloaded to this path under `output.dir`, verified.
         case download(to: String)
         /// Stored by an export Robot into the customer's storage: recorded where it went, not fetched.

@@ -1,5 +1,5 @@
 /// A file's output as the ledger recorded it when the download was verified: what a later skip relies on.
-package struct RecordedOutput: Sendable, Hashable, Codable {
+package struct RecordedOutput: Sendable, Hashable {
     /// The absolute path under `output.dir`.
     package var path: String
     /// The size the service reported and the download matched; nil when the service gave none.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One result file as the `results` table holds it, with its download state.
-package struct ResultRecord: Sendable, Hashable, Codable {
+package struct ResultRecord: Sendable, Hashable {
     /// The ledger's own number for the result (`results.id`), used to record its download.
     package var id: Int64
     package var shardIndex: Int

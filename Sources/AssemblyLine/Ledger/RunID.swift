@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Run IDs sort by time as plain strings (in the ledger, in `ls`, in reports). Two runs started in
 /// the same second differ by their 24-bit random suffix; their mutual order is then arbitrary.
-package struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible, LosslessStringConvertible {
+package struct RunID: Sendable, Hashable, Comparable, CustomStringConvertible, LosslessStringConvertible {
     /// The text form, always valid.
     package let rawValue: String
 
@@ -50,21 +50,6 @@ package struct RunID: Sendable, Hashable, Comparable, Codable, CustomStringConve
     package var description: String { rawValue }
 
     package static func < (lhs: RunID, rhs: RunID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    package init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let problem = Self.problem(in: text) else {
-            rawValue = text
-            return
-        }
-        throw DecodingError.dataCorrupted(
-            .init(codingPath: decoder.codingPath, debugDescription: "invalid run ID: \(problem)"))
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     private init(unchecked text: String) {
         rawValue = text

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One run as the `runs` table holds it.
-package struct RunRecord: Sendable, Hashable, Codable {
+package struct RunRecord: Sendable, Hashable {
     package var id: RunID
     package var manifestPath: String
     package var manifestName: String

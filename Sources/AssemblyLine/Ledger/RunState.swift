@@ -1,5 +1,5 @@
 /// How a run as a whole stands; the raw values are what the `runs.state` column holds.
-package enum RunState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum RunState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// A process is working on it, or one was killed before it could say otherwise.
     case running
     /// Every shard is done.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One shard as the `shards` table holds it.
-package struct ShardRecord: Sendable, Hashable, Codable {
+package struct ShardRecord: Sendable, Hashable {
     package var index: Int
     package var state: ShardState
     package var fileCount: Int

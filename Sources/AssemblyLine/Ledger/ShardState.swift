@@ -7,7 +7,7 @@
 /// ```
 ///
 /// The raw values are what the `shards.state` column holds.
-package enum ShardState: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+package enum ShardState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// In the plan; no attempt has been signed yet (or a retry starts over).
     case planned
     /// An attempt has an Assembly ID in the ledger and signed params; nothing is sent yet.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// There is at most one per file and attempt; a new upload of the same file replaces it. The offset
 /// is the last one the server confirmed, so a resume asks the server (HEAD) and continues from there.
-package struct UploadRecord: Sendable, Hashable, Codable {
+package struct UploadRecord: Sendable, Hashable {
     package var shardIndex: Int
     /// The attempt (Assembly) the upload belongs to.
     package var attempt: Int

@@ -3,7 +3,7 @@
 /// The client's own codes are the constants below; the service's (`IMAGE_RESIZE_ERROR`, ...),
 /// an HTTP status (`HTTP_503`) and the transport's (`TRANSPORT_CONNECT`) are codes of the same
 /// type, so that every decision about a failure compares typed values, never text.
-package struct FailureCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible, ExpressibleByStringInterpolation {
+package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     package let rawValue: String
 
     package init(rawValue: String) {
