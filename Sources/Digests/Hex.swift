@@ -28,11 +28,6 @@ package enum Hex {
         return bytes
     }
 
-    /// True when `text` is made only of the characters `0-9a-f` and has exactly `length` of them.
-    package static func isLowercase(_ text: some StringProtocol, length: Int) -> Bool {
-        text.utf8.count == length && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-
     private static func nibble(_ character: UInt8) -> UInt8? {
         switch character {
         case 0x30...0x39: character - 0x30

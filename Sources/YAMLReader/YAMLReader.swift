@@ -45,15 +45,4 @@ package enum YAMLReader {
         var builder = try NodeBuilder(source: source)
         return try builder.document()
     }
-
-    /// Reads and parses the UTF-8 file at `path`, which names it in error messages.
-    ///
-    /// To quote the file in later errors, read it with ``SourceText/init(contentsOfFile:)``
-    /// and call `parse(_:)` with it instead.
-    ///
-    /// - Throws: ``YAMLError`` naming the path when the file cannot be read (missing,
-    ///   unreadable, a directory, too large, not UTF-8) or does not parse.
-    package static func parseFile(path: String) throws(YAMLError) -> ConfigNode {
-        try parse(SourceText(contentsOfFile: path))
-    }
 }

@@ -20,13 +20,6 @@ import Testing
         #expect(Hex.decode(text) == bytes)
     }
 
-    @Test func lowercaseCheck() {
-        #expect(Hex.isLowercase("00ff", length: 4))
-        #expect(!Hex.isLowercase("00FF", length: 4))
-        #expect(!Hex.isLowercase("00ff", length: 6))
-        #expect(!Hex.isLowercase("00fg", length: 4))
-    }
-
     @Test func constantTimeEquality() {
         #expect(ConstantTime.equals([1, 2, 3], [1, 2, 3]))
         #expect(!ConstantTime.equals([1, 2, 3], [1, 2, 4]))
@@ -44,8 +37,9 @@ import Testing
         #expect(try SecureRandom.bytes(count: 0).isEmpty)
     }
 
-    @Test func randomHexIsAnAssemblyID() throws {
+    @Test func randomHexIsLowercaseHexOfTheBytesAskedFor() throws {
         let id = try SecureRandom.hex(byteCount: 16)
-        #expect(Hex.isLowercase(id, length: 32))
+        #expect(Hex.decode(id)?.count == 16)
+        #expect(id == id.lowercased())
     }
 }

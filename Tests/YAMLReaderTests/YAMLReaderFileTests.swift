@@ -4,13 +4,13 @@ import Foundation
 import Testing
 import YAMLReader
 
-/// `parseFile(path:)` and `SourceText(contentsOfFile:)` on real files in a temporary directory.
+/// `SourceText(contentsOfFile:)` and `parse(_:)` on real files in a temporary directory.
 @Suite struct YAMLReaderFileTests {
     @Test func parsesAFile() throws {
         try withTemporaryDirectory { directory in
             let path = directory.appendingPathComponent("m.yaml").path
             try "a: [1, 2]\n".write(toFile: path, atomically: true, encoding: .utf8)
-            let root = try YAMLReader.parseFile(path: path)
+            let root = try YAMLReader.parse(SourceText(contentsOfFile: path))
             #expect(root == Node.mapping(1, 1, [
                 (Node.plain("a", 1, 1), Node.sequence(1, 4, [Node.plain("1", 1, 5), Node.plain("2", 1, 8)])),
             ]))
@@ -77,10 +77,10 @@ import YAMLReader
         }
     }
 
-    /// The error `parseFile(path:)` raises, or nil.
+    /// The error reading and parsing the file at `path` raises, or nil.
     private static func fileError(_ path: String) -> YAMLError? {
         do {
-            _ = try YAMLReader.parseFile(path: path)
+            _ = try YAMLReader.parse(SourceText(contentsOfFile: path))
             return nil
         } catch {
             return error
