@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(date -u +%Y-%m-%d)"
 bench/plan.sh
+DIRS=1000 bench/plan.sh
 bench/ledger.sh
 bench/service.sh
 bench/pipeline.sh
