@@ -48,7 +48,7 @@ import Glibc
     }
 
     @Test func machinesCycledMidRunLeaveEveryFileDoneWithOneAssemblyPerShardAndEachResultFetchedOnce() async throws {
-        let job = try CycledJob(cycleAfter: 5, shards: 2, assemblies: 3)
+        let job = try CycledJob(cycleAfter: 2, shards: 2, assemblies: 3)
         defer { job.serve.stop() }
 
         let run = try BinaryRunner.run(["run", "job/cycled.yaml"], in: job.directory.url, environment: job.environment)
