@@ -24,35 +24,6 @@ extension SQLiteLedger {
         return try rows(sql + " ORDER BY file_index", arguments, table: "files") { try $0.fileRecord() }
     }
 
-    /// The files earlier runs of the manifest did under the recipe (done, or skipped as done), each with
-    /// the outputs the run that did it last recorded: its downloaded results of the shard's completed attempt.
-    ///
-    /// A file known only as skipped (the run that did it is gone) has no recorded outputs.
-    package func completedFiles(manifestPath: String, recipeFingerprint: String) throws -> [FileIdentity: [RecordedOutput]] {
-        let rows = try rows("""
-            SELECT f.path, f.size, f.modified_ns, f.state, f.run_id, r.output_path, r.size, r.md5
-            FROM runs JOIN files f ON f.run_id = runs.id
-            LEFT JOIN results r ON r.run_id = f.run_id AND r.file_index = f.file_index AND r.state = 'downloaded'
-                AND r.attempt = (SELECT max(attempt) FROM attempts a
-                                 WHERE a.run_id = f.run_id AND a.shard_index = f.shard_index AND a.outcome = 'completed')
-            WHERE runs.manifest_path = ? AND runs.recipe_fingerprint = ? AND f.state IN ('done', 'skipped')
-            ORDER BY runs.created_at, runs.id, r.id
-            """, [.text(manifestPath), .text(recipeFingerprint)], table: "files") { row in
-            (identity: FileIdentity(path: try row.text(), size: try row.integer(), modifiedNanoseconds: try row.integer()),
-             done: try row.text() == FileState.done.rawValue, run: try row.text(),
-             output: row.optionalText().map { RecordedOutput(path: $0, size: row.optionalInteger(), md5: row.optionalText()) })
-        }
-        var outputs: [FileIdentity: (run: String, outputs: [RecordedOutput])] = [:]
-        for row in rows {
-            if row.done, outputs[row.identity]?.run != row.run {
-                outputs[row.identity] = (row.run, [])
-            }
-            if let output = row.output { outputs[row.identity]?.outputs.append(output) }
-            if outputs[row.identity] == nil { outputs[row.identity] = ("", []) }
-        }
-        return outputs.mapValues(\.outputs)
-    }
-
     package func attempts(of run: RunID, shard: Int) throws -> [AttemptRecord] {
         _ = try shardRow(run, shard, in: database())
         return try rows("""

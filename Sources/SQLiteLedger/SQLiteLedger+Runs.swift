@@ -44,7 +44,8 @@ extension SQLiteLedger {
         }
     }
 
-    /// One reused statement for every file: planned files numbered in plan order, then skipped files.
+    /// One reused statement for every file: planned files numbered in plan order, then skipped files, each
+    /// of which confirms its entry in the done index.
     private func insertFiles(of run: NewRun, in database: SQLiteConnection) throws {
         let insert = try database.cachedStatement("""
             INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state)
@@ -69,8 +70,15 @@ extension SQLiteLedger {
                 try add(file, shard: .integer(Int64(shard.index)), state: .pending)
             }
         }
+        let confirm = try doneFileConfirmation(in: database)
+        try confirm.bind([.text(Self.text(run.createdAt)), .text(run.manifestPath), .text(run.recipeFingerprint)])
         for file in run.skipped {
             try add(file, shard: .null, state: .skipped)
+            try confirm.bind(.text(file.path), at: 4)
+            try confirm.bind(.integer(file.size), at: 5)
+            try confirm.bind(.integer(file.modifiedNanoseconds), at: 6)
+            try confirm.step()
+            confirm.reset()
         }
     }
 
@@ -143,6 +151,7 @@ extension SQLiteLedger {
                                [.text(Self.text(cutoff))], table: "runs") { try $0.runRecord() }
             if !dryRun {
                 for run in old { try database.execute("DELETE FROM runs WHERE id = ?", [.text(run.id.rawValue)]) }
+                try forgetDoneFiles(unconfirmedSince: cutoff, in: database)
             }
             return old
         }

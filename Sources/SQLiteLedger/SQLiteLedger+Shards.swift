@@ -71,6 +71,7 @@ extension SQLiteLedger {
                     ) THEN 'done' ELSE 'no_result' END
                     WHERE run_id = ?1 AND shard_index = ?2 AND state = 'pending'
                     """, key)
+                try recordDoneFiles(ofShard: key, in: database)
             case let .failed(reason):
                 failure = reason
                 let error = Self.values(reason)

@@ -127,4 +127,52 @@ import Testing
         let again = try await SQLiteLedger.open(path: directory.ledgerPath, mode: .readOnly)
         #expect(try await again.uploads(of: run, shard: 0).map(\.fileIndex) == [1])
     }
+
+    @Test func aVersion5LedgersDoneFilesAreCarriedIntoTheDoneIndexWithTheirOutputs() async throws {
+        // Given: a run that did a.mov and b.mov; a day later one that skipped a.mov and a c.mov whose run is gone
+        let directory = try TemporaryDirectory()
+        let later = "20261201T210501Z-3f9a2d"
+        try Self.migrated(directory.ledgerPath, through: 5).execute("""
+            INSERT INTO runs (id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at,
+                              shard_count, file_count, skipped_count, bytes) VALUES
+                ('\(Self.run)', '/etc/nightly.yaml', 'nightly', 'sha256:r', 'finished', '2026-11-30T21:05:01.000Z',
+                 '2026-11-30T21:06:00.000Z', 1, 2, 0, 300),
+                ('\(later)', '/etc/nightly.yaml', 'nightly', 'sha256:r', 'finished', '2026-12-01T21:05:01.000Z',
+                 '2026-12-01T21:05:02.000Z', 0, 0, 2, 0);
+            INSERT INTO shards (run_id, shard_index, state, file_count, bytes, attempt_count, updated_at)
+            VALUES ('\(Self.run)', 0, 'downloaded', 2, 300, 1, '2026-11-30T21:05:59.000Z');
+            INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state) VALUES
+                ('\(Self.run)', 0, 0, '/in/a.mov', 'a.mov', 100, 1700000000000000000, 'done'),
+                ('\(Self.run)', 1, 0, '/in/b.mov', 'b.mov', 200, 1700000000000000001, 'done'),
+                ('\(later)', 0, NULL, '/in/a.mov', 'a.mov', 100, 1700000000000000000, 'skipped'),
+                ('\(later)', 1, NULL, '/in/c.mov', 'c.mov', 300, 1700000000000000002, 'skipped');
+            INSERT INTO attempts (run_id, shard_index, attempt, assembly_id, outcome, started_at, created_at, completed_at)
+            VALUES ('\(Self.run)', 0, 1, '\(Self.assemblyID)', 'completed', '2026-11-30T21:05:10.000Z',
+                    '2026-11-30T21:05:30.000Z', '2026-11-30T21:05:50.000Z');
+            INSERT INTO results (run_id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5,
+                                 output_path, state, downloaded_at) VALUES
+                ('\(Self.run)', 0, 1, 0, 'thumb', 'r0', 'a.jpg', 'https://tmp/r0', 10, 'm0', '/out/a.jpg', 'downloaded',
+                 '2026-11-30T21:05:55.000Z'),
+                ('\(Self.run)', 0, 1, 1, 'thumb', 'r1', 'b.jpg', 'https://tmp/r1', 20, NULL, '/out/b.jpg', 'downloaded',
+                 '2026-11-30T21:05:56.000Z');
+            """)
+
+        // When
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+
+        // Then: a.mov and b.mov with their outputs; c.mov, known only as skipped, runs once more
+        #expect(try await ledger.appliedMigrations() == SQLiteMigratorTests.versions)
+        let known = try await ledger.completedFiles(manifestPath: "/etc/nightly.yaml", recipeFingerprint: "sha256:r")
+        #expect(known == [
+            FileIdentity(path: "/in/a.mov", size: 100, modifiedNanoseconds: 1_700_000_000_000_000_000):
+                [RecordedOutput(path: "/out/a.jpg", size: 10, md5: "m0")],
+            FileIdentity(path: "/in/b.mov", size: 200, modifiedNanoseconds: 1_700_000_000_000_000_001):
+                [RecordedOutput(path: "/out/b.jpg", size: 20, md5: nil)],
+        ])
+        // a.mov was confirmed by the later run: pruning before it forgets only b.mov
+        _ = try await ledger.pruneRuns(createdBefore: try #require(UTCDateTime(year: 2026, month: 12, day: 1, hour: 0, minute: 0, second: 0)).date, dryRun: false)
+        let kept = try await ledger.completedFiles(manifestPath: "/etc/nightly.yaml", recipeFingerprint: "sha256:r")
+        #expect(kept.keys.map(\.path) == ["/in/a.mov"])
+        #expect(try await ledger.integrityCheck() == ["ok"])
+    }
 }

@@ -136,15 +136,35 @@ import Testing
         #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
                                                 recipeFingerprint: "sha256:recipe-b").isEmpty)
         #expect(try await ledger.completedFiles(manifestPath: "/elsewhere.yaml", recipeFingerprint: "sha256:recipe-a").isEmpty)
-        // A later run that skipped those files keeps them known even if the first run is gone, with no outputs to check.
-        let second = Fixture.newRun(Plan(shards: [plan.shards[1]]), id: RunID.generate(at: Fixture.time(86_400)),
-                                    skipped: plan.shards[0].files)
-        try await ledger.createRun(second)
-        #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
-                                                recipeFingerprint: "sha256:recipe-a") == expected)
+        // Known apart from the run that did them: with their outputs to check, even once that run is gone.
         try SQLiteConnection(path: directory.ledgerPath).execute("DELETE FROM runs WHERE id = ?", [.text(first.rawValue)])
         #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
-                                                recipeFingerprint: "sha256:recipe-a") == expected.mapValues { _ in [] })
+                                                recipeFingerprint: "sha256:recipe-a") == expected)
+    }
+
+    @Test func pruneForgetsTheDoneFilesNoRunSkippedSinceItsCutoffAndKeepsTheOthersWithTheirOutputs() async throws {
+        // Given: a run that did two shards' files on day 0, and a run on day 10 that skipped only shard 0's
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let plan = Fixture.plan(shards: 2, filesPerShard: 2)
+        let first = try await ledger.createRun(Fixture.newRun(plan)).id
+        try await completeShard(ledger, first, 0)
+        try await completeShard(ledger, first, 1)
+        try await ledger.updateRunState(first, to: .finished, at: Fixture.time(300))
+        let skipped = plan.shards[0].files
+        let later = Fixture.newRun(Plan(shards: []), id: RunID.generate(at: Fixture.time(10 * 86_400)), skipped: skipped,
+                                   at: Fixture.time(10 * 86_400))
+        try await ledger.createRun(later)
+        try await ledger.updateRunState(later.id, to: .finished, at: Fixture.time(10 * 86_400 + 1))
+
+        // When: the runs before day 5 are pruned
+        let pruned = try await ledger.pruneRuns(createdBefore: Fixture.time(5 * 86_400), dryRun: false)
+
+        // Then: the first run is gone; shard 0's files stay known with their outputs, shard 1's are forgotten
+        #expect(pruned.map(\.id) == [first])
+        let known = try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml", recipeFingerprint: "sha256:recipe-a")
+        #expect(Set(known.keys) == Set(skipped.map(FileIdentity.init)))
+        #expect(known.values.allSatisfy { $0.count == 1 && $0[0].size == 10 })
     }
 
     /// Drives shard `shard` through the whole happy path, with one result per file.

@@ -33,9 +33,9 @@ package protocol RunLedger: Sendable {
     /// The run's files by index, optionally only those of one shard and/or in one state.
     func files(of run: RunID, shard: Int?, state: FileState?) async throws -> [FileRecord]
 
-    /// Files that are done (or were skipped as done) in any run of this manifest under this recipe,
-    /// each with the outputs the run that did it recorded: what an incremental run may skip while
-    /// those outputs are still on disk as they were made.
+    /// Files a run of this manifest did under this recipe and that runs since have kept confirming (a
+    /// prune forgets the others), each with the outputs the run that did it last recorded: what an
+    /// incremental run may skip while those outputs are still on disk as they were made.
     func completedFiles(manifestPath: String, recipeFingerprint: String) async throws -> [FileIdentity: [RecordedOutput]]
 
     // MARK: Shard state machine
