@@ -120,35 +120,26 @@ import Testing
     }
 
     @Test func completedFilesAreFoundByManifestAndRecipe() async throws {
-        let directory = try TemporaryDirectory()
-        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
-        let plan = Fixture.plan(shards: 2, filesPerShard: 2)
-        let first = try await ledger.createRun(Fixture.newRun(plan)).id
-        try await completeShard(ledger, first, 0)
+        let (directory, ledger, plan, first) = try await ledgerWithShardZeroDone()
         var expected: [FileIdentity: [RecordedOutput]] = [:]
         for file in try await ledger.files(of: first, shard: 0, state: nil) {
             expected[FileIdentity(file.file)] =
                 [RecordedOutput(path: "/out/\(file.index).jpg", size: 10, md5: nil)]
         }
         #expect(expected.count == plan.shards[0].files.count)
-        #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
-                                                recipeFingerprint: "sha256:recipe-a") == expected)
+        #expect(try await nightlyDone(ledger) == expected)
         #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
                                                 recipeFingerprint: "sha256:recipe-b").isEmpty)
         #expect(try await ledger.completedFiles(manifestPath: "/elsewhere.yaml", recipeFingerprint: "sha256:recipe-a").isEmpty)
         // Known apart from the run that did them: with their outputs to check, even once that run is gone.
         try SQLiteConnection(path: directory.ledgerPath).execute("DELETE FROM runs WHERE id = ?", [.text(first.rawValue)])
-        #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
-                                                recipeFingerprint: "sha256:recipe-a") == expected)
+        #expect(try await nightlyDone(ledger) == expected)
     }
 
     @Test func pruneForgetsTheDoneFilesNoRunSkippedSinceItsCutoffAndKeepsTheOthersWithTheirOutputs() async throws {
         // Given: a run that did two shards' files on day 0, and a run on day 10 that skipped only shard 0's
-        let directory = try TemporaryDirectory()
-        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
-        let plan = Fixture.plan(shards: 2, filesPerShard: 2)
-        let first = try await ledger.createRun(Fixture.newRun(plan)).id
-        try await completeShard(ledger, first, 0)
+        let (directory, ledger, plan, first) = try await ledgerWithShardZeroDone()
+        defer { withExtendedLifetime(directory) {} }
         try await completeShard(ledger, first, 1)
         try await ledger.updateRunState(first, to: .finished, at: Fixture.time(300))
         let skipped = plan.shards[0].files
@@ -162,9 +153,24 @@ import Testing
 
         // Then: the first run is gone; shard 0's files stay known with their outputs, shard 1's are forgotten
         #expect(pruned.map(\.id) == [first])
-        let known = try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml", recipeFingerprint: "sha256:recipe-a")
+        let known = try await nightlyDone(ledger)
         #expect(Set(known.keys) == Set(skipped.map(FileIdentity.init)))
         #expect(known.values.allSatisfy { $0.count == 1 && $0[0].size == 10 })
+    }
+
+    /// A fresh ledger with a run of two shards of two files whose shard 0 is done.
+    private func ledgerWithShardZeroDone() async throws -> (TemporaryDirectory, SQLiteLedger, Plan, RunID) {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let plan = Fixture.plan(shards: 2, filesPerShard: 2)
+        let first = try await ledger.createRun(Fixture.newRun(plan)).id
+        try await completeShard(ledger, first, 0)
+        return (directory, ledger, plan, first)
+    }
+
+    /// The done files of the fixture's manifest and recipe.
+    private func nightlyDone(_ ledger: SQLiteLedger) async throws -> [FileIdentity: [RecordedOutput]] {
+        try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml", recipeFingerprint: "sha256:recipe-a")
     }
 
     /// Drives shard `shard` through the whole happy path, with one result per file.
