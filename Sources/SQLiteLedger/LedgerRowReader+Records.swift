@@ -79,7 +79,7 @@ extension LedgerRowReader {
     }
 
     mutating func eventRecord() throws -> EventRecord {
-        EventRecord(id: try integer(), shardIndex: optionalInt(), at: try date(), kind: try text(),
+        EventRecord(id: try integer(), shardIndex: optionalInt(), at: try date(), kind: try value(LedgerEventKind.self),
                     message: try text())
     }
 

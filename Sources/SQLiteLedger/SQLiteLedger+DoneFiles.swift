@@ -34,8 +34,9 @@ extension SQLiteLedger {
             CROSS JOIN done_files d ON d.manifest_path = runs.manifest_path AND d.recipe_fingerprint = runs.recipe_fingerprint
                 AND d.path = f.path AND d.size = f.size AND d.modified_ns = f.modified_ns
             """
-        let shardFilesDone = "WHERE f.run_id = ?1 AND f.shard_index = ?2 AND f.state = 'done'"
-        try database.execute("DELETE FROM done_outputs WHERE done_id IN (SELECT d.id \(doneFiles) \(shardFilesDone))", key)
+        let shardFilesDone = "WHERE f.run_id = ?1 AND f.shard_index = ?2 AND f.state = ?3"
+        let done = key + [.state(FileState.done)]
+        try database.execute("DELETE FROM done_outputs WHERE done_id IN (SELECT d.id \(doneFiles) \(shardFilesDone))", done)
         try database.execute("""
             INSERT INTO done_files (manifest_path, recipe_fingerprint, path, size, modified_ns, run_id, confirmed_at)
             SELECT runs.manifest_path, runs.recipe_fingerprint, f.path, f.size, f.modified_ns, f.run_id, runs.created_at
@@ -43,17 +44,17 @@ extension SQLiteLedger {
             \(shardFilesDone)
             ON CONFLICT (manifest_path, recipe_fingerprint, path, size, modified_ns)
                 DO UPDATE SET run_id = excluded.run_id, confirmed_at = max(confirmed_at, excluded.confirmed_at)
-            """, key)
+            """, done)
         try database.execute("""
             INSERT INTO done_outputs (done_id, output_path, size, md5)
             SELECT d.id, r.output_path, r.size, r.md5
             \(doneFiles)
-            CROSS JOIN results r ON r.run_id = f.run_id AND r.file_index = f.file_index AND r.state = 'downloaded'
+            CROSS JOIN results r ON r.run_id = f.run_id AND r.file_index = f.file_index AND r.state = ?4
                 AND r.attempt = (SELECT max(attempt) FROM attempts
-                                 WHERE run_id = ?1 AND shard_index = ?2 AND outcome = 'completed')
+                                 WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)
             \(shardFilesDone)
             ORDER BY d.id, r.id
-            """, key)
+            """, done + [.state(ResultState.downloaded), .state(AttemptOutcome.completed)])
     }
 
     /// A statement that confirms one skipped file of a run in the done index: bind the run's time, manifest,

@@ -46,23 +46,16 @@ extension SQLiteLedger {
             SELECT \(LedgerRowReader.resultColumns) FROM results r
             WHERE r.run_id = ?1 AND r.attempt = (
                 SELECT max(attempt) FROM attempts a
-                WHERE a.run_id = ?1 AND a.shard_index = r.shard_index AND a.outcome = 'completed')
+                WHERE a.run_id = ?1 AND a.shard_index = r.shard_index AND a.outcome = ?2)
             ORDER BY r.shard_index, r.id
-            """, [.text(run.rawValue)], table: "results") { try $0.resultRecord() }
+            """, [.text(run.rawValue), .state(AttemptOutcome.completed)], table: "results") { try $0.resultRecord() }
     }
 
-    /// The event kind of a step tried again; ``statistics(of:)`` counts them.
-    static let retryEventKind = "shard.retrying"
-
-    package func recordRetry(_ run: RunID, shard: Int, detail: String, at time: Date) throws {
-        try recordEvent(run, shard: shard, kind: Self.retryEventKind, message: detail, at: time)
-    }
-
-    package func recordEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date) throws {
+    package func recordEvent(_ run: RunID, shard: Int?, _ note: LedgerNote, at time: Date) throws {
         try write { database in
             try requireRun(run, in: database)
             if let shard { _ = try shardRow(run, shard, in: database) }
-            try insertEvent(run, shard: shard, kind: kind, message: message, at: time, in: database)
+            try insertEvent(run, shard: shard, kind: note.kind, message: note.message, at: time, in: database)
         }
     }
 

@@ -13,13 +13,13 @@ extension SQLiteLedger {
             try database.execute("""
                 INSERT INTO runs (id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at,
                                   shard_count, file_count, skipped_count, bytes)
-                VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(run.id.rawValue), .text(run.manifestPath), .text(run.manifestName),
-                      .text(run.recipeFingerprint), .text(created), .text(created), .integer(record.shardCount),
+                      .text(run.recipeFingerprint), .state(RunState.running), .text(created), .text(created), .integer(record.shardCount),
                       .integer(record.fileCount), .integer(record.skippedCount), .integer(record.bytes)])
             try insertShards(of: run, createdAt: created, in: database)
             try insertFiles(of: run, in: database)
-            try insertEvent(run.id, shard: nil, kind: "run.created",
+            try insertEvent(run.id, shard: nil, kind: .runCreated,
                             message: "\(record.shardCount) shards, \(record.fileCount) files, \(record.bytes) bytes, "
                                 + "\(record.skippedCount) skipped",
                             at: run.createdAt, in: database)
@@ -31,14 +31,15 @@ extension SQLiteLedger {
     private func insertShards(of run: NewRun, createdAt: String, in database: SQLiteConnection) throws {
         let insert = try database.cachedStatement("""
             INSERT INTO shards (run_id, shard_index, state, file_count, bytes, updated_at)
-            VALUES (?, ?, 'planned', ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?)
             """)
         try insert.bind(.text(run.id.rawValue), at: 1)
-        try insert.bind(.text(createdAt), at: 5)
+        try insert.bind(.state(ShardState.planned), at: 3)
+        try insert.bind(.text(createdAt), at: 6)
         for shard in run.plan.shards {
             try insert.bind(.integer(Int64(shard.index)), at: 2)
-            try insert.bind(.integer(Int64(shard.files.count)), at: 3)
-            try insert.bind(.integer(shard.bytes), at: 4)
+            try insert.bind(.integer(Int64(shard.files.count)), at: 4)
+            try insert.bind(.integer(shard.bytes), at: 5)
             try insert.step()
             insert.reset()
         }
@@ -60,7 +61,7 @@ extension SQLiteLedger {
             try insert.bind(.text(file.relativePath), at: 5)
             try insert.bind(.integer(file.size), at: 6)
             try insert.bind(.integer(file.modifiedNanoseconds), at: 7)
-            try insert.bind(.text(state.rawValue), at: 8)
+            try insert.bind(.state(state), at: 8)
             try insert.step()
             insert.reset()
             index += 1
@@ -91,7 +92,7 @@ extension SQLiteLedger {
         }
         if let state = filter.state {
             conditions.append("state = ?")
-            arguments.append(.text(state.rawValue))
+            arguments.append(.state(state))
         }
         if let since = filter.since {
             conditions.append("created_at >= ?")
@@ -122,20 +123,20 @@ extension SQLiteLedger {
         // Retries: the Assemblies created again for a shard, and the steps tried again within one.
         let attempts = try rows("""
             SELECT count(created_at), count(*) - count(DISTINCT shard_index)
-                       + (SELECT count(*) FROM events WHERE run_id = ?1 AND kind = '\(Self.retryEventKind)'),
+                       + (SELECT count(*) FROM events WHERE run_id = ?1 AND kind = ?2),
                    coalesce(sum(bytes_sent), 0) + (SELECT coalesce(sum(upload_offset), 0) FROM uploads WHERE run_id = ?1)
             FROM attempts WHERE run_id = ?1
-            """, key, table: "attempts") { (try $0.int(), try $0.int(), try $0.integer()) }
-        let received = try rows("SELECT coalesce(sum(size), 0) FROM results WHERE run_id = ? AND state = 'downloaded'",
-                                key, table: "results") { try $0.integer() }
+            """, key + [.state(LedgerEventKind.shardRetrying)], table: "attempts") { (try $0.int(), try $0.int(), try $0.integer()) }
+        let received = try rows("SELECT coalesce(sum(size), 0) FROM results WHERE run_id = ? AND state = ?",
+                                key + [.state(ResultState.downloaded)], table: "results") { try $0.integer() }
         let durations = try rows("""
             SELECT s.shard_index,
                    CAST(round((julianday(max(r.downloaded_at)) - julianday((SELECT min(started_at) FROM attempts a
                         WHERE a.run_id = s.run_id AND a.shard_index = s.shard_index))) * 86400000.0) AS INTEGER)
             FROM shards s JOIN results r ON r.run_id = s.run_id AND r.shard_index = s.shard_index
-            WHERE s.run_id = ? AND s.state = 'downloaded' AND r.state = 'downloaded'
+            WHERE s.run_id = ? AND s.state = ? AND r.state = ?
             GROUP BY s.shard_index
-            """, key, table: "shards") { (try $0.int(), Duration.milliseconds(try $0.integer())) }
+            """, key + [.state(ShardState.downloaded), .state(ResultState.downloaded)], table: "shards") { (try $0.int(), Duration.milliseconds(try $0.integer())) }
         let (created, retries, sent) = attempts.first ?? (0, 0, 0)
         return RunStatistics(assembliesCreated: created, retries: retries, bytesSent: sent,
                              bytesReceived: received.first ?? 0,
@@ -147,8 +148,8 @@ extension SQLiteLedger {
     /// With `dryRun`, only returns them.
     package func pruneRuns(createdBefore cutoff: Date, dryRun: Bool) throws -> [RunRecord] {
         try write { database in
-            let old = try rows("SELECT \(LedgerRowReader.runColumns) FROM runs WHERE created_at < ? AND state != 'running' ORDER BY id",
-                               [.text(Self.text(cutoff))], table: "runs") { try $0.runRecord() }
+            let old = try rows("SELECT \(LedgerRowReader.runColumns) FROM runs WHERE created_at < ? AND state != ? ORDER BY id",
+                               [.text(Self.text(cutoff)), .state(RunState.running)], table: "runs") { try $0.runRecord() }
             if !dryRun {
                 for run in old { try database.execute("DELETE FROM runs WHERE id = ?", [.text(run.id.rawValue)]) }
                 try forgetDoneFiles(unconfirmedSince: cutoff, in: database)
@@ -168,9 +169,9 @@ extension SQLiteLedger {
             }
             let now = Self.text(time)
             try database.execute("UPDATE runs SET state = ?, updated_at = ?, finished_at = ? WHERE id = ?",
-                                 [.text(state.rawValue), .text(now), state.hasEnded ? .text(now) : .null,
+                                 [.state(state), .text(now), state.hasEnded ? .text(now) : .null,
                                   .text(id.rawValue)])
-            try insertEvent(id, shard: nil, kind: "run.state", message: "\(current) → \(state)", at: time, in: database)
+            try insertEvent(id, shard: nil, kind: .runState, message: "\(current) → \(state)", at: time, in: database)
         }
     }
 }

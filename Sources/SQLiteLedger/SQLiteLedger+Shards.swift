@@ -10,17 +10,15 @@ extension SQLiteLedger {
                 throw LedgerError.attemptNotAllowed(run, shard: shard, state: row.state)
             }
             let key: [SQLiteValue] = [.text(run.rawValue), .integer(Int64(shard))]
-            try database.execute("""
-                UPDATE attempts SET outcome = 'superseded' WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
-                """, key)
+            try supersedeOpenAttempt(key, in: database)
             let number = row.attempts + 1
             try database.execute("""
                 INSERT INTO attempts (run_id, shard_index, attempt, assembly_id, outcome, started_at)
-                VALUES (?, ?, ?, ?, 'open', ?)
-                """, key + [.integer(Int64(number)), .text(assemblyID.rawValue), .text(Self.text(time))])
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, key + [.integer(Int64(number)), .text(assemblyID.rawValue), .state(AttemptOutcome.open), .text(Self.text(time))])
             try database.execute("UPDATE shards SET attempt_count = ? WHERE run_id = ? AND shard_index = ?",
                                  [.integer(Int64(number))] + key)
-            try insertEvent(run, shard: shard, kind: "attempt.started",
+            try insertEvent(run, shard: shard, kind: .attemptStarted,
                             message: "attempt \(number), Assembly \(assemblyID)", at: time, in: database)
             return AttemptRecord(shardIndex: shard, number: number, assemblyID: assemblyID, outcome: .open,
                                  startedAt: time, assemblyURL: nil, tusURL: nil, createdAt: nil, completedAt: nil,
@@ -54,9 +52,9 @@ extension SQLiteLedger {
                 let attempt = try openAttempt(run, shard, for: target, in: database)
                 try insertResults(results, run: run, shard: shard, attempt: attempt, in: database)
                 try database.execute("""
-                    UPDATE attempts SET outcome = 'completed', completed_at = ?
+                    UPDATE attempts SET outcome = ?, completed_at = ?
                     WHERE run_id = ? AND shard_index = ? AND attempt = ?
-                    """, [.text(now)] + key + [.integer(Int64(attempt))])
+                    """, [.state(AttemptOutcome.completed), .text(now)] + key + [.integer(Int64(attempt))])
             case .downloaded:
                 try requireDownloads(run, shard, in: database)
                 // Done: a result of the file's own (or one made from several files) is on disk or in the
@@ -64,44 +62,43 @@ extension SQLiteLedger {
                 try database.execute("""
                     UPDATE files SET state = CASE WHEN EXISTS (
                         SELECT 1 FROM results r
-                        WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN ('downloaded', 'exported')
+                        WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN (?3, ?4)
                         AND (r.file_index = files.file_index OR r.file_index IS NULL)
                         AND r.attempt = (SELECT max(attempt) FROM attempts
-                                         WHERE run_id = ?1 AND shard_index = ?2 AND outcome = 'completed')
-                    ) THEN 'done' ELSE 'no_result' END
-                    WHERE run_id = ?1 AND shard_index = ?2 AND state = 'pending'
-                    """, key)
+                                         WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)
+                    ) THEN ?6 ELSE ?7 END
+                    WHERE run_id = ?1 AND shard_index = ?2 AND state = ?8
+                    """, key + [.state(ResultState.downloaded), .state(ResultState.exported), .state(AttemptOutcome.completed),
+                                .state(FileState.done), .state(FileState.noResult), .state(FileState.pending)])
                 try recordDoneFiles(ofShard: key, in: database)
             case let .failed(reason):
                 failure = reason
                 let error = Self.values(reason)
                 try database.execute("""
-                    UPDATE attempts SET outcome = 'failed', error_code = ?, error_message = ?, retryable = ?
-                    WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
-                    """, error + key)
+                    UPDATE attempts SET outcome = ?, error_code = ?, error_message = ?, retryable = ?
+                    WHERE run_id = ? AND shard_index = ? AND outcome = ?
+                    """, [.state(AttemptOutcome.failed)] + error + key + [.state(AttemptOutcome.open)])
                 try database.execute("""
-                    UPDATE files SET state = 'failed', error_code = ?, error_message = ?, retryable = ?
-                    WHERE run_id = ? AND shard_index = ? AND state = 'pending'
-                    """, error + key)
+                    UPDATE files SET state = ?, error_code = ?, error_message = ?, retryable = ?
+                    WHERE run_id = ? AND shard_index = ? AND state = ?
+                    """, [.state(FileState.failed)] + error + key + [.state(FileState.pending)])
             case .reopened:
                 try reopenLastAttempt(run, shard, at: target, in: database)
             case .restarted:
-                try database.execute("""
-                    UPDATE attempts SET outcome = 'superseded' WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
-                    """, key)
+                try supersedeOpenAttempt(key, in: database)
                 if current == .failed {
                     try database.execute("""
-                        UPDATE files SET state = 'pending', error_code = NULL, error_message = NULL, retryable = NULL
-                        WHERE run_id = ? AND shard_index = ? AND state = 'failed'
-                        """, key)
+                        UPDATE files SET state = ?3, error_code = NULL, error_message = NULL, retryable = NULL
+                        WHERE run_id = ?1 AND shard_index = ?2 AND state = ?4
+                        """, key + [.state(FileState.pending), .state(FileState.failed)])
                 }
             }
             try database.execute("""
                 UPDATE shards SET state = ?, updated_at = ?, error_code = ?, error_message = ?, retryable = ?
                 WHERE run_id = ? AND shard_index = ?
-                """, [.text(target.rawValue), .text(now)] + Self.values(failure) + key)
+                """, [.state(target), .text(now)] + Self.values(failure) + key)
             let detail = failure.map { ": \($0)" } ?? ""
-            try insertEvent(run, shard: shard, kind: "shard.state", message: "\(current) → \(target)\(detail)",
+            try insertEvent(run, shard: shard, kind: .shardState, message: "\(current) → \(target)\(detail)",
                             at: time, in: database)
         }
     }
@@ -109,9 +106,9 @@ extension SQLiteLedger {
     package func recordDownload(_ run: RunID, result: Int64, at time: Date) throws {
         try write { database in
             try database.execute("""
-                UPDATE results SET state = 'downloaded', downloaded_at = coalesce(downloaded_at, ?)
+                UPDATE results SET state = ?, downloaded_at = coalesce(downloaded_at, ?)
                 WHERE id = ? AND run_id = ?
-                """, [.text(Self.text(time)), .integer(result), .text(run.rawValue)])
+                """, [.state(ResultState.downloaded), .text(Self.text(time)), .integer(result), .text(run.rawValue)])
             guard database.changes == 1 else {
                 try requireRun(run, in: database)
                 throw LedgerError.resultNotFound(run, result: result)
@@ -123,10 +120,10 @@ extension SQLiteLedger {
         try write { database in
             let row = try shardRow(run, shard, in: database)
             try database.execute("""
-                UPDATE attempts SET assembly_url = ? WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
-                """, [.text(url), .text(run.rawValue), .integer(Int64(shard))])
+                UPDATE attempts SET assembly_url = ? WHERE run_id = ? AND shard_index = ? AND outcome = ?
+                """, [.text(url), .text(run.rawValue), .integer(Int64(shard)), .state(AttemptOutcome.open)])
             guard database.changes == 1 else { throw LedgerError.noOpenAttempt(run, shard: shard, transition: row.state) }
-            try insertEvent(run, shard: shard, kind: "attempt.moved", message: "the Assembly is now at \(url)", at: time, in: database)
+            try insertEvent(run, shard: shard, kind: .attemptMoved, message: "the Assembly is now at \(url)", at: time, in: database)
         }
     }
 
@@ -146,12 +143,12 @@ extension SQLiteLedger {
     package func failFiles(_ run: RunID, files: [Int], reason: FailureReason, at time: Date) throws {
         try write { database in
             let update = try database.cachedStatement("""
-                UPDATE files SET state = 'failed', error_code = ?, error_message = ?, retryable = ?
+                UPDATE files SET state = ?, error_code = ?, error_message = ?, retryable = ?
                 WHERE run_id = ? AND file_index = ? AND shard_index IS NOT NULL
                 """)
-            try update.bind(Self.values(reason) + [.text(run.rawValue)])
+            try update.bind([.state(FileState.failed)] + Self.values(reason) + [.text(run.rawValue)])
             for file in files {
-                try update.bind(.integer(Int64(file)), at: 5)
+                try update.bind(.integer(Int64(file)), at: 6)
                 try update.step()
                 update.reset()
                 guard database.changes == 1 else {
@@ -159,7 +156,7 @@ extension SQLiteLedger {
                     throw LedgerError.fileNotFound(run, file: file)
                 }
             }
-            try insertEvent(run, shard: nil, kind: "files.failed", message: "\(files.count) file(s): \(reason)",
+            try insertEvent(run, shard: nil, kind: .filesFailed, message: "\(files.count) file(s): \(reason)",
                             at: time, in: database)
         }
     }
@@ -170,39 +167,42 @@ extension SQLiteLedger {
     private func openAttempt(_ run: RunID, _ shard: Int, for target: ShardState,
                              in database: SQLiteConnection) throws -> Int {
         let number = try database.firstRow("""
-            SELECT attempt FROM attempts WHERE run_id = ? AND shard_index = ? AND outcome = 'open'
-            """, [.text(run.rawValue), .integer(Int64(shard))]) { $0.integer(0) } ?? nil
+            SELECT attempt FROM attempts WHERE run_id = ? AND shard_index = ? AND outcome = ?
+            """, [.text(run.rawValue), .integer(Int64(shard)), .state(AttemptOutcome.open)]) { $0.integer(0) } ?? nil
         guard let number else { throw LedgerError.noOpenAttempt(run, shard: shard, transition: target) }
         return Int(number)
     }
 
-    /// Takes a failed shard back to its last attempt: open again to poll it, or completed to download its results.
+    /// Marks the shard's open attempt, if any, as replaced by a newer one.
+    private func supersedeOpenAttempt(_ key: [SQLiteValue], in database: SQLiteConnection) throws {
+        try database.execute("""
+            UPDATE attempts SET outcome = ?3 WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?4
+            """, key + [.state(AttemptOutcome.superseded), .state(AttemptOutcome.open)])
+    }
+
+    /// Takes a failed shard back to its last attempt, where ``AttemptRecord/reopenTarget`` allows it: open
+    /// again to poll it, or completed to download its results.
     private func reopenLastAttempt(_ run: RunID, _ shard: Int, at target: ShardState, in database: SQLiteConnection) throws {
         let key: [SQLiteValue] = [.text(run.rawValue), .integer(Int64(shard))]
-        let last = try database.firstRow("""
-            SELECT attempt, outcome, created_at IS NOT NULL, retryable FROM attempts
+        let last = try rows("""
+            SELECT \(LedgerRowReader.attemptColumns) FROM attempts
             WHERE run_id = ? AND shard_index = ? ORDER BY attempt DESC LIMIT 1
-            """, key) { ($0.integer(0) ?? 0, $0.text(1) ?? "", $0.integer(2) == 1, $0.integer(3) == 1) }
-        let fits = switch target {
-        case .completed: last?.1 == "completed"
-        case .executing: last?.1 == "failed" && last?.2 == true && last?.3 == true
-        default: false
-        }
-        guard let last, fits else {
+            """, key, table: "attempts") { try $0.attemptRecord() }.first
+        guard let last, last.reopenTarget == target else {
             throw LedgerError.illegalShardTransition(run, shard: shard, from: .failed, to: target)
         }
         if target == .executing {
             try database.execute("""
-                UPDATE attempts SET outcome = 'open', error_code = NULL, error_message = NULL, retryable = NULL
+                UPDATE attempts SET outcome = ?, error_code = NULL, error_message = NULL, retryable = NULL
                 WHERE run_id = ? AND shard_index = ? AND attempt = ?
-                """, key + [.integer(last.0)])
+                """, [.state(AttemptOutcome.open)] + key + [.integer(Int64(last.number))])
         }
         try database.execute("""
-            UPDATE files SET state = 'pending', error_code = NULL, error_message = NULL, retryable = NULL
-            WHERE run_id = ?1 AND shard_index = ?2 AND state = 'failed' AND EXISTS (
+            UPDATE files SET state = ?3, error_code = NULL, error_message = NULL, retryable = NULL
+            WHERE run_id = ?1 AND shard_index = ?2 AND state = ?4 AND EXISTS (
                 SELECT 1 FROM shards s WHERE s.run_id = ?1 AND s.shard_index = ?2
                 AND s.error_code IS files.error_code AND s.error_message IS files.error_message)
-            """, key)
+            """, key + [.state(FileState.pending), .state(FileState.failed)])
     }
 
     /// Inserts an Assembly's results, checking that each names an input of this shard.
@@ -224,16 +224,7 @@ extension SQLiteLedger {
                                 .integer(result.fileIndex), .text(result.step), .text(result.remoteID),
                                 .text(result.name), .text(result.url), .integer(result.size), .text(result.md5),
                                 .text(result.mime), .integer(result.width), .integer(result.height),
-                                .bool(result.isTemporary), .text(result.outputPath), .text(Self.state(of: result.delivery))])
-        }
-    }
-
-    /// The `results.state` a new result starts in.
-    private static func state(of delivery: NewResult.Delivery) -> String {
-        switch delivery {
-        case .download: "pending"
-        case .exported: "exported"
-        case .recorded: "recorded"
+                                .bool(result.isTemporary), .text(result.outputPath), .state(ResultState(result.delivery))])
         }
     }
 
@@ -241,10 +232,11 @@ extension SQLiteLedger {
     private func requireDownloads(_ run: RunID, _ shard: Int, in database: SQLiteConnection) throws {
         let pending = try database.firstRow("""
             SELECT count(*) FROM results
-            WHERE run_id = ?1 AND shard_index = ?2 AND state = 'pending' AND attempt = (
-                SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = 'completed')
-            AND NOT EXISTS (SELECT 1 FROM files f WHERE f.run_id = ?1 AND f.file_index = results.file_index AND f.state = 'failed')
-            """, [.text(run.rawValue), .integer(Int64(shard))]) { $0.integer(0) } ?? nil
+            WHERE run_id = ?1 AND shard_index = ?2 AND state = ?3 AND attempt = (
+                SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?4)
+            AND NOT EXISTS (SELECT 1 FROM files f WHERE f.run_id = ?1 AND f.file_index = results.file_index AND f.state = ?5)
+            """, [.text(run.rawValue), .integer(Int64(shard)), .state(ResultState.pending), .state(AttemptOutcome.completed),
+                  .state(FileState.failed)]) { $0.integer(0) } ?? nil
         if let pending, pending > 0 {
             throw LedgerError.resultsPending(run, shard: shard, count: Int(pending))
         }

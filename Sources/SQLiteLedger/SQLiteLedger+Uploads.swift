@@ -25,7 +25,7 @@ extension SQLiteLedger {
                     created_at = excluded.created_at, updated_at = excluded.updated_at
                 """, key + [.text(url), .integer(length), .text(now), .text(now)])
             let replacing = existing == nil ? "" : ", replacing the earlier one"
-            try insertEvent(run, shard: shard, kind: "upload.created",
+            try insertEvent(run, shard: shard, kind: .uploadCreated,
                             message: "file \(file): tus upload of \(length) bytes for attempt \(attempt)\(replacing)",
                             at: time, in: database)
         }

@@ -143,10 +143,10 @@ package actor SQLiteLedger: RunLedger {
     }
 
     /// Adds an event row inside the caller's transaction.
-    func insertEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date,
+    func insertEvent(_ run: RunID, shard: Int?, kind: LedgerEventKind, message: String, at time: Date,
                      in database: SQLiteConnection) throws {
         try database.execute("INSERT INTO events (run_id, shard_index, at, kind, message) VALUES (?, ?, ?, ?, ?)",
-                             [.text(run.rawValue), .integer(shard), .text(Self.text(time)), .text(kind), .text(message)])
+                             [.text(run.rawValue), .integer(shard), .text(Self.text(time)), .state(kind), .text(message)])
     }
 
     /// A time as the ledger stores it.

@@ -24,6 +24,11 @@ package enum SQLiteValue: Sendable, Hashable {
     package static func bool(_ value: Bool?) -> SQLiteValue {
         value.map { .integer($0 ? 1 : 0) } ?? .null
     }
+
+    /// A state column's value: the state enum's raw value, so that no SQL text spells a state.
+    package static func state<State: RawRepresentable>(_ value: State) -> SQLiteValue where State.RawValue == String {
+        .text(value.rawValue)
+    }
 }
 
 extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral {

@@ -58,7 +58,7 @@ import Glibc
         let inspection = try await job.expectEachResultOnceFromOneAssemblyPerShard(runID)
         #expect(inspection.attempts.allSatisfy { $0.assemblyURL?.hasPrefix(job.endpoint) == false }, "status URLs name the API host")
         let ledger = try await SQLiteLedger.open(stateDirectory: job.state.path, mode: .readOnly)
-        let moves = try await ledger.events(of: runID, shard: nil).filter { $0.kind == "attempt.moved" }
+        let moves = try await ledger.events(of: runID, shard: nil).filter { $0.kind == .attemptMoved }
         await ledger.close()
         #expect(!moves.isEmpty, "no poll followed a machine")
     }

@@ -79,11 +79,13 @@ final class ShardHarness: Sendable {
 
     /// The `results` of a completed Assembly: one `txt` per input, with its size and MD5.
     func results() -> String {
-        let entries = contents.enumerated().map { index, bytes in
-            #"{"id":"r\#(index)","name":"out-\#(index).txt","ext":"txt","field":"file_\#(index)","size":\#(bytes.count),"#
-                + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"https://tmp.test/r\#(index)/out-\#(index).txt"}"#
-        }
-        return #"{"copy":[\#(entries.joined(separator: ","))]}"#
+        #"{"copy":[\#(contents.indices.map(resultEntry).joined(separator: ","))]}"#
+    }
+
+    /// The result of input `index` as a status lists it: a `txt` with its size and MD5.
+    func resultEntry(_ index: Int) -> String {
+        #"{"id":"r\#(index)","name":"out-\#(index).txt","ext":"txt","field":"file_\#(index)","size":\#(contents[index].count),"#
+            + #""md5hash":"\#(Hex.encode(Digest.md5(contents[index])))","ssl_url":"https://tmp.test/r\#(index)/out-\#(index).txt"}"#
     }
 
     /// Scripts a creation answered with `ok`.

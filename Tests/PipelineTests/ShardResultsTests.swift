@@ -37,7 +37,7 @@ import Testing
         #expect(try await harness.ledger.files(of: harness.run).map(\.state) == [.done, .noResult])
         let results = try await harness.ledger.results(of: harness.run, shard: 0)
         #expect(results.count == 1 && results[0].result.remoteID == nil && results[0].result.size == nil && results[0].isDownloaded)
-        #expect(harness.events.first { $0.kind == .completed }?.detail == "1 result, 1 unreadable entry left out")
+        #expect(harness.events.first { $0.kind == .completed }?.detail == .results(count: 1, unreadable: 1))
     }
 
     @Test func exportResultsAreRecordedAndNeverFetched() async throws {
@@ -110,8 +110,11 @@ import Testing
         // Each try fetches it again (its size never matches); the eleventh would be refused, so a new Assembly is asked for.
         #expect(try await harness.runShard(attempts: 13) == .failed)
         #expect(harness.transport.requests(.get, "https://tmp.test/r0/").count == 10)
-        #expect(try await harness.ledger.results(of: harness.run, shard: 0).map(\.fetches) == [11])
-        #expect(harness.events.contains { $0.kind == .retrying && $0.detail.hasPrefix("RESULT_FETCH_LIMIT: out-0.txt was fetched 10 times") })
+        #expect(try await harness.ledger.results(of: harness.run, shard: 0).map(\.fetches) == [10])
+        #expect(harness.events.contains {
+            guard case let .retry(reason, _, _, _) = $0.detail else { return false }
+            return reason.code == .resultFetchLimit && reason.message.hasPrefix("out-0.txt was fetched 10 times")
+        })
         #expect(harness.transport.requests(.post, "/assemblies/").count == 2)
     }
 }

@@ -51,7 +51,11 @@ import Testing
         #expect(attempts.count == 1 && attempts[0].outcome == .completed)
         #expect(lookups.map(ShardHarness.assemblyID) == [attempts[0].assemblyID.rawValue])
         #expect(harness.eventKinds == [.started, .signed, .retrying, .created, .uploaded, .executing, .completed, .downloaded])
-        #expect(harness.events[2].detail.hasPrefix("TRANSPORT_RESET: transport: connection to https://api.test broke: the connection closed before the answer (try 2 of 3 in "))
+        guard case let .retry(reason, 2, 3, _) = harness.events[2].detail else {
+            Issue.record("expected the second of three tries, found \(harness.events[2].detail)")
+            return
+        }
+        #expect(reason.description == "TRANSPORT_RESET: transport: connection to https://api.test broke: the connection closed before the answer")
     }
 
     @Test func a413WithRetryInWaitsAndSendsTheSameAttemptAgainSignedAfresh() async throws {
@@ -70,7 +74,7 @@ import Testing
         #expect(creations.count == 2 && Set(creations.map(\.url)).count == 1)
         #expect(creations[0].body != creations[1].body, "each try carries params with a fresh nonce")
         #expect(harness.clock.waits.contains(.seconds(7)))
-        #expect(harness.events.contains(ShardEvent(shard: 0, kind: .retrying, detail: "RATE_LIMIT_REACHED: waiting 7s")))
+        #expect(harness.events.contains(ShardEvent(shard: 0, kind: .retrying, detail: .rateLimited(.rateLimitReached, wait: .seconds(7)))))
         let attempts = try await harness.ledger.attempts(of: harness.run, shard: 0)
         #expect(attempts.count == 1)
         #expect(try await harness.ledger.shards(of: harness.run)[0].failure == nil)
@@ -94,7 +98,7 @@ import Testing
         let attempt = try #require(try await harness.ledger.attempts(of: harness.run, shard: 0).first)
         #expect(harness.transport.requests(.delete, "/assemblies/").map(\.url) == ["\(ShardHarness.endpoint)/assemblies/\(attempt.assemblyID)"])
         #expect(try await harness.ledger.events(of: harness.run, shard: 0).contains {
-            $0.kind == "attempt.cancelled" && $0.message == "Assembly \(attempt.assemblyID) abandoned, now ASSEMBLY_CANCELED"
+            $0.kind == .attemptCancelled && $0.message == "Assembly \(attempt.assemblyID) abandoned, now ASSEMBLY_CANCELED"
         })
         #expect(harness.clock.waits == [.seconds(1), .milliseconds(1_500), .milliseconds(2_250), .milliseconds(3_375), .seconds(4)])
         #expect(harness.transport.requests(.get, "\(ShardHarness.machine)/assemblies/").count == 5)
@@ -157,7 +161,7 @@ import Testing
             == [ShardHarness.machine, ShardHarness.endpoint, Self.machine2])
         let attempt = try #require(try await harness.ledger.attempts(of: harness.run, shard: 0).first)
         #expect(attempt.assemblyURL == "\(Self.machine2)/assemblies/\(attempt.assemblyID)" && attempt.outcome == .completed)
-        #expect(try await harness.ledger.events(of: harness.run, shard: 0).contains { $0.kind == "attempt.moved" })
+        #expect(try await harness.ledger.events(of: harness.run, shard: 0).contains { $0.kind == .attemptMoved })
         #expect(try await harness.ledger.files(of: harness.run).map(\.state) == [.done, .done])
     }
 

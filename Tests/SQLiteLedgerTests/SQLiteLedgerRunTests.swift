@@ -38,7 +38,7 @@ import Testing
         #expect(try await ledger.files(of: new.id, shard: nil, state: .skipped).map(\.index) == [12])
 
         let events = try await ledger.events(of: new.id, shard: nil)
-        #expect(events.map(\.kind) == ["run.created"])
+        #expect(events.map(\.kind) == [.runCreated])
         #expect(events.first?.message == "3 shards, 12 files, \(plan.bytes) bytes, 1 skipped")
     }
 
@@ -115,7 +115,7 @@ import Testing
             try await ledger.updateRunState(id, to: .running, at: Fixture.time(240))
         }
         #expect(try await ledger.run(id).record.state == .finished)
-        let messages = try await ledger.events(of: id, shard: nil).filter { $0.kind == "run.state" }.map(\.message)
+        let messages = try await ledger.events(of: id, shard: nil).filter { $0.kind == .runState }.map(\.message)
         #expect(messages == ["running → interrupted", "interrupted → running", "running → running", "running → finished"])
     }
 

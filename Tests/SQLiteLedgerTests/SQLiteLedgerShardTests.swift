@@ -288,14 +288,16 @@ import Testing
     @Test func eventsOfTheRunAndOfOneShard() async throws {
         let setup = try await Setup()
         let (ledger, run) = (setup.ledger, setup.run)
-        try await ledger.recordEvent(run, shard: 1, kind: "retry", message: "HTTP_503, waiting 2s", at: Fixture.time(5))
-        try await ledger.recordEvent(run, shard: nil, kind: "rate_limit", message: "retryIn 10s", at: Fixture.time(6))
+        let unavailable = FailureReason(code: .http(503), message: "down", isRetryable: true)
+        try await ledger.recordEvent(run, shard: 1, .retrying(.retry(unavailable, number: 2, of: 3, wait: .seconds(2))), at: Fixture.time(5))
+        try await ledger.recordEvent(run, shard: nil, .streamEnded(url: "https://api.test/ws", reason: "HTTP 404"), at: Fixture.time(6))
         await #expect(throws: LedgerError.shardNotFound(run, shard: 9)) {
-            try await ledger.recordEvent(run, shard: 9, kind: "retry", message: "x", at: Fixture.time(7))
+            try await ledger.recordEvent(run, shard: 9, .retrying(.rateLimited(.rateLimitReached, wait: .seconds(7))), at: Fixture.time(7))
         }
-        #expect(try await ledger.events(of: run, shard: 1).map(\.kind) == ["retry"])
+        #expect(try await ledger.events(of: run, shard: 1).map(\.kind) == [.shardRetrying])
         let all = try await ledger.events(of: run, shard: nil)
-        #expect(all.map(\.kind) == ["run.created", "retry", "rate_limit"])
+        #expect(all.map(\.kind) == [.runCreated, .shardRetrying, .streamEnded])
+        #expect(all.map(\.message).suffix(2) == ["HTTP_503: down (try 2 of 3 in 2s)", "the change stream https://api.test/ws ended (HTTP 404); polling instead"])
         #expect(all.map(\.shardIndex) == [nil, 1, nil])
         #expect(all[2].at == Fixture.time(6))
     }

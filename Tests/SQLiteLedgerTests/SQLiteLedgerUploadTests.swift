@@ -31,7 +31,7 @@ import Testing
         ])
         #expect(uploads.allSatisfy { $0.isComplete })
         #expect(try await ledger.uploads(of: run, shard: 1).isEmpty)
-        let events = try await ledger.events(of: run, shard: 0).filter { $0.kind == "upload.created" }.map(\.message)
+        let events = try await ledger.events(of: run, shard: 0).filter { $0.kind == .uploadCreated }.map(\.message)
         #expect(events == ["file 1: tus upload of 1000 bytes for attempt 1", "file 0: tus upload of 0 bytes for attempt 1"])
     }
 
@@ -49,7 +49,7 @@ import Testing
         await #expect(throws: LedgerError.uploadNotFound(run, shard: 0, attempt: 1, file: 2)) {
             try await ledger.recordUploadOffset(run, shard: 0, attempt: 1, file: 2, url: Self.first, offset: 400, at: Fixture.time(6))
         }
-        let events = try await ledger.events(of: run, shard: 0).filter { $0.kind == "upload.created" }.map(\.message)
+        let events = try await ledger.events(of: run, shard: 0).filter { $0.kind == .uploadCreated }.map(\.message)
         #expect(events.last == "file 2: tus upload of 500 bytes for attempt 1, replacing the earlier one")
         #expect(events.count == 2)
     }

@@ -119,7 +119,7 @@ private struct Boom: Error, Equatable {}
         try writer.execute("COMMIT")
         #expect(try await reader.recentRuns(limit: 10).map(\.manifestName) == ["renamed"])
         let error = await #expect(throws: SQLiteError.self) {
-            try await reader.recordEvent(run.id, shard: nil, kind: "note", message: "from a reader", at: Fixture.time())
+            try await reader.recordEvent(run.id, shard: nil, .streamEnded(url: "https://api.test/ws", reason: "from a reader"), at: Fixture.time())
         }
         #expect(error?.code == .readOnly)
     }

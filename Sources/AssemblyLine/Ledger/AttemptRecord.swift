@@ -35,3 +35,18 @@ package struct AttemptRecord: Sendable, Hashable {
         self.failure = failure
     }
 }
+
+extension AttemptRecord {
+    /// Where a failed shard whose last attempt this is goes back to instead of a new attempt; nil for a new attempt.
+    ///
+    /// The one rule for reopening, which the state machine follows and the ledger enforces: `completed`
+    /// when the Assembly completed (its results are downloaded next), `executing` when it was created and
+    /// the attempt failed for a reason a retry can fix (it is polled again).
+    package var reopenTarget: ShardState? {
+        switch outcome {
+        case .completed: .completed
+        case .failed where createdAt != nil && failure?.isRetryable == true: .executing
+        case .open, .failed, .superseded: nil
+        }
+    }
+}

@@ -94,11 +94,8 @@ package protocol RunLedger: Sendable {
 
     // MARK: Events
 
-    /// Adds a line to the run's history.
-    func recordEvent(_ run: RunID, shard: Int?, kind: String, message: String, at time: Date) async throws
-
-    /// Notes that a step of the shard is tried again (after a 5xx, a timeout, a dropped connection), for the report's `retries`.
-    func recordRetry(_ run: RunID, shard: Int, detail: String, at time: Date) async throws
+    /// Adds a line to the run's history (a retry, a cancelled Assembly, an ended stream).
+    func recordEvent(_ run: RunID, shard: Int?, _ note: LedgerNote, at time: Date) async throws
 
     /// The run's history, oldest first, optionally only one shard's.
     func events(of run: RunID, shard: Int?) async throws -> [EventRecord]

@@ -9,6 +9,8 @@ package struct ShardFailure: Error, Sendable, Hashable {
     package var culprit: Int?
     /// True when the host that failed may be gone (a machine cycled away): asking the API host may help.
     package var hostUnreachable = false
+    /// True when the service said slow down: a status request waits and asks again without using up a try.
+    package var isRateLimit = false
 
     package init(_ reason: FailureReason, needsNewAssembly: Bool = false, retryIn: Duration? = nil) {
         self.reason = reason
@@ -19,6 +21,7 @@ package struct ShardFailure: Error, Sendable, Hashable {
     package init(_ error: TransloaditError, needsNewAssembly: Bool = false) {
         self.init(error.failureReason, needsNewAssembly: needsNewAssembly, retryIn: error.retryIn)
         hostUnreachable = Retryability.mayBeGone(error)
+        isRateLimit = error.isRateLimit
     }
 
     /// A failure uploading one input: a file changed, gone or unreadable since the plan fails alone (`culprit`).

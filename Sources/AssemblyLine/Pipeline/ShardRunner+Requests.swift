@@ -1,17 +1,18 @@
-
 extension ShardRunner {
     /// Performs one of the machine's requests; a failure of the step is thrown as ``ShardFailure``.
-    func request(_ action: ShardStateMachine.Action) async throws -> ShardStateMachine.Event {
+    func request(_ request: ShardStateMachine.Request) async throws -> ShardStateMachine.Event {
         let (ledger, run, index) = (context.ledger, context.runID, shard.index)
-        switch action {
+        switch request {
         case .loadLastAttempt:
             return .lastAttempt(try await ledger.attempts(of: run, shard: index).last)
         case .loadAttempt:
-            return .attempt(try await ledger.attempts(of: run, shard: index).last)
+            return .attempt(try await ledger.attempts(of: run, shard: index).last, files: try await ledger.files(of: run, shard: index, state: nil))
         case .loadDownloads:
             let attempt = try await ledger.attempts(of: run, shard: index).last
             let pending = try await ledger.results(of: run, shard: index).filter { $0.attempt == attempt?.number && $0.needsDownload }
-            return .downloadsLoaded(attempt, pending: pending)
+            return .downloadsLoaded(attempt, pending: pending, files: try await ledger.files(of: run, shard: index, state: nil))
+        case .loadTusUploads:
+            return .tusUploadsLoaded(try await ledger.uploads(of: run, shard: index))
         case .recordAttempt:
             let id = AssemblyID.generate()
             _ = try await ledger.recordAttempt(run, shard: index, assemblyID: id, at: context.clock.now)
@@ -24,60 +25,35 @@ extension ShardRunner {
             }
         case let .lookUp(url):
             return .lookedUp(try await status(at: url))
-        case let .create(id, signed):
-            return .createAnswered(try await create(id, signed))
+        case let .create(id, signed, files):
+            return .createAnswered(try await create(id, signed, files: files))
         case let .pollStatus(url):
             try await context.governor.awaitStatus(of: url)
             return .statusAnswered(try await status(at: url))
-        case let .uploadByTus(attempt, status):
-            return .tusUploaded(detail: try await uploadByTus(attempt, status: status))
-        case let .download(pending):
-            return .downloaded(count: try await download(pending))
-        case let .isolate(file, reason):
-            return try await isolate(file, reason)
+        case let .uploadByTus(attempt, uploads):
+            return .tusUploaded(try await uploadByTus(uploads, attempt: attempt))
+        case .download:
+            preconditionFailure("the driver downloads with the shard's prefetches settled")
         case let .wait(duration):
             try await context.clock.sleep(for: duration)
             return .waited
-        case let .awaitChange(interval):
-            try await awaitChange(interval)
-            return .waited
-        case .transition, .recordCreated, .recordCompletion, .report, .checkpoint, .backOffCreations, .forgetStatusPacing,
-             .recordStatusURL, .cancelAssembly, .finish:
-            preconditionFailure("\(action) is not a request")
+        case let .awaitChange(longest):
+            guard let watch = watches.current else { preconditionFailure("the machine awaits a change only while it follows a stream") }
+            return .changeAwaited(try await watch.wait(atMost: longest, clock: context.clock))
         }
     }
 
-    /// Waits before the next status request: for the change stream's word while it is open (at most
-    /// `poll.max_interval`, then a safety poll), else for `interval`. A stream that ends is noted once.
-    private func awaitChange(_ interval: Duration) async throws {
-        guard let watch = watches.live else {
-            try await context.clock.sleep(for: interval)
-            return
-        }
-        let wake = try await watch.wait(atMost: max(interval, context.poll.maxInterval), clock: context.clock)
-        if case let .streamEnded(reason) = wake {
-            try await context.ledger.recordEvent(context.runID, shard: shard.index, kind: "stream.ended",
-                                                 message: "the change stream \(watch.url) ended (\(reason)); polling instead",
-                                                 at: context.clock.now)
+    /// The status of an Assembly, nil when the service does not know it.
+    private func status(at url: String) async throws -> AssemblyStatus? {
+        do throws(TransloaditError) {
+            return try await context.client.status(url: url)
+        } catch {
+            throw ShardFailure(error)
         }
     }
 
-    /// The status of an Assembly, nil when the service does not know it; rate limits wait and ask again.
-    func status(at url: String) async throws -> AssemblyStatus? {
-        while true {
-            do {
-                return try await context.client.status(url: url)
-            } catch where error.isRateLimit {
-                try await context.clock.sleep(for: error.retryIn ?? context.poll.maxInterval)
-            } catch {
-                throw ShardFailure(error)
-            }
-        }
-    }
-
-    /// Sends the creating request with the shard's pending files (none over tus), once the run's pace allows.
-    private func create(_ id: AssemblyID, _ signed: SignedParams) async throws -> Result<AssemblyStatus, TransloaditError> {
-        let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
+    /// Sends the creating request with `files` (announced only, over tus), once the run's pace allows.
+    private func create(_ id: AssemblyID, _ signed: SignedParams, files: [FileRecord]) async throws -> Result<AssemblyStatus, TransloaditError> {
         let tus = context.tus != nil
         let uploads: [TransloaditClient.Upload] = tus ? [] : try files.map { record in
             try Self.checkUnchanged(record)
@@ -103,37 +79,23 @@ extension ShardRunner {
         }
     }
 
-    /// Fails one corrupt input alone; `notIsolated` when it is not one of the shard's pending files.
-    private func isolate(_ file: Int, _ reason: FailureReason) async throws -> ShardStateMachine.Event {
-        let pending = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
-        guard let culprit = pending.first(where: { $0.index == file }) else { return .notIsolated }
-        try await context.ledger.failFiles(context.runID, files: [file], reason: reason, at: context.clock.now)
-        return .isolated(culprit: culprit.file.relativePath, othersLeft: pending.count - 1)
-    }
-
-    /// Downloads the results not yet in place, verified, once the prefetches have ended; returns how many.
-    private func download(_ pending: [ResultRecord]) async throws -> Int {
-        await prefetcher.settle()
-        try await withThrowingTaskGroup(of: Void.self) { group in
+    /// Downloads the results, verified, each in one of the run's download slots and committed to the ledger once in place.
+    func download(_ pending: [ResultRecord]) async throws -> [ShardStateMachine.DownloadOutcome] {
+        try await withThrowingTaskGroup(of: ShardStateMachine.DownloadOutcome.self) { group in
             for record in pending {
                 group.addTask { try await fetch(record) }
             }
-            try await group.waitForAll()
+            let ended = try await group.reduce(into: [Int64: ShardStateMachine.DownloadOutcome]()) { $0[$1.record.id] = $1 }
+            return pending.compactMap { ended[$0.id] }
         }
-        return pending.count
     }
 
-    /// Fetches one result; what storage's refusal means comes from ``Retryability/storageRefusal(status:temporary:)``.
-    private func fetch(_ record: ResultRecord) async throws {
-        let result = record.result
-        let fetches = try await context.ledger.recordFetch(context.runID, result: record.id)
-        if result.isTemporary && fetches > ResultDownloader.fetchLimit {
-            throw ShardFailure(code: .resultFetchLimit, "\(result.name) was fetched \(ResultDownloader.fetchLimit) times; the shard runs again",
-                               retryable: true, needsNewAssembly: true)
-        }
-        let downloader = context.downloader
+    /// Fetches one result after counting the fetch; in place and verified, it is committed to the ledger.
+    private func fetch(_ record: ResultRecord) async throws -> ShardStateMachine.DownloadOutcome {
+        _ = try await context.ledger.recordFetch(context.runID, result: record.id)
+        let (downloader, result) = (context.downloader, record.result)
         let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
-        let outcome = try await context.governor.downloads.withSlot { () async -> TransloaditError? in
+        let failure = try await context.governor.downloads.withSlot { () async -> TransloaditError? in
             do throws(TransloaditError) {
                 _ = try await downloader.fetch(result, progress: progress)
                 return nil
@@ -141,37 +103,11 @@ extension ShardRunner {
                 return error
             }
         }
-        if let outcome {
-            switch outcome.httpStatus.flatMap({ Retryability.storageRefusal(status: $0, temporary: result.isTemporary) }) {
-            case .gone?:
-                // A result the service no longer has needs the shard run again; a retry of the download cannot help.
-                throw ShardFailure(outcome.failureReason.retryable, needsNewAssembly: true)
-            case .private?:
-                try await refused(record, status: outcome.httpStatus ?? 0)
-                return
-            case nil:
-                throw ShardFailure(outcome)
-            }
-        }
+        guard failure == nil else { return ShardStateMachine.DownloadOutcome(record, error: failure) }
         context.checkpoint(.afterRename)
         try await context.ledger.recordDownload(context.runID, result: record.id, at: context.clock.now)
         context.checkpoint(.afterDownloadCommit)
-    }
-
-    /// Storage refused a result that is not temporary (an export's, in private storage): its file
-    /// fails alone, or the shard when the result belongs to no single file.
-    private func refused(_ record: ResultRecord, status: Int) async throws {
-        let result = record.result
-        let reason = FailureReason(
-            code: .resultNotDownloadable,
-            message: "storage refused \(result.name) of step \(result.step) (HTTP \(status)); an export Robot's results are "
-                + "recorded, not downloaded, unless output.steps names their step: leave \(result.step) out of output.steps",
-            isRetryable: false)
-        guard let file = result.fileIndex else { throw ShardFailure(reason) }
-        try await context.ledger.failFiles(context.runID, files: [file], reason: reason, at: context.clock.now)
-        let input = try await context.ledger.files(of: context.runID, shard: shard.index, state: nil).first { $0.index == file }
-        context.report(ShardEvent(shard: shard.index, kind: .fileFailed, detail: "\(result.name): \(reason)",
-                                  file: input?.file.relativePath, failure: reason))
+        return ShardStateMachine.DownloadOutcome(record, error: nil)
     }
 
     /// Refuses a file whose size or modification time changed since the plan; the file fails alone.

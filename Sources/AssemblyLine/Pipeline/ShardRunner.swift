@@ -3,36 +3,37 @@
 /// The machine decides; the runner only does: it writes the ledger, reports, passes checkpoints,
 /// talks to the signer and the service, waits on the injected clock, and turns each outcome into
 /// the machine's next event. It starts from the ledger's state, so the same code runs a fresh shard
-/// and resumes one. While an Assembly runs and its status names a change stream, the runner follows
-/// it, so that a poll waits for the stream's word instead of its interval.
+/// and resumes one. Results downloaded early are child tasks of the shard's own task group: the
+/// download step waits for them, and none outlives the shard.
 package struct ShardRunner: Sendable {
     package let context: PipelineContext
     package let shard: ShardRecord
     let watches = UpdateWatchSlot()
-    let prefetcher: ResultPrefetcher
 
     package init(context: PipelineContext, shard: ShardRecord) {
         self.context = context
         self.shard = shard
-        prefetcher = ResultPrefetcher(context: context, shardIndex: shard.index)
     }
 
     /// Runs the shard to its end; throws only `CancellationError` (and ledger errors), leaving the ledger where the shard stood.
     package func run() async throws -> ShardState {
-        defer {
-            watches.close()
-            prefetcher.cancel()
-        }
+        defer { watches.close() }
         var machine = ShardStateMachine(settings: settings, seed: context.seed &+ UInt64(shard.index))
-        var actions = machine.start(from: shard.state)
-        while true {
-            var event: ShardStateMachine.Event?
-            for action in actions {
-                if case let .finish(state) = action { return state }
-                event = try await perform(action)
+        var decision = machine.start(from: shard.state)
+        return try await withThrowingTaskGroup(of: Void.self) { prefetches in
+            while true {
+                for command in decision.commands {
+                    try await perform(command, prefetches: &prefetches)
+                }
+                switch decision.next {
+                case let .finish(state):
+                    prefetches.cancelAll()
+                    return state
+                case let .request(request):
+                    let event = try await outcome(of: request, prefetches: &prefetches)
+                    decision = machine.handle(event, at: context.clock.now)
+                }
             }
-            guard let event else { preconditionFailure("shard state machine: actions \(actions) end without a request") }
-            actions = machine.handle(event, at: context.clock.now)
         }
     }
 
@@ -40,25 +41,23 @@ package struct ShardRunner: Sendable {
     private var settings: ShardStateMachine.Settings {
         ShardStateMachine.Settings(
             endpoint: context.client.endpoint, tus: context.tus != nil, retry: context.retry, poll: context.poll,
-            resultLifetime: context.resultLifetime)
+            resultLifetime: context.resultLifetime,
+            mapper: ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output))
     }
 
-    // MARK: - Actions
+    // MARK: - Commands
 
-    /// Carries out one action: nil for a command, the event its outcome is for a request.
-    private func perform(_ action: ShardStateMachine.Action) async throws -> ShardStateMachine.Event? {
-        switch action {
+    private func perform(_ command: ShardStateMachine.Command, prefetches: inout ThrowingTaskGroup<Void, any Error>) async throws {
+        let (ledger, run, index, now) = (context.ledger, context.runID, shard.index, context.clock.now)
+        switch command {
         case let .transition(transition, kind, detail):
-            try await self.transition(transition, event: kind, detail: detail)
-        case let .recordCreated(status, fallbackURL):
-            try await recordCreated(status, fallbackURL: fallbackURL)
-        case let .recordCompletion(status):
-            try await recordCompletion(status)
-        case let .report(kind, detail, file, failure):
-            if kind == .retrying {
-                try await context.ledger.recordRetry(context.runID, shard: shard.index, detail: detail, at: context.clock.now)
-            }
-            context.report(ShardEvent(shard: shard.index, kind: kind, detail: detail, file: file, failure: failure))
+            try await ledger.transition(run, shard: index, transition, at: now)
+            report(kind, detail)
+        case let .report(kind, detail):
+            report(kind, detail)
+        case let .noteRetry(detail):
+            try await ledger.recordEvent(run, shard: index, .retrying(detail), at: now)
+            report(.retrying, detail)
         case let .checkpoint(checkpoint):
             context.checkpoint(checkpoint)
         case let .backOffCreations(duration):
@@ -68,77 +67,63 @@ package struct ShardRunner: Sendable {
         case let .cancelAssembly(id):
             await cancel(id)
         case let .recordStatusURL(url):
-            try await context.ledger.recordStatusURL(context.runID, shard: shard.index, url: url, at: context.clock.now)
-        case .finish:
-            preconditionFailure("finish ends the run loop")
-        default:
-            try Task.checkCancellation()
-            do {
-                let event = try await request(action)
-                follow(event)
-                return event
-            } catch let failure as ShardFailure {
-                if Task.isCancelled { throw CancellationError() }
-                return .failed(failure)
+            try await ledger.recordStatusURL(run, shard: index, url: url, at: now)
+        case let .recordUpload(attempt, upload):
+            try await ledger.recordUpload(run, shard: index, attempt: attempt, file: upload.fileIndex, url: upload.url,
+                                          length: upload.length, at: now)
+        case let .failFiles(files, reason):
+            try await ledger.failFiles(run, files: files, reason: reason, at: now)
+        case let .follow(url):
+            watches.follow(url, client: context.client)
+        case let .prefetch(results):
+            for result in results {
+                prefetches.addTask { [context] in await Self.prefetch(result, context: context) }
             }
-        }
-        return nil
-    }
-
-    /// Follows the change stream that a status just received names (unless `poll.stream` is off), or
-    /// stops following one that ended; starts downloading the results a running Assembly's status shows.
-    private func follow(_ event: ShardStateMachine.Event) {
-        switch event {
-        case let .createAnswered(.success(status)), let .statusAnswered(status?), let .lookedUp(status?):
-            if status.isRunning {
-                for (step, files) in status.results {
-                    files.forEach { prefetcher.prefetch($0, step: step) }
-                }
-            }
-            guard context.poll.stream else { return }
-            let results = prefetcher
-            watches.follow(status, client: context.client) { step, file in results.prefetch(file, step: step) }
-        default:
-            break
+        case let .noteStreamEnded(url, reason):
+            try await ledger.recordEvent(run, shard: index, .streamEnded(url: url, reason: reason), at: now)
         }
     }
 
-    /// Writes a transition with the clock's time and reports it.
-    func transition(_ transition: ShardTransition, event: ShardEvent.Kind, detail: String = "") async throws {
-        try await context.ledger.transition(context.runID, shard: shard.index, transition, at: context.clock.now)
-        var failure: FailureReason?
-        if case .failed(let reason) = transition { failure = reason }
-        context.report(ShardEvent(shard: shard.index, kind: event, detail: detail, failure: failure))
+    private func report(_ kind: ShardEvent.Kind, _ detail: ShardEvent.Detail) {
+        context.report(ShardEvent(shard: shard.index, kind: kind, detail: detail))
     }
 
-    /// Cancels an abandoned Assembly at the API host and notes it in the ledger; a failed cancel is noted, not thrown.
+    /// Cancels an abandoned Assembly at the API host and notes the answer in the ledger; a failed cancel is noted, not thrown.
     private func cancel(_ id: AssemblyID) async {
-        let outcome: String
-        do {
-            let status = try await context.client.cancel(url: "\(context.client.endpoint)/assemblies/\(id)")
-            outcome = status.ok.map { "now \($0.code)" } ?? "cancelled"
+        let answer: Result<AssemblyState?, TransloaditError>
+        do throws(TransloaditError) {
+            answer = .success(try await context.client.cancel(url: "\(context.client.endpoint)/assemblies/\(id)").ok)
         } catch {
-            outcome = "the cancel failed: \(error)"
+            answer = .failure(error)
         }
-        try? await context.ledger.recordEvent(context.runID, shard: shard.index, kind: "attempt.cancelled",
-                                              message: "Assembly \(id) abandoned, \(outcome)", at: context.clock.now)
+        try? await context.ledger.recordEvent(context.runID, shard: shard.index, .attemptCancelled(id, answer: answer), at: context.clock.now)
     }
 
-    /// Records the accepted Assembly, with the bytes of files its creating request carried.
-    private func recordCreated(_ status: AssemblyStatus, fallbackURL: String) async throws {
-        let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending)
-        let bytes = context.tus != nil ? 0 : files.reduce(0) { $0 + $1.file.size }
-        try await transition(
-            .created(assemblyURL: status.statusURL ?? fallbackURL, tusURL: status.tusURL, bytesSent: bytes), event: .created,
-            detail: status.assemblyID ?? "")
+    /// Downloads a result before its Assembly completes; what goes wrong is left for the download step to do again.
+    private static func prefetch(_ result: NewResult, context: PipelineContext) async {
+        let downloader = context.downloader
+        // A prefetch is a download like any other: a test may kill the run halfway through it too.
+        let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
+        _ = try? await context.governor.downloads.withSlot { () async -> Int64? in
+            try? await downloader.fetch(result, progress: progress)
+        }
     }
 
-    /// Records the completed Assembly's results, mapped to the shard's files and output paths.
-    private func recordCompletion(_ status: AssemblyStatus) async throws {
-        let files = try await context.ledger.files(of: context.runID, shard: shard.index, state: nil)
-        let results = ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output).results(of: status, files: files)
-        let unreadable = status.unreadableEntries
-        let left = unreadable == 0 ? "" : ", \(unreadable) unreadable entr\(unreadable == 1 ? "y" : "ies") left out"
-        try await transition(.completed(results: results), event: .completed, detail: CountText.of(results.count, "result") + left)
+    // MARK: - Requests
+
+    /// Carries out one request and returns its outcome as the machine's next event; a failure of the step is ``Event/failed(_:)``.
+    private func outcome(of request: ShardStateMachine.Request,
+                         prefetches: inout ThrowingTaskGroup<Void, any Error>) async throws -> ShardStateMachine.Event {
+        try Task.checkCancellation()
+        do {
+            if case let .download(pending) = request {
+                try await prefetches.waitForAll()
+                return .downloadsEnded(try await download(pending))
+            }
+            return try await self.request(request)
+        } catch let failure as ShardFailure {
+            if Task.isCancelled { throw CancellationError() }
+            return .failed(failure)
+        }
     }
 }

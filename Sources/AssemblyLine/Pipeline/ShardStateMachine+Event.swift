@@ -3,10 +3,12 @@ extension ShardStateMachine {
     package enum Event: Sendable, Hashable {
         /// The shard's last attempt, if it has one.
         case lastAttempt(AttemptRecord?)
-        /// The shard's current attempt, if it has one.
-        case attempt(AttemptRecord?)
-        /// The shard's current attempt, and those of its results still to download.
-        case downloadsLoaded(AttemptRecord?, pending: [ResultRecord])
+        /// The shard's current attempt, if it has one, and the shard's files.
+        case attempt(AttemptRecord?, files: [FileRecord])
+        /// The shard's current attempt, those of its results still to download, and the shard's files.
+        case downloadsLoaded(AttemptRecord?, pending: [ResultRecord], files: [FileRecord])
+        /// The shard's tus uploads, of every attempt.
+        case tusUploadsLoaded([UploadRecord])
         /// A new attempt's intent is written, with this Assembly ID.
         case attemptRecorded(AssemblyID)
         case signed(SignedParams)
@@ -16,17 +18,35 @@ extension ShardStateMachine {
         case createAnswered(Result<AssemblyStatus, TransloaditError>)
         /// A poll's answer; nil when the service no longer knows the Assembly.
         case statusAnswered(AssemblyStatus?)
-        /// Every file is in the Assembly over tus.
-        case tusUploaded(detail: String)
-        /// Every result of the attempt is in place and verified; `count` were fetched now.
-        case downloaded(count: Int)
-        /// The input failed alone; `othersLeft` of the shard's pending files remain.
-        case isolated(culprit: String, othersLeft: Int)
-        /// The input was not one of the shard's pending files: the failure is the shard's.
-        case notIsolated
+        /// Every planned file is in the Assembly over tus.
+        case tusUploaded(TusUploadTotals)
+        /// Each download ended: in place and verified, or with why not.
+        case downloadsEnded([DownloadOutcome])
         /// A wait is over.
         case waited
+        /// A wait for the change stream is over.
+        case changeAwaited(AssemblyUpdateWatch.Wake)
         /// A request failed.
         case failed(ShardFailure)
+
+        /// The Assembly status the event brings, if any.
+        var status: AssemblyStatus? {
+            switch self {
+            case let .createAnswered(.success(status)), let .lookedUp(status?), let .statusAnswered(status?): status
+            default: nil
+            }
+        }
+    }
+
+    /// How one result's download ended.
+    package struct DownloadOutcome: Sendable, Hashable {
+        package var record: ResultRecord
+        /// Nil when the result is in place and verified.
+        package var error: TransloaditError?
+
+        package init(_ record: ResultRecord, error: TransloaditError?) {
+            self.record = record
+            self.error = error
+        }
     }
 }

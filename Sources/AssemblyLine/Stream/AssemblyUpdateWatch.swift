@@ -4,8 +4,9 @@ import Synchronization
 ///
 /// The stream is a hint, never the record: `assembly_finished` or `assembly_error` wakes the waiting
 /// poll at once, and the status request that follows says what is true
-/// (as Uppy and the Java SDK fetch the status after `assembly_finished`). A stream that cannot be
-/// opened, or that drops, wakes the poll too and is no longer ``isLive``: polling goes on at its own pace.
+/// (as Uppy and the Java SDK fetch the status after `assembly_finished`). A result it announces wakes
+/// the wait with the result, so that it can be downloaded before the Assembly completes. A stream that
+/// cannot be opened, or that drops, wakes the poll too and is no longer ``isLive``: polling goes on at its own pace.
 package final class AssemblyUpdateWatch: Sendable {
     /// Why ``wait(atMost:clock:)`` returned.
     package enum Wake: Sendable, Hashable {
@@ -15,11 +16,25 @@ package final class AssemblyUpdateWatch: Sendable {
         case streamEnded(reason: String)
         /// Nothing came within the wait.
         case timedOut
+        /// The stream announced these results, in order.
+        case announced([AnnouncedResult])
+    }
+
+    /// A result the stream announced: its step and the file as the status will list it.
+    package struct AnnouncedResult: Sendable, Hashable {
+        package var step: String
+        package var file: AssemblyFile
+
+        package init(step: String, file: AssemblyFile) {
+            self.step = step
+            self.file = file
+        }
     }
 
     private struct State {
         var parser = ServerSentEventParser()
         var wake: Wake?
+        var announced: [AnnouncedResult] = []
         var sleeper: Task<Void, any Error>?
         var live = true
         var reader: Task<Void, Never>?
@@ -29,13 +44,9 @@ package final class AssemblyUpdateWatch: Sendable {
     package let url: String
     private let state = Mutex(State())
 
-    private let onResult: @Sendable (String, AssemblyFile) -> Void
-
-    /// Opens the stream at `url` through `client` and follows it until ``close()``; each result it
-    /// announces goes to `onResult` (its step and file), on the transport's thread.
-    package init(url: String, client: TransloaditClient, onResult: @escaping @Sendable (String, AssemblyFile) -> Void = { _, _ in }) {
+    /// Opens the stream at `url` through `client` and follows it until ``close()``.
+    package init(url: String, client: TransloaditClient) {
         self.url = url
-        self.onResult = onResult
         let receiver = HTTPStreamReceiver { [weak self] chunk in self?.receive(chunk) }
         let reader = Task { [weak self] in
             let reason: String
@@ -58,9 +69,11 @@ package final class AssemblyUpdateWatch: Sendable {
     package var isLive: Bool { state.withLock { $0.live } }
 
     /// Waits until the stream says something that matters, ends, or `duration` passes on `clock`.
+    ///
+    /// The Assembly's end comes first, then the results announced since the last wait, then the stream's end.
     package func wait(atMost duration: Duration, clock: any PipelineClock) async throws -> Wake {
         let sleeper: Task<Void, any Error>? = state.withLock { state in
-            guard state.wake == nil else { return nil }
+            guard state.wake == nil, state.announced.isEmpty else { return nil }
             let sleeper = Task { try await clock.sleep(for: duration) }
             state.sleeper = sleeper
             return sleeper
@@ -74,10 +87,12 @@ package final class AssemblyUpdateWatch: Sendable {
         }
         try Task.checkCancellation()
         return state.withLock { state in
-            defer {
-                state.wake = nil
-                state.sleeper = nil
+            state.sleeper = nil
+            if state.wake != .changed, !state.announced.isEmpty {
+                defer { state.announced = [] }
+                return .announced(state.announced)
             }
+            defer { state.wake = nil }
             return state.wake ?? .timedOut
         }
     }
@@ -92,16 +107,17 @@ package final class AssemblyUpdateWatch: Sendable {
     }
 
     private func receive(_ chunk: [UInt8]) {
-        let updates = state.withLock { state in
+        state.withLock { state in
             let updates = state.parser.feed(chunk).compactMap(AssemblyUpdate.init)
+            for case let .resultFinished(step, file) in updates {
+                state.announced.append(AnnouncedResult(step: step, file: file))
+            }
             if updates.contains(where: { $0 == .finished || $0 == .failed }) {
                 state.wake = .changed
+            }
+            if state.wake != nil || !state.announced.isEmpty {
                 state.sleeper?.cancel()
             }
-            return updates
-        }
-        for case let .resultFinished(step, file) in updates {
-            onResult(step, file)
         }
     }
 

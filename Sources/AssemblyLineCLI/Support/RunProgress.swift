@@ -98,7 +98,7 @@ final class RunProgress: Sendable {
     static let shown: Set<ShardEvent.Kind> = [.created, .completed, .downloaded, .retrying, .restarted, .failed, .fileFailed]
 
     static func isShown(_ event: ShardEvent) -> Bool {
-        shown.contains(event.kind) || (event.kind == .uploaded && !event.detail.isEmpty)
+        shown.contains(event.kind) || (event.kind == .uploaded && event.detail != .none)
     }
     /// The events that are failures: on stderr, and shown even with `--quiet`.
     static let failures: Set<ShardEvent.Kind> = [.failed, .fileFailed]
@@ -106,9 +106,10 @@ final class RunProgress: Sendable {
     func report(_ event: ShardEvent) {
         tally.record(event)
         guard verbose || Self.isShown(event), !quiet || Self.failures.contains(event.kind) else { return }
+        let detail = ShardEventText.detail(event.detail)
         switch format {
         case .text:
-            let line = "shard \(event.shard): \(event.kind.rawValue)" + (event.detail.isEmpty ? "" : " (\(event.detail))")
+            let line = "shard \(event.shard): \(event.kind.rawValue)" + (detail.isEmpty ? "" : " (\(detail))")
             screen.withLock { _ in
                 if bar != nil { console.out(ProgressBar.erase) }
                 Self.failures.contains(event.kind) ? console.error(line + "\n") : console.line(line)
@@ -121,7 +122,7 @@ final class RunProgress: Sendable {
                 more["code"] = .string(failure.code.rawValue)
                 more["retryable"] = .bool(failure.isRetryable)
             }
-            let line = object("shard.\(event.kind.rawValue)", message: event.detail, more: more)
+            let line = object("shard.\(event.kind.rawValue)", message: detail, more: more)
             Self.failures.contains(event.kind) ? console.errorLine(line) : console.line(line.serialized)
         }
     }

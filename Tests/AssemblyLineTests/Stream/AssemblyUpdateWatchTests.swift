@@ -28,12 +28,11 @@ import Testing
         }
     }
 
-    func watch(answering answer: ScriptedTransport.Answer,
-               onResult: @escaping @Sendable (String, AssemblyFile) -> Void = { _, _ in }) -> (AssemblyUpdateWatch, ScriptedTransport) {
+    func watch(answering answer: ScriptedTransport.Answer) -> (AssemblyUpdateWatch, ScriptedTransport) {
         let transport = ScriptedTransport()
         transport.script(.get, "/ws?assembly=") { _ in answer }
         let client = TransloaditClient(transport: transport, endpoint: "https://api.test")
-        return (AssemblyUpdateWatch(url: Self.streamURL, client: client, onResult: onResult), transport)
+        return (AssemblyUpdateWatch(url: Self.streamURL, client: client), transport)
     }
 
     static func stream(_ text: String) -> ScriptedTransport.Answer {
@@ -54,15 +53,16 @@ import Testing
         #expect(try await watch.wait(atMost: .seconds(3_600), clock: StoppedClock()) == .changed)
     }
 
-    @Test func aResultGoesToItsHandlerAndWakesNothing() async throws {
-        let results = Recorder<String>()
+    @Test func aResultWakesTheWaitWithItBeforeTheStreamsEnd() async throws {
         let (watch, _) = watch(answering: Self.stream(
             "event: assembly_result_finished\ndata: [\"thumb\",{\"id\":\"r1\",\"name\":\"a.jpg\",\"field\":\"file_0\"}]\n\n"
-                + "event: assembly_result_finished\ndata: not json\n\n")) { step, file in
-            results.append("\(step) \(file.name ?? "") \(file.field ?? "")")
+                + "event: assembly_result_finished\ndata: not json\n\n"))
+        guard case let .announced(results) = try await watch.wait(atMost: .seconds(3_600), clock: StoppedClock()) else {
+            Issue.record("the result did not wake the wait")
+            return
         }
+        #expect(results.map { "\($0.step) \($0.file.name ?? "") \($0.file.field ?? "")" } == ["thumb a.jpg file_0"])
         #expect(try await watch.wait(atMost: .seconds(3_600), clock: StoppedClock()) == .streamEnded(reason: "the service ended it"))
-        #expect(results.all == ["thumb a.jpg file_0"])
     }
 
     @Test func progressAloneDoesNotWakeButTheStreamsEndDoes() async throws {
