@@ -154,3 +154,25 @@ package actor SQLiteLedger: RunLedger {
         UTCDateTime(time).iso8601Text
     }
 }
+
+extension SQLiteLedger {
+    /// Opens the ledger at `path`, gives it to `body`, and closes it however `body` ends.
+    package static func with<T>(path: String, mode: SQLiteConnection.Mode = .readWrite,
+                                _ body: (SQLiteLedger) async throws -> T) async throws -> T {
+        let ledger = try await open(path: path, mode: mode)
+        do {
+            let value = try await body(ledger)
+            await ledger.close()
+            return value
+        } catch {
+            await ledger.close()
+            throw error
+        }
+    }
+
+    /// The ledger of a state directory, as ``with(path:mode:_:)``.
+    package static func with<T>(stateDirectory: String, mode: SQLiteConnection.Mode = .readWrite,
+                                _ body: (SQLiteLedger) async throws -> T) async throws -> T {
+        try await with(path: path(inStateDirectory: stateDirectory), mode: mode, body)
+    }
+}

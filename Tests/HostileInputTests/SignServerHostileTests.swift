@@ -23,7 +23,7 @@ import Testing
     static func body(_ server: HostileServer, album: String = "summer") -> String {
         let params = AssemblyParams(
             key: server.key, expiresIn: .seconds(600), instructions: .template(id: "tpl", fields: ["album": .string(album)])
-        ).serialized()
+        ).serialized(now: Date())
         return JSONValue.object(["params": .string(params)]).serialized
     }
 

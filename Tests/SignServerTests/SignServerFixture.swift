@@ -46,11 +46,11 @@ final class SignServerFixture {
 /// Params texts for the tests, built as the pipeline builds them and then edited where a case needs it.
 enum TestParams {
     static func template(_ id: String = "tpl-ok", expiresIn: Duration = .seconds(600), fields: [String: JSONValue] = [:]) -> String {
-        AssemblyParams(key: SignServerFixture.key, expiresIn: expiresIn, instructions: .template(id: id, fields: fields)).serialized()
+        AssemblyParams(key: SignServerFixture.key, expiresIn: expiresIn, instructions: .template(id: id, fields: fields)).serialized(now: Date())
     }
 
     static func resize(_ settings: ResizeSettings = SignServerFixture.resize, expiresIn: Duration = .seconds(600)) -> String {
-        AssemblyParams(key: SignServerFixture.key, expiresIn: expiresIn, recipe: .resize(settings)).serialized()
+        AssemblyParams(key: SignServerFixture.key, expiresIn: expiresIn, recipe: .resize(settings)).serialized(now: Date())
     }
 
     /// One Template params text with a slash in its expiry, fixed for the whole run, for backends that do not check nonces.

@@ -18,7 +18,7 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("l
 let ledger = try await SQLiteLedger.open(stateDirectory: directory)
 let clock = ContinuousClock()
 let start = clock.now
-_ = try await ledger.createRun(NewRun(id: .generate(), manifestPath: "/bench/plan.yaml", manifestName: "bench",
+_ = try await ledger.createRun(NewRun(id: .generate(at: Date()), manifestPath: "/bench/plan.yaml", manifestName: "bench",
                                       recipeFingerprint: "bench", plan: plan, createdAt: Date()))
 let elapsed = clock.now - start
 await ledger.close()

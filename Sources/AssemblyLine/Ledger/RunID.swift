@@ -26,7 +26,7 @@ package struct RunID: Sendable, Hashable, Comparable, CustomStringConvertible, L
     }
 
     /// A fresh run ID for `date`, with a suffix from the system's random source.
-    package static func generate(at date: Date = Date()) -> RunID {
+    package static func generate(at date: Date) -> RunID {
         var generator = SystemRandomNumberGenerator()
         return generate(at: date, using: &generator)
     }
@@ -38,6 +38,10 @@ package struct RunID: Sendable, Hashable, Comparable, CustomStringConvertible, L
         let padded = String(repeating: "0", count: suffixLength - hex.count) + hex
         return RunID(unchecked: UTCDateTime(date).compactText + "-" + padded)
     }
+
+    /// The ID a plan renders `{run}` with to compare output paths: every run's ID has its length, and
+    /// within one run all files share it.
+    package static let layoutCheck = RunID(unchecked: "19700101T000000Z-000000")
 
     /// The second the run started, in UTC.
     package var timestamp: Date {

@@ -18,7 +18,7 @@ extension Manifest {
     package func plan() throws(PlanError) -> PlanResult {
         let result = try planner.plan()
         let steps = knownStepsDownloaded()
-        let run = RunID.generate()
+        let run = RunID.layoutCheck
         let shards = result.plan.shards
         // The first input of each path hash, as its shard and position in it (32 bits each).
         var seen: [UInt64: UInt64] = [:]

@@ -34,7 +34,7 @@ package struct AssemblyParams: Sendable, Hashable {
     }
 
     /// The params text for one attempt, with a fresh nonce from the system's random source.
-    package func serialized(now: Date = Date()) -> String {
+    package func serialized(now: Date) -> String {
         var generator = SystemRandomNumberGenerator()
         return serialized(now: now, using: &generator)
     }

@@ -36,15 +36,10 @@ struct CancelCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let (reader, id, stateDirectory) = try await location.openRun(runID)
-        let record: RunRecord
-        do {
-            record = try await reader.run(id).record
-            await reader.close()
-        } catch {
-            await reader.close()
-            throw error
+        let (record, stateDirectory) = try await location.withRun(runID) { reader, id, stateDirectory in
+            (try await reader.run(id).record, stateDirectory)
         }
+        let id = record.id
         guard record.state != .finished && record.state != .canceled else {
             return console.line("run \(id) is \(record.state); nothing to cancel")
         }
@@ -55,40 +50,16 @@ struct CancelCommand: CLICommand {
             let clock = ContinuousClock()
             let deadline = clock.now + Self.grace
             while RunLock.holder(at: lockPath, of: id) != nil {
-                guard clock.now < deadline else { throw RunLock.Held(path: lockPath, holder: "run \(id), PID \(pid), still going") }
+                guard clock.now < deadline else { throw RunSessionError.locked(path: lockPath, holder: "run \(id), PID \(pid), still going") }
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
         let manifest = try ConfigFileLoader.manifest(record.manifestPath)
-        let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
-        let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)
-        do {
-            lock.record(runID: id)
-            let cancelled = try await cancelLiveAssemblies(of: id, environment: environment, console: console)
-            try await environment.ledger.updateRunState(id, to: .canceled, at: Date())
-            await environment.close()
-            console.line("run \(id) canceled: \(cancelled == 1 ? "1 Assembly" : "\(cancelled) Assemblies") cancelled at the endpoint")
-        } catch {
-            await environment.close()
-            throw error
+        let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring())
+        let (cancelled, refused) = try await session.cancel(id)
+        for refusal in refused {
+            console.error("warning: shard \(refusal.shard): cannot cancel Assembly \(refusal.assemblyID): \(refusal.error)\n")
         }
-    }
-
-    /// DELETEs every Assembly of the run that was created and has not ended (each shard's open attempt); returns how many.
-    private func cancelLiveAssemblies(of run: RunID, environment: RunEnvironment, console: Console) async throws -> Int {
-        let client = TransloaditClient(transport: environment.transport, endpoint: environment.endpoint)
-        var cancelled = 0
-        for shard in try await environment.ledger.shards(of: run) {
-            for attempt in try await environment.ledger.attempts(of: run, shard: shard.index)
-            where attempt.outcome == .open && attempt.createdAt != nil {
-                do {
-                    _ = try await client.cancel(url: "\(environment.endpoint)/assemblies/\(attempt.assemblyID)")
-                    cancelled += 1
-                } catch {
-                    console.error("warning: shard \(shard.index): cannot cancel Assembly \(attempt.assemblyID): \(error)\n")
-                }
-            }
-        }
-        return cancelled
+        console.line("run \(id) canceled: \(cancelled == 1 ? "1 Assembly" : "\(cancelled) Assemblies") cancelled at the endpoint")
     }
 }

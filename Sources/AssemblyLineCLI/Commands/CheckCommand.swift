@@ -63,23 +63,18 @@ struct CheckCommand: CLICommand {
             let manifest = try ConfigFileLoader.manifest(path)
             let directory = location.stateDirOption.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) }
                 ?? manifest.stateDir
-            guard let done = try await RunForecast.completedFiles(of: manifest, in: directory) else {
+            let session = RunSession(manifest: manifest, stateDirectory: directory, adapters: RunWiring())
+            guard let done = try await session.doneFiles() else {
                 throw CommandError.noLedger(path: "at \(SQLiteLedger.path(inStateDirectory: directory))", hint: "no run has been recorded there")
             }
             return done.sorted { $0.key.path < $1.key.path }.flatMap { identity, outputs in outputs.map { (identity.path, $0) } }
         case .run(let run):
-            let (ledger, id, _) = try await location.openRun(run)
-            do {
+            return try await location.withRun(run) { ledger, id, _ in
                 let inputs = Dictionary(uniqueKeysWithValues: try await ledger.files(of: id, shard: nil, state: nil).map { ($0.index, $0.file.relativePath) })
-                let outputs = try await ledger.currentResults(of: id).compactMap { record -> (String, RecordedOutput)? in
+                return try await ledger.currentResults(of: id).compactMap { record -> (String, RecordedOutput)? in
                     guard record.isDownloaded, let path = record.result.outputPath else { return nil }
                     return (record.result.fileIndex.flatMap { inputs[$0] } ?? "", RecordedOutput(path: path, size: record.result.size, md5: record.result.md5))
                 }
-                await ledger.close()
-                return outputs
-            } catch {
-                await ledger.close()
-                throw error
             }
         }
     }

@@ -35,15 +35,7 @@ struct PlanCommand: CLICommand {
     func run(_ console: Console) async throws {
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
-        try await Self.show(RunForecast.make(manifest, stateDirectory: stateDirectory, force: force, checksums: checksum),
-                            json: json, console: console)
-    }
-
-    /// Prints the forecast's warnings to standard error and the forecast itself.
-    static func show(_ forecast: RunForecast, json: Bool, console: Console) {
-        for warning in forecast.planned.warnings {
-            console.error("warning: \(warning)\n")
-        }
-        console.out(json ? forecast.json.serialized + "\n" : forecast.table)
+        let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring())
+        ForecastText.show(try await session.forecast(force: force, checksums: checksum), of: manifest, json: json, console: console)
     }
 }

@@ -35,20 +35,13 @@ struct PruneCommand: CLICommand {
     func run(_ console: Console) async throws {
         let stateDirectory = try location.stateDirectory()
         if let held = Self.heldLock(in: stateDirectory) {
-            throw RunLock.Held(path: held, holder: "a run of this state directory is going; prune when it is done")
+            throw RunSessionError.locked(path: held, holder: "a run of this state directory is going; prune when it is done")
         }
         let cutoff = Date().addingTimeInterval(-olderThan.timeInterval)
         var runs: [RunRecord] = []
         let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
         if FileManager.default.fileExists(atPath: path) {
-            let ledger = try await SQLiteLedger.open(path: path)
-            do {
-                runs = try await ledger.pruneRuns(createdBefore: cutoff, dryRun: dryRun)
-                await ledger.close()
-            } catch {
-                await ledger.close()
-                throw error
-            }
+            runs = try await SQLiteLedger.with(path: path) { [dryRun] in try await $0.pruneRuns(createdBefore: cutoff, dryRun: dryRun) }
         }
         let assemblies = Self.oldAssemblies(in: "\(stateDirectory)/embedded-service/assemblies", before: cutoff)
         if !dryRun {

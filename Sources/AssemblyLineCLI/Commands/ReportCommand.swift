@@ -40,14 +40,8 @@ struct ReportCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let (ledger, run, _) = try await location.openRun(runID)
-        let report: RunReport
-        do {
-            report = try await Self.read(ledger, id: run, failedOnly: failedOnly, listsResults: listsResults)
-            await ledger.close()
-        } catch {
-            await ledger.close()
-            throw error
+        let report = try await location.withRun(runID) { [failedOnly, listsResults] ledger, run, _ in
+            try await Self.read(ledger, id: run, failedOnly: failedOnly, listsResults: listsResults)
         }
         switch format {
         case .table where listsResults: console.out(report.resultsTable)

@@ -46,58 +46,23 @@ struct ResumeCommand: CLICommand {
             let unindexed = location.stateDirOption == nil && location.manifestOption == nil ? "the run index does not know the run; " : ""
             throw CommandError.noLedger(path: "in \(stateDirectory)", hint: "\(unindexed)name the state directory with --state-dir")
         }
-        let reader = try await SQLiteLedger.open(stateDirectory: stateDirectory, mode: .readOnly)
-        let runID: RunID
-        let record: RunRecord
-        let indices: [Int]
-        do {
-            var newest: RunID?
-            if meant == nil { newest = try await reader.latestRun(matching: location.filter())?.id }
-            guard let id = meant ?? newest else { throw CommandError.noRuns(path: ledgerPath) }
-            runID = id
-            record = try await reader.run(runID).record
-            indices = try await reader.shards(of: runID).map(\.index)
-            await reader.close()
-        } catch {
-            await reader.close()
-            throw error
+        let filter = try location.filter()
+        let resumption = try await SQLiteLedger.with(path: ledgerPath, mode: .readOnly) { [shardFilter] reader in
+            try await RunSession.resumption(of: meant, shards: shardFilter, matching: filter, in: reader, path: ledgerPath)
         }
-        let strangers = shardFilter.subtracting(indices).sorted()
-        guard strangers.isEmpty else {
-            let range = indices.isEmpty ? "none" : "\(indices.min() ?? 0) to \(indices.max() ?? 0)"
-            throw UsageError("run \(runID) has no shard \(strangers.map(String.init).joined(separator: ", ")) (its shards: \(range))")
-        }
-        if record.state == .canceled {
-            if !options.quiet { console.line("run \(runID) was canceled; start a new run instead") }
-            return
-        }
-        if record.state == .finished {
-            if !options.quiet { console.line("run \(runID) is finished: every shard is done; nothing to resume") }
-            return
-        }
-        let manifest = try ConfigFileLoader.manifest(record.manifestPath)
-        guard manifest.recipe.fingerprint == record.recipeFingerprint else {
-            throw CommandError.recipeChanged(manifest: record.manifestPath, runID: runID)
-        }
-        let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
-        let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)
-        do {
-            lock.record(runID: runID)
-            let shards = try await environment.ledger.shards(of: runID)
-                .filter { $0.state != .downloaded && (shardFilter.isEmpty || shardFilter.contains($0.index)) }
-            if !shards.isEmpty { try await RunPreflight.check(manifest, environment: environment) }
-            if record.state != .running {
-                try await environment.ledger.updateRunState(runID, to: .running, at: Date())
+        switch resumption {
+        case let .canceled(id):
+            if !options.quiet { console.line("run \(id) was canceled; start a new run instead") }
+        case let .finished(id):
+            if !options.quiet { console.line("run \(id) is finished: every shard is done; nothing to resume") }
+        case let .resume(record):
+            let manifest = try ConfigFileLoader.manifest(record.manifestPath)
+            let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
+            let progress = RunProgress(options: options, console: console, index: nil)
+            let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { [shardFilter, options] stop in
+                try await session.resume(record, shards: shardFilter, maxDuration: options.maxDuration, observer: progress, stop: stop)
             }
-            let progress = RunProgress(runID: runID, options: options, console: console)
-            progress.announce()
-            let end = try await RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
-                .drive(shards, options: options, signals: signals)
-            await environment.close()
-            try end.check()
-        } catch {
-            await environment.close()
-            throw error
+            try RunEnded(outcome).check()
         }
     }
 }

@@ -1,6 +1,5 @@
 import AssemblyLine
 import Foundation
-import SQLiteLedger
 
 /// `assemblyline run MANIFEST`: plans, records the run in the ledger, and runs every shard to its end.
 struct RunCommand: CLICommand {
@@ -46,50 +45,14 @@ struct RunCommand: CLICommand {
         let signals = TerminationSignal()
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
+        let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
         if dryRun {
-            return PlanCommand.show(try await RunForecast.make(manifest, stateDirectory: stateDirectory, force: force, checksums: checksum),
-                                    json: false, console: console)
+            return ForecastText.show(try await session.forecast(force: force, checksums: checksum), of: manifest, json: false, console: console)
         }
-        let planned = try manifest.plan()
-        for warning in planned.warnings { console.error("warning: \(warning)\n") }
-        let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
-        let environment = try await RunEnvironment.open(manifest, stateDirectory: stateDirectory)
-        do {
-            let end = try await execute(manifest, plan: planned.plan, environment: environment, stateDirectory: stateDirectory,
-                                        lock: lock, signals: signals, console: console)
-            await environment.close()
-            try end.check()
-        } catch {
-            await environment.close()
-            throw error
+        let progress = RunProgress(options: options, console: console, index: RunIndex(environment: ProcessInfo.processInfo.environment))
+        let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
+            try await session.run(force: force, checksums: checksum, maxDuration: options.maxDuration, observer: progress, stop: stop)
         }
-    }
-
-    private func execute(_ manifest: Manifest, plan: Plan, environment: RunEnvironment, stateDirectory: String, lock: RunLock,
-                         signals: TerminationSignal, console: Console) async throws -> RunEnded {
-        let fingerprint = manifest.recipe.fingerprint
-        let done = force ? [:] : try await environment.ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: fingerprint)
-        let check = OutputCheck(checksums: checksum)
-        let incremental = IncrementalPlan(plan, done: done, check: check, limits: manifest.shards)
-        let skipped = incremental.skipped
-        if !incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, environment: environment) }
-        let runID = RunID.generate()
-        _ = try await environment.ledger.createRun(NewRun(
-            id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: fingerprint,
-            plan: incremental.plan, skipped: skipped, createdAt: Date()))
-        lock.record(runID: runID)
-        let progress = RunProgress(runID: runID, options: options, console: console)
-        progress.announce()
-        if let reason = RunIndex(environment: ProcessInfo.processInfo.environment).record(runID, stateDirectory: stateDirectory) {
-            console.error("warning: run \(runID) is not in the run index (\(reason)); name its ledger with --state-dir \(stateDirectory)\n")
-        }
-        if !skipped.isEmpty {
-            progress.note("run.skipped", "skipped \(CountText.of(skipped.count, "file")) an earlier run already did (use --force to run them)")
-        }
-        if !incremental.redone.isEmpty {
-            progress.note("run.redone", "running \(CountText.of(incremental.redone.count, "file")) again whose outputs are missing or changed since an earlier run")
-        }
-        let driver = RunDriver(manifest: manifest, environment: environment, runID: runID, progress: progress)
-        return try await driver.drive(try await environment.ledger.shards(of: runID), options: options, signals: signals)
+        try RunEnded(outcome).check()
     }
 }

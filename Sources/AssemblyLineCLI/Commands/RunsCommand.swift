@@ -37,12 +37,12 @@ struct RunsCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let (ledger, path, _) = try await location.openForReading()
         var filter = try location.filter()
         filter.state = state
         filter.since = since.map { Date().addingTimeInterval(-$0.timeInterval) }
-        let runs = try await ledger?.recentRuns(limit: limit, matching: filter) ?? []
-        await ledger?.close()
+        let (runs, path) = try await location.withLedgerForReading { [limit, filter] ledger, path in
+            (try await ledger?.recentRuns(limit: limit, matching: filter) ?? [], path)
+        }
         if json {
             console.line(JSONValue.array(runs.map(RunText.json)).serialized)
         } else if runs.isEmpty {

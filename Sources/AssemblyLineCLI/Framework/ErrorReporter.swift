@@ -22,17 +22,13 @@ enum ErrorReporter {
         case let failure as CommandError:
             console.error(failure.message + "\n")
             return status(of: failure)
+        case let failure as RunSessionError:
+            let status = status(of: failure)
+            guard status != .usage else { return usage(text(of: failure), configuration: configuration, console: console) }
+            console.error("Error: \(text(of: failure))\n")
+            return status
         case let usage as UsageError:
-            let tool = HelpRenderer.toolName
-            var text = "Error: \(usage.message)\n"
-            if let configuration {
-                text += "Usage: \(HelpRenderer.usage(for: configuration, commandPath: "\(tool) \(configuration.commandName)"))\n"
-                text += "  See '\(tool) \(configuration.commandName) --help' for more information.\n"
-            } else {
-                text += "  See '\(tool) --help' for the list of subcommands.\n"
-            }
-            console.error(text)
-            return .usage
+            return self.usage(usage.message, configuration: configuration, console: console)
         case let invalid as InvalidConfigFile:
             console.error(invalid.description + "\n")
             return .invalidInput
@@ -49,9 +45,6 @@ enum ErrorReporter {
         case let sqlite as SQLiteError:
             console.error("Error: the ledger: \(sqlite)\n")
             return .ledgerIO
-        case let held as RunLock.Held:
-            console.error(held.description + "\n")
-            return .locked
         default:
             console.error("Error: internal error: \(error)\n")
             return .internalError
@@ -71,21 +64,61 @@ enum ErrorReporter {
         return .failedShards
     }
 
+    /// A usage error's message, with the command's usage line.
+    private static func usage(_ message: String, configuration: CommandConfiguration?, console: Console) -> ExitStatus {
+        let tool = HelpRenderer.toolName
+        var text = "Error: \(message)\n"
+        if let configuration {
+            text += "Usage: \(HelpRenderer.usage(for: configuration, commandPath: "\(tool) \(configuration.commandName)"))\n"
+            text += "  See '\(tool) \(configuration.commandName) --help' for more information.\n"
+        } else {
+            text += "  See '\(tool) --help' for the list of subcommands.\n"
+        }
+        console.error(text)
+        return .usage
+    }
+
+    /// What went wrong with a run that could not start, resume or be canceled, in one line.
+    private static func text(of failure: RunSessionError) -> String {
+        switch failure {
+        case let .stateDirectoryUnusable(path, reason): "cannot use the state directory \(path): \(reason)"
+        case let .lockUnopenable(path, reason): "cannot open the lock \(path): \(reason)"
+        case let .locked(path, holder): "another run holds the lock \(path)" + (holder.isEmpty ? "" : " (\(holder))")
+        case let .outputUnusable(path, reason): "cannot write the output directory \(path): \(reason); nothing was sent"
+        case let .unreachable(what, url, reason): "\(what) \(url) does not answer: \(reason); nothing was sent"
+        case let .recipeChanged(manifest, runID): "the recipe of \(manifest) changed since run \(runID); start a new run instead"
+        case let .noSuchShards(run, shards, range):
+            "run \(run) has no shard \(shards.map(String.init).joined(separator: ", ")) (its shards: "
+                + (range.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none") + ")"
+        case let .noRuns(path): "no runs recorded in \(path)"
+        }
+    }
+
+    /// The exit status each run failure calls for.
+    private static func status(of failure: RunSessionError) -> ExitStatus {
+        switch failure {
+        case .stateDirectoryUnusable, .lockUnopenable: .ledgerIO
+        case .locked: .locked
+        case .outputUnusable: .cannotCreateOutput
+        case .unreachable: .unavailable
+        case .recipeChanged, .noRuns: .invalidInput
+        case .noSuchShards: .usage
+        }
+    }
+
     /// The exit status each command failure calls for.
     private static func status(of failure: CommandError) -> ExitStatus {
         switch failure {
         case .secretVariableUnset, .secretFileUnreadable, .secretFileEmpty, .secretUnusable, .namedFileUnreadable, .tlsRefused:
             .configuration
-        case .embeddedSignerNeedsEmbeddedEndpoint, .noLedger, .noRuns, .recipeChanged:
+        case .embeddedSignerNeedsEmbeddedEndpoint, .noLedger:
             .invalidInput
-        case .listenFailed, .unreachable:
+        case .listenFailed:
             .unavailable
-        case .outputUnusable, .dataDirectoryUnusable:
+        case .dataDirectoryUnusable:
             .cannotCreateOutput
         case .dataDirectoryHeld:
             .locked
-        case .stateDirectoryUnusable, .lockUnopenable:
-            .ledgerIO
         case .credentialsNotWritable, .embeddedServiceFailed:
             .internalError
         }

@@ -1,3 +1,4 @@
+#if DEBUG
 import AssemblyLine
 #if canImport(Glibc)
 import Glibc
@@ -6,7 +7,8 @@ import Glibc
 /// Kills the process with SIGKILL at one pipeline checkpoint, for crash tests: `ASSEMBLYLINE_KILL_AT=POINT[:N]`.
 ///
 /// POINT is a `PipelineCheckpoint` name (such as `mid-upload`); N (default 1) picks its N-th passage in
-/// this process. Without the variable nothing is ever killed.
+/// this process. Without the variable nothing is ever killed. Only debug builds have it: a release build
+/// ignores the variable.
 struct KillSwitch: Sendable {
     static let variable = "ASSEMBLYLINE_KILL_AT"
 
@@ -36,3 +38,4 @@ struct KillSwitch: Sendable {
         }
     }
 }
+#endif

@@ -51,30 +51,30 @@ struct LedgerLocation: Sendable {
         return (found.stateDirectory, found.run)
     }
 
-    /// The ledger holding `run` (nil: the newest run) opened read-only, with the run's ID and the state
-    /// directory it is in; the caller closes it.
+    /// Gives `body` the ledger holding `run` (nil: the newest run) opened read-only, with the run's ID and
+    /// the state directory it is in, and closes the ledger after.
     ///
-    /// - Throws: ``CommandError/noLedger(path:hint:)`` where there is none, ``CommandError/noRuns(path:)``
+    /// - Throws: ``CommandError/noLedger(path:hint:)`` where there is none, ``RunSessionError/noRuns(path:)``
     ///   for the newest run of a ledger without runs.
-    func openRun(_ run: RunID?) async throws -> (ledger: SQLiteLedger, run: RunID, stateDirectory: String) {
-        let (opened, path, meant) = try await openForReading(holding: run)
-        guard let ledger = opened else { throw CommandError.noLedger(path: "at \(path)", hint: "no run has been recorded there") }
-        let directory = PathText.directory(of: path)
-        if let meant { return (ledger, meant, directory) }
-        do {
-            guard let newest = try await ledger.latestRun(matching: filter())?.id else { throw CommandError.noRuns(path: path) }
-            return (ledger, newest, directory)
-        } catch {
-            await ledger.close()
-            throw error
+    func withRun<T>(_ run: RunID?, _ body: (SQLiteLedger, RunID, String) async throws -> T) async throws -> T {
+        let (directory, meant) = try locate(run)
+        let path = SQLiteLedger.path(inStateDirectory: directory)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandError.noLedger(path: "at \(path)", hint: "no run has been recorded there")
+        }
+        let filter = try filter()
+        return try await SQLiteLedger.with(path: path, mode: .readOnly) { ledger in
+            if let meant { return try await body(ledger, meant, directory) }
+            guard let newest = try await ledger.latestRun(matching: filter)?.id else { throw RunSessionError.noRuns(path: path) }
+            return try await body(ledger, newest, directory)
         }
     }
 
-    /// The ledger opened read-only, or nil when the state directory holds none; never creates one.
-    func openForReading(holding run: RunID? = nil) async throws -> (ledger: SQLiteLedger?, path: String, run: RunID?) {
-        let (directory, meant) = try locate(run)
-        let path = SQLiteLedger.path(inStateDirectory: directory)
-        guard FileManager.default.fileExists(atPath: path) else { return (nil, path, meant) }
-        return (try await SQLiteLedger.open(path: path, mode: .readOnly), path, meant)
+    /// Gives `body` the state directory's ledger opened read-only, or nil when it holds none (never creating
+    /// one), with the ledger's path, and closes the ledger after.
+    func withLedgerForReading<T>(_ body: (SQLiteLedger?, String) async throws -> T) async throws -> T {
+        let path = SQLiteLedger.path(inStateDirectory: try locate(nil).stateDirectory)
+        guard FileManager.default.fileExists(atPath: path) else { return try await body(nil, path) }
+        return try await SQLiteLedger.with(path: path, mode: .readOnly) { try await body($0, path) }
     }
 }

@@ -1,3 +1,4 @@
+#if DEBUG
 import Synchronization
 
 /// Counts how often something happened, from any thread.
@@ -9,3 +10,4 @@ final class PassageCounter: Sendable {
         count.add(1, ordering: .relaxed).newValue
     }
 }
+#endif

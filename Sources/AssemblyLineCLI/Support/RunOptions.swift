@@ -18,14 +18,18 @@ struct RunOptions: Sendable {
     var quiet: Bool
     var verbose: Bool
     var logFormat: RunProgress.Format
-    /// Set only by crash tests, through `ASSEMBLYLINE_KILL_AT`.
+    #if DEBUG
+    /// Set only by crash tests, through `ASSEMBLYLINE_KILL_AT`; a release build has no kill switch.
     var killSwitch: KillSwitch?
+    #endif
 
     init(_ values: ParsedValues) throws {
         quiet = values.flag("quiet")
         verbose = values.flag("verbose")
         if quiet && verbose { throw UsageError("--quiet and --verbose cannot be used together") }
+        #if DEBUG
         killSwitch = try KillSwitch.from(environment: ProcessInfo.processInfo.environment)
+        #endif
         logFormat = try values.choice("log-format", as: RunProgress.Format.self) ?? .text
         statsInterval = try values.duration("stats", atLeast: .milliseconds(100))
         maxDuration = try values.duration("max-duration")

@@ -6,18 +6,20 @@ import Synchronization
 import Glibc
 #endif
 
-/// Prints a run's shard events: one line each (text or JSON), only failures with `--quiet`; never a secret.
+/// The CLI's observer of a run: prints its shard events, one line each (text or JSON), only failures
+/// with `--quiet`, never a secret; records a new run in the run index.
 ///
 /// On a terminal (text format, not `--quiet`) a progress bar stays below the lines. As JSON Lines,
 /// every line is one object with `time`, `event` and `run_id`, and `shard`, `file`, `code`,
 /// `retryable` and `message` where they apply; failures go to standard error, the rest to standard output.
-final class RunProgress: Sendable {
+final class RunProgress: RunObserver {
     /// How lines are written.
     enum Format: String, CaseIterable, Sendable {
         case text, json
     }
 
-    let runID: RunID
+    /// The run's ID, known from ``started(_:)`` on.
+    private let id = Mutex<RunID?>(nil)
     let format: Format
     let quiet: Bool
     /// Every event gets a line, not only those in ``shown``.
@@ -30,9 +32,11 @@ final class RunProgress: Sendable {
     var bar: ProgressBar? { drawsBar ? tally : nil }
     /// Keeps the writes of one redraw together: events come from tasks, bytes from the transport's thread.
     private let screen = Mutex(())
+    /// Where a new run is recorded, so that its ID alone finds it; nil for a resume.
+    private let index: RunIndex?
 
-    init(runID: RunID, options: RunOptions, console: Console) {
-        self.runID = runID
+    init(options: RunOptions, console: Console, index: RunIndex?) {
+        self.index = index
         self.format = options.logFormat
         self.quiet = options.quiet
         self.verbose = options.verbose
@@ -40,8 +44,52 @@ final class RunProgress: Sendable {
         drawsBar = format == .text && !quiet && isatty(STDOUT_FILENO) == 1
     }
 
+    var runID: RunID {
+        guard let runID = id.withLock({ $0 }) else { preconditionFailure("a run's lines come after its start") }
+        return runID
+    }
+
+    // MARK: - RunObserver
+
+    func planned(_ warnings: [PlanWarning]) {
+        for warning in warnings { console.error("warning: \(warning)\n") }
+    }
+
+    func started(_ run: StartedRun) {
+        id.withLock { $0 = run.runID }
+        announce()
+        if case let .new(forecast) = run.origin {
+            if let reason = index?.record(run.runID, stateDirectory: run.stateDirectory) {
+                console.error("warning: run \(run.runID) is not in the run index (\(reason)); name its ledger with --state-dir \(run.stateDirectory)\n")
+            }
+            let skipped = forecast.incremental.skipped.count, redone = forecast.incremental.redone.count
+            if skipped > 0 {
+                note("run.skipped", "skipped \(CountText.of(skipped, "file")) an earlier run already did (use --force to run them)")
+            }
+            if redone > 0 {
+                note("run.redone", "running \(CountText.of(redone, "file")) again whose outputs are missing or changed since an earlier run")
+            }
+        }
+        start(run.shards)
+    }
+
+    func stopping(_ reason: RunStop.Reason) {
+        switch reason {
+        case let .signal(number):
+            console.error("run \(runID): signal \(number); stopping (a second signal exits at once)\n")
+        case let .deadline(limit):
+            console.error("run \(runID): --max-duration \(ConfigUnits.formatDuration(limit)) reached; stopping\n")
+        }
+    }
+
+    func ended(_ outcome: RunOutcome) {
+        summary(outcome.summary, elapsed: outcome.elapsed)
+    }
+
+    // MARK: - Lines
+
     /// The run's first line: its ID (text), or a `run.started` object; nothing with `--quiet`.
-    func announce() {
+    private func announce() {
         guard !quiet else { return }
         switch format {
         case .text: console.line(runID.rawValue)
@@ -51,6 +99,7 @@ final class RunProgress: Sendable {
 
     /// A `--stats` line: the figures so far, as text (`stats: …`) or a `run.stats` object.
     func stats() {
+        guard id.withLock({ $0 }) != nil else { return }
         switch format {
         case .text:
             screen.withLock { _ in
@@ -64,7 +113,7 @@ final class RunProgress: Sendable {
     }
 
     /// A line about the run as a whole (files skipped, files run again); nothing with `--quiet`.
-    func note(_ event: String, _ text: String) {
+    private func note(_ event: String, _ text: String) {
         guard !quiet else { return }
         switch format {
         case .text: console.line(text)
@@ -81,7 +130,7 @@ final class RunProgress: Sendable {
     }
 
     /// Sets the bar's totals and draws it, on a terminal.
-    func start(_ shards: [ShardRecord]) {
+    private func start(_ shards: [ShardRecord]) {
         tally.start(shards)
         guard let bar else { return }
         console.out(bar.line)
@@ -127,9 +176,8 @@ final class RunProgress: Sendable {
         }
     }
 
-    /// The closing summary, from the ledger's counts.
     /// The run's end: its summary line; with `--quiet`, nothing for a finished run (cron mails nothing), else the run ID first.
-    func summary(_ summary: RunSummary, elapsed: Duration) {
+    private func summary(_ summary: RunSummary, elapsed: Duration) {
         if quiet && summary.record.state == .finished { return }
         let shards = summary.shardsByState, files = summary.filesByState
         let text = "run \(runID) \(summary.record.state): shards \(shards[.downloaded] ?? 0) done, \(shards[.failed] ?? 0) failed, "

@@ -4,11 +4,11 @@ import Glibc
 
 /// An `flock` on a directory itself (created when missing), held until this value goes: what keeps
 /// two writers out of one output tree or one service data directory. Nothing is written into it.
-final class DirectoryLock {
+package final class DirectoryLock {
     private let descriptor: Int32
 
     /// Why a directory could not be locked.
-    enum Failure: Error {
+    package enum Failure: Error {
         /// The directory cannot be made or opened; the reason names the part that failed.
         case unusable(reason: String)
         /// Another process holds it.
@@ -16,7 +16,7 @@ final class DirectoryLock {
     }
 
     /// Takes the lock at once, never waiting.
-    init(_ path: String) throws(Failure) {
+    package init(_ path: String) throws(Failure) {
         if let reason = DirectoryCreation.make(path) { throw .unusable(reason: reason) }
         descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unusable(reason: String(cString: strerror(errno))) }

@@ -4,9 +4,9 @@ import Glibc
 #endif
 
 /// Creates a directory with its parents, as `mkdir -p`, and says in one line why it could not.
-enum DirectoryCreation {
+package enum DirectoryCreation {
     /// nil when `path` is a directory now; else the system's reason, naming the component that failed.
-    static func make(_ path: String) -> String? {
+    package static func make(_ path: String) -> String? {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component

@@ -1,48 +1,28 @@
 import AssemblyLine
 import ConfigFormat
 import Foundation
-import SQLiteLedger
 
-/// What `run` would send and skip, and why: `plan` and `run --dry-run` print it, and write nothing.
-struct RunForecast: Sendable {
+/// What `plan` and `run --dry-run` print of a forecast: a table, or JSON with every file.
+struct ForecastText {
     let manifest: Manifest
-    let planned: PlanResult
-    let incremental: IncrementalPlan
-    let checksums: Bool
+    let forecast: RunForecast
 
-    /// Plans `manifest` and takes out what earlier runs recorded in `stateDirectory` did, as `run` would.
-    ///
-    /// The ledger is read without being changed, and not created where there is none.
-    static func make(_ manifest: Manifest, stateDirectory: String, force: Bool, checksums: Bool) async throws -> RunForecast {
-        let planned = try manifest.plan()
-        let done = force ? [:] : try await completedFiles(of: manifest, in: stateDirectory) ?? [:]
-        let check = OutputCheck(checksums: checksums)
-        return RunForecast(manifest: manifest, planned: planned,
-                           incremental: IncrementalPlan(planned.plan, done: done, check: check, limits: manifest.shards),
-                           checksums: checksums)
-    }
-
-    /// What earlier runs of `manifest` under its recipe did, with their recorded outputs; nil where no ledger is.
-    static func completedFiles(of manifest: Manifest, in stateDirectory: String) async throws -> [FileIdentity: [RecordedOutput]]? {
-        let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let ledger = try await SQLiteLedger.open(path: path, mode: .readOnly)
-        do {
-            let done = try await ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
-            await ledger.close()
-            return done
-        } catch {
-            await ledger.close()
-            throw error
+    /// Prints the forecast's warnings to standard error and the forecast itself.
+    static func show(_ forecast: RunForecast, of manifest: Manifest, json: Bool, console: Console) {
+        for warning in forecast.planned.warnings {
+            console.error("warning: \(warning)\n")
         }
+        let text = ForecastText(manifest: manifest, forecast: forecast)
+        console.out(json ? text.json.serialized + "\n" : text.table)
     }
 
     /// Why a skipped file is skipped.
     var skipReason: String {
-        "an earlier run did it; its outputs are in place (\(checksums ? "sizes and MD5s" : "sizes") checked)"
+        "an earlier run did it; its outputs are in place (\(forecast.checksums ? "sizes and MD5s" : "sizes") checked)"
     }
 
     var table: String {
+        let incremental = forecast.incremental
         let plan = incremental.plan
         let skipped = incremental.skipped.count
         var lines = ["plan of '\(manifest.name)': \(CountText.of(plan.fileCount, "file")), \(ByteCountText.format(plan.bytes)) in \(CountText.of(plan.shards.count, "shard"))"
@@ -69,6 +49,7 @@ struct RunForecast: Sendable {
     }
 
     var json: JSONValue {
+        let incremental = forecast.incremental
         let plan = incremental.plan
         let shards = plan.shards.map { shard -> JSONValue in
             .object([
@@ -97,7 +78,7 @@ struct RunForecast: Sendable {
                     }),
                 ])
             }),
-            "warnings": .array(planned.warnings.map { .object(["path": .string($0.path), "problem": .string($0.problem)]) }),
+            "warnings": .array(forecast.planned.warnings.map { .object(["path": .string($0.path), "problem": .string($0.problem)]) }),
         ])
     }
 

@@ -1,4 +1,3 @@
-import AssemblyLine
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,21 +7,21 @@ import Glibc
 /// come back: the output directory can be written, the endpoint and the signer answer.
 ///
 /// The state directory and the secrets are checked before this, by taking the lock, opening the
-/// ledger and building the signer. A check that fails is its own error with its exit code (73 for
-/// the output, 69 for an endpoint or signer that does not answer); the run is not recorded.
+/// ledger and building the signer. A check that fails is its own ``RunSessionError`` (an unusable
+/// output, an endpoint or signer that does not answer); the run is not recorded.
 enum RunPreflight {
     /// How long the endpoint and the signer have to accept a connection.
     static let connectTimeout: Duration = .seconds(10)
 
-    static func check(_ manifest: Manifest, environment: RunEnvironment) async throws {
+    static func check(_ manifest: Manifest, ports: RunPorts) async throws(RunSessionError) {
         let output = manifest.output.dir
         if let reason = DirectoryCreation.make(output) ?? probe(output) {
-            throw CommandError.outputUnusable(path: output, reason: reason)
+            throw .outputUnusable(path: output, reason: reason)
         }
-        guard environment.embedded == nil else { return }
-        try await answers(environment.endpoint, what: "the endpoint", transport: environment.transport)
+        guard !ports.endpointIsEmbedded else { return }
+        try await answers(ports.endpoint, what: "the endpoint", transport: ports.transport)
         if case let .backend(url, _, _, caFile) = manifest.signer {
-            try await answers(url, what: "the signer", transport: environment.transport, caBundlePath: caFile)
+            try await answers(url, what: "the signer", transport: ports.transport, caBundlePath: caFile)
         }
     }
 
@@ -37,14 +36,15 @@ enum RunPreflight {
     }
 
     /// Any HTTP answer will do (even 404 or 401): what is checked is that something answers at all.
-    private static func answers(_ url: String, what: String, transport: any HTTPTransport, caBundlePath: String? = nil) async throws {
+    private static func answers(_ url: String, what: String, transport: any HTTPTransport,
+                                caBundlePath: String? = nil) async throws(RunSessionError) {
         var options = HTTPTransferOptions(caBundlePath: caBundlePath)
         options.connectTimeout = connectTimeout
         options.totalTimeout = connectTimeout * 2
         do {
             _ = try await transport.send(.get(url), options: options)
         } catch {
-            throw CommandError.unreachable(what: what, url: url, reason: error.description)
+            throw .unreachable(what: what, url: url, reason: error.description)
         }
     }
 }

@@ -1,4 +1,3 @@
-import AssemblyLine
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,44 +9,34 @@ import Glibc
 /// An `flock` on `<state_dir>/locks/<name>-<hash of the manifest path>.lock`, holding the holder's
 /// PID and run ID, and one on `output.dir` itself (``DirectoryLock``). The kernel drops the locks
 /// when their process dies, so a dead holder's lock is simply taken over.
-final class RunLock {
+package final class RunLock {
     private let descriptor: Int32
     private let output: DirectoryLock
-    let path: String
+    package let path: String
 
-    /// Why a lock could not be taken.
-    struct Held: Error, CustomStringConvertible {
-        var path: String
-        var holder: String
-
-        var description: String {
-            "Error: another run holds the lock \(path)" + (holder.isEmpty ? "" : " (\(holder))")
-        }
-    }
-
-    /// Takes the lock at once or throws ``Held`` naming the holder; never waits.
-    init(stateDirectory: String, manifest: Manifest) throws {
+    /// Takes the lock at once or throws ``RunSessionError/locked(path:holder:)`` naming the holder; never waits.
+    package init(stateDirectory: String, manifest: Manifest) throws(RunSessionError) {
         let folder = stateDirectory + "/locks"
         if let reason = DirectoryCreation.make(folder) {
-            throw CommandError.stateDirectoryUnusable(path: stateDirectory, reason: reason)
+            throw .stateDirectoryUnusable(path: stateDirectory, reason: reason)
         }
         path = Self.path(stateDirectory: stateDirectory, manifestName: manifest.name, manifestPath: manifest.file)
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw CommandError.lockUnopenable(path: path, reason: String(cString: strerror(errno)))
+            throw .lockUnopenable(path: path, reason: String(cString: strerror(errno)))
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(descriptor)
-            throw Held(path: path, holder: holder)
+            throw .locked(path: path, holder: holder)
         }
         do {
             output = try DirectoryLock(manifest.output.dir)
         } catch {
             close(descriptor)
             switch error {
-            case .unusable(let reason): throw CommandError.outputUnusable(path: manifest.output.dir, reason: reason)
-            case .held: throw Held(path: manifest.output.dir, holder: "a run of another state directory writes into it")
+            case .unusable(let reason): throw .outputUnusable(path: manifest.output.dir, reason: reason)
+            case .held: throw .locked(path: manifest.output.dir, holder: "a run of another state directory writes into it")
             }
         }
     }
@@ -57,7 +46,7 @@ final class RunLock {
     }
 
     /// True when a process holds the lock file at `path`.
-    static func isHeld(_ path: String) -> Bool {
+    package static func isHeld(_ path: String) -> Bool {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -65,12 +54,12 @@ final class RunLock {
     }
 
     /// Where the lock of a manifest's runs in a state directory is.
-    static func path(stateDirectory: String, manifestName: String, manifestPath: String) -> String {
+    package static func path(stateDirectory: String, manifestName: String, manifestPath: String) -> String {
         "\(stateDirectory)/locks/\(manifestName)-\(String(FNVHash.of(manifestPath), radix: 16)).lock"
     }
 
     /// The PID of the process that holds the lock at `path` for `run`, or nil when no live process holds it for that run.
-    static func holder(at path: String, of run: RunID) -> pid_t? {
+    package static func holder(at path: String, of run: RunID) -> pid_t? {
         guard isHeld(path) else { return nil }
         let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         guard text.hasPrefix("run \(run), PID "),
@@ -79,7 +68,7 @@ final class RunLock {
     }
 
     /// Writes who holds the lock, for the next run's message.
-    func record(runID: RunID) {
+    package func record(runID: RunID) {
         let text = "run \(runID), PID \(getpid())\n"
         ftruncate(descriptor, 0)
         _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }

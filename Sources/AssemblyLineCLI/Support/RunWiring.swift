@@ -5,30 +5,45 @@ import Foundation
 import LocalTransloadit
 import SQLiteLedger
 
-/// The adapters a run needs, wired from its manifest: the API endpoint (or the embedded service), the signer,
-/// the transport and the ledger. The only place that puts them together.
-final class RunEnvironment: Sendable {
-    let endpoint: String
-    let key: String
-    let signer: any Signer
-    let transport: CurlTransport
-    let ledger: SQLiteLedger
-    let embedded: RunningService?
+/// The adapters a run needs, wired from its manifest: the ledger, the API endpoint (or the embedded service),
+/// the signer and the transport. The only place that puts them together.
+struct RunWiring: RunAdapters {
+    let digester: any FileDigester = LibcryptoFileDigester()
+    /// Passed at every pipeline checkpoint: the crash tests' kill switch, in debug builds.
+    var checkpoint: @Sendable (PipelineCheckpoint) -> Void = { _ in }
 
-    private init(endpoint: String, key: String, signer: any Signer, transport: CurlTransport, ledger: SQLiteLedger, embedded: RunningService?) {
-        self.endpoint = endpoint
-        self.key = key
-        self.signer = signer
-        self.transport = transport
-        self.ledger = ledger
-        self.embedded = embedded
+    init() {}
+
+    /// The wiring of a `run` or `resume` with its options.
+    init(_ options: RunOptions) {
+        #if DEBUG
+        if let killSwitch = options.killSwitch { checkpoint = killSwitch.checkpoint }
+        #endif
     }
 
-    /// Opens the ledger in `stateDirectory`, starts the embedded service when the manifest asks for it, and builds the signer.
-    static func open(_ manifest: Manifest, stateDirectory: String) async throws -> RunEnvironment {
+    func withPorts<T: Sendable>(for manifest: Manifest, stateDirectory: String,
+                                _ body: (RunPorts) async throws -> T) async throws -> T {
+        try await SQLiteLedger.with(stateDirectory: stateDirectory) { ledger in
+            let (ports, embedded) = try wire(manifest, stateDirectory: stateDirectory, ledger: ledger)
+            defer { embedded?.stop() }
+            return try await body(ports)
+        }
+    }
+
+    func withExistingLedger<T: Sendable>(in stateDirectory: String, _ body: ((any RunLedger)?) async throws -> T) async throws -> T {
+        let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
+        guard FileManager.default.fileExists(atPath: path) else { return try await body(nil) }
+        return try await SQLiteLedger.with(path: path, mode: .readOnly) { try await body($0) }
+    }
+
+    /// The ports of `manifest` over `ledger`: the embedded service started when the manifest asks for it, the signer built.
+    private func wire(_ manifest: Manifest, stateDirectory: String, ledger: SQLiteLedger) throws -> (RunPorts, RunningService?) {
         let transport = CurlTransport()
         let secrets = SecretReader()
-        let ledger = try await SQLiteLedger.open(stateDirectory: stateDirectory)
+        func ports(endpoint: String, key: String, signer: any Signer, embedded: Bool) -> RunPorts {
+            RunPorts(ledger: ledger, transport: transport, signer: signer, endpoint: endpoint, key: key, endpointIsEmbedded: embedded,
+                     clock: SystemClock(), checkpoint: checkpoint, seed: .random(in: .min ... .max))
+        }
         do {
             switch manifest.endpoint {
             case .embedded:
@@ -36,9 +51,8 @@ final class RunEnvironment: Sendable {
                 if case .local(let source) = manifest.signer {
                     credentials = ServiceCredentials(key: manifest.auth.key ?? "embedded", secret: try secrets.read(source))
                 }
-                let service = try startEmbedded(in: stateDirectory + "/embedded-service", credentials: credentials)
-                return RunEnvironment(endpoint: service.baseURL, key: service.key, signer: HMACSigner(secret: service.secret),
-                                      transport: transport, ledger: ledger, embedded: service)
+                let service = try Self.startEmbedded(in: stateDirectory + "/embedded-service", credentials: credentials)
+                return (ports(endpoint: service.baseURL, key: service.key, signer: HMACSigner(secret: service.secret), embedded: true), service)
             case .url(let url):
                 let key = manifest.auth.key ?? ""
                 switch manifest.signer {
@@ -46,25 +60,20 @@ final class RunEnvironment: Sendable {
                     try NamedFile.signerCA(of: manifest)?.checkReadable()
                     let signer = try BackendSigner(url: signerURL, token: try secrets.read(token), timeout: timeout, transport: transport,
                                                    caBundlePath: caFile)
-                    return RunEnvironment(endpoint: url, key: key, signer: signer, transport: transport, ledger: ledger, embedded: nil)
+                    return (ports(endpoint: url, key: key, signer: signer, embedded: false), nil)
                 case .local(let source):
-                    return RunEnvironment(endpoint: url, key: key, signer: HMACSigner(secret: try secrets.read(source)),
-                                          transport: transport, ledger: ledger, embedded: nil)
+                    return (ports(endpoint: url, key: key, signer: HMACSigner(secret: try secrets.read(source)), embedded: false), nil)
                 case .embedded:
                     throw CommandError.embeddedSignerNeedsEmbeddedEndpoint
                 }
             }
         } catch let failure as CommandError {
-            await ledger.close()
             throw failure
         } catch let error as SecretError {
-            await ledger.close()
             throw CommandError.secretUnusable(file: manifest.file, reason: error.description)
         } catch let error as SigningError {
-            await ledger.close()
             throw CommandError.secretUnusable(file: manifest.file, reason: error.description)
         } catch {
-            await ledger.close()
             throw CommandError.embeddedServiceFailed(reason: "\(error)")
         }
     }
@@ -86,11 +95,5 @@ final class RunEnvironment: Sendable {
         }
         try String(service.port).write(toFile: portFile, atomically: true, encoding: .utf8)
         return service
-    }
-
-    /// Stops the embedded service and closes the ledger.
-    func close() async {
-        embedded?.stop()
-        await ledger.close()
     }
 }

@@ -1,0 +1,15 @@
+/// What a run of a manifest would send and skip, and why: what `plan` and `run --dry-run` show, and what `run` records.
+package struct RunForecast: Sendable, Hashable {
+    /// The inputs as planned, with the warnings of the walk.
+    package var planned: PlanResult
+    /// The plan without the files an earlier run did.
+    package var incremental: IncrementalPlan
+    /// Whether outputs of skipped files were checked by MD5 too (else by size).
+    package var checksums: Bool
+
+    package init(planned: PlanResult, incremental: IncrementalPlan, checksums: Bool) {
+        self.planned = planned
+        self.incremental = incremental
+        self.checksums = checksums
+    }
+}

@@ -1,0 +1,17 @@
+/// What a run tells as it goes: the plan's warnings, its start, each shard event, bytes sent, a stop, and its end.
+///
+/// Implementation requirements: called from the run's tasks and (``sent(_:)``) from the transport's
+/// thread; no call may block. The CLI words each for a terminal, a JSON line or the run index.
+package protocol RunObserver: Sendable {
+    /// Inputs the plan left out (unreadable, too long a path), before anything is recorded.
+    func planned(_ warnings: [PlanWarning])
+    /// The run is recorded (or taken up again by a resume) and its shards are about to go.
+    func started(_ run: StartedRun)
+    func report(_ event: ShardEvent)
+    /// File bytes sent since the last call.
+    func sent(_ bytes: Int64)
+    /// The run stops before its end, for `reason`; transfers in flight are cancelled.
+    func stopping(_ reason: RunStop.Reason)
+    /// The run's end, recorded.
+    func ended(_ outcome: RunOutcome)
+}

@@ -1,0 +1,120 @@
+/// A run of a manifest as one use case of the domain: forecast, start, drive, finish.
+///
+/// `run`, `resume`, `plan` and `run --dry-run` are this type, called from a command that only
+/// parses, calls and prints (the shape of rclone's `cmd/copy`). What it needs from outside comes
+/// through ``RunAdapters`` (ledger, transport, signer, clock) and what it tells goes to a
+/// ``RunObserver``. The order of a start is the order of what can refuse it: the plan (an invalid
+/// input, before anything is written), the lock (another run), the adapters (a secret, the ledger),
+/// the files done before, the preflight (the output, the endpoint, the signer), and only then the
+/// run's rows in the ledger.
+package struct RunSession: Sendable {
+    package let manifest: Manifest
+    /// Where the ledger and the locks are.
+    package let stateDirectory: String
+    package let adapters: any RunAdapters
+
+    package init(manifest: Manifest, stateDirectory: String, adapters: any RunAdapters) {
+        self.manifest = manifest
+        self.stateDirectory = stateDirectory
+        self.adapters = adapters
+    }
+
+    // MARK: - Forecast
+
+    /// What a run would send and skip, and why; the state directory's ledger is read, never changed or created.
+    package func forecast(force: Bool, checksums: Bool) async throws -> RunForecast {
+        let planned = try manifest.plan()
+        let done = force ? [:] : try await adapters.withExistingLedger(in: stateDirectory) { [manifest] ledger in
+            try await ledger?.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint) ?? [:]
+        }
+        return forecast(planned, done: done, checksums: checksums)
+    }
+
+    /// The files the manifest's runs did under its recipe, with their outputs (what an incremental run
+    /// skips while they are in place); nil where the state directory holds no ledger.
+    package func doneFiles() async throws -> [FileIdentity: [RecordedOutput]]? {
+        try await adapters.withExistingLedger(in: stateDirectory) { [manifest] ledger in
+            try await ledger?.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
+        }
+    }
+
+    private func forecast(_ planned: PlanResult, done: [FileIdentity: [RecordedOutput]], checksums: Bool) -> RunForecast {
+        let check = OutputCheck(checksums: checksums ? adapters.digester : nil)
+        return RunForecast(planned: planned, incremental: IncrementalPlan(planned.plan, done: done, check: check, limits: manifest.shards),
+                           checksums: checksums)
+    }
+
+    // MARK: - Start
+
+    /// Plans, records a new run and drives it to its end; the files an earlier run did are skipped unless `force`.
+    package func run(force: Bool, checksums: Bool, maxDuration: Duration?, observer: any RunObserver, stop: RunStop) async throws -> RunOutcome {
+        let planned = try manifest.plan()
+        observer.planned(planned.warnings)
+        let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
+        return try await adapters.withPorts(for: manifest, stateDirectory: stateDirectory) { ports in
+            let ledger = ports.ledger
+            let done = force ? [:] : try await ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
+            let forecast = forecast(planned, done: done, checksums: checksums)
+            if !forecast.incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
+            let runID = RunID.generate(at: ports.clock.now)
+            try await ledger.createRun(NewRun(
+                id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: manifest.recipe.fingerprint,
+                plan: forecast.incremental.plan, skipped: forecast.incremental.skipped, createdAt: ports.clock.now))
+            lock.record(runID: runID)
+            let started = StartedRun(runID: runID, stateDirectory: stateDirectory, origin: .new(forecast), shards: try await ledger.shards(of: runID))
+            return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
+        }
+    }
+
+    /// What a resume of `runID` (nil: the newest run `filter` matches) would do, read from `ledger` at `path`.
+    ///
+    /// - Throws: ``RunSessionError/noRuns(path:)`` for the newest run of a ledger without runs,
+    ///   ``RunSessionError/noSuchShards(_:_:has:)`` when `shards` names shards the run does not have.
+    package static func resumption(of runID: RunID?, shards: Set<Int>, matching filter: RunFilter, in ledger: any RunLedger,
+                                   path: String) async throws -> Resumption {
+        var newest: RunID?
+        if runID == nil { newest = try await ledger.latestRun(matching: filter)?.id }
+        guard let id = runID ?? newest else { throw RunSessionError.noRuns(path: path) }
+        let record = try await ledger.run(id).record
+        let indices = try await ledger.shards(of: id).map(\.index)
+        let strangers = shards.subtracting(indices).sorted()
+        guard strangers.isEmpty else {
+            throw RunSessionError.noSuchShards(id, strangers, has: indices.min().flatMap { low in indices.max().map { low...$0 } })
+        }
+        switch record.state {
+        case .canceled: return .canceled(id)
+        case .finished: return .finished(id)
+        case .running, .failed, .interrupted: return .resume(record)
+        }
+    }
+
+    /// Takes up a recorded run again: its unfinished and failed shards (only `shards`, when given) run to their end.
+    package func resume(_ record: RunRecord, shards filter: Set<Int>, maxDuration: Duration?, observer: any RunObserver,
+                        stop: RunStop) async throws -> RunOutcome {
+        guard manifest.recipe.fingerprint == record.recipeFingerprint else {
+            throw RunSessionError.recipeChanged(manifest: record.manifestPath, runID: record.id)
+        }
+        let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
+        return try await adapters.withPorts(for: manifest, stateDirectory: stateDirectory) { ports in
+            lock.record(runID: record.id)
+            let shards = try await ports.ledger.shards(of: record.id)
+                .filter { $0.state != .downloaded && (filter.isEmpty || filter.contains($0.index)) }
+            if !shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
+            if record.state != .running {
+                try await ports.ledger.updateRunState(record.id, to: .running, at: ports.clock.now)
+            }
+            let started = StartedRun(runID: record.id, stateDirectory: stateDirectory, origin: .resumed, shards: shards)
+            return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
+        }
+    }
+}
+
+/// What a resume of a run would do.
+package enum Resumption: Sendable, Hashable {
+    /// Take the run up again.
+    case resume(RunRecord)
+    /// Nothing: an operator canceled the run (final).
+    case canceled(RunID)
+    /// Nothing: every shard is done.
+    case finished(RunID)
+}

@@ -1,0 +1,21 @@
+/// Why a run could not start, resume or be canceled; nothing was sent when it is thrown.
+///
+/// The CLI's error reporter words each case and gives its exit status (README's table).
+package enum RunSessionError: Error, Sendable, Hashable {
+    /// The state directory (ledger and locks) cannot be created or written.
+    case stateDirectoryUnusable(path: String, reason: String)
+    /// The run lock file cannot be opened.
+    case lockUnopenable(path: String, reason: String)
+    /// Another run holds the lock at `path`; `holder` says who, when it could be read.
+    case locked(path: String, holder: String)
+    /// The output directory cannot be created or written.
+    case outputUnusable(path: String, reason: String)
+    /// The endpoint or the signer does not answer.
+    case unreachable(what: String, url: String, reason: String)
+    /// `resume` of a run whose manifest's recipe changed since.
+    case recipeChanged(manifest: String, runID: RunID)
+    /// `resume --shard` names shards the run does not have.
+    case noSuchShards(RunID, [Int], has: ClosedRange<Int>?)
+    /// A ledger without any run (for `latest`).
+    case noRuns(path: String)
+}
