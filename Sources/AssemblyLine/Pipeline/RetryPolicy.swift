@@ -21,7 +21,7 @@ package struct RetryPolicy: Sendable, Hashable {
 
     /// The wait after try number `attempt` (from 1): base × 2^(attempt−1), capped, times 0.5 + jitter / 2.
     ///
-    /// `jitter` is a number from 0 to 1 (random in ``delay(after:hint:)``). A server's own hint
+    /// `jitter` is a number from 0 to 1 (``jitter(seed:try:)``). A server's own hint
     /// (`info.retryIn`, `Retry-After`) wins when it is longer.
     package func delay(after attempt: Int, hint: Duration? = nil, jitter: Double) -> Duration {
         let exponent = min(max(attempt - 1, 0), 30)
@@ -32,8 +32,12 @@ package struct RetryPolicy: Sendable, Hashable {
         return max(jittered, hint)
     }
 
-    /// The same with a random jitter.
-    package func delay(after attempt: Int, hint: Duration? = nil) -> Duration {
-        delay(after: attempt, hint: hint, jitter: Double.random(in: 0...1))
+    /// A number from 0 to 1 for the retry after failure number `try`, fixed by `seed` (SplitMix64's mixing
+    /// of the two): the same seed always gives the same waits.
+    package static func jitter(seed: UInt64, try number: Int) -> Double {
+        var value = seed &+ UInt64(truncatingIfNeeded: number) &* 0x9E37_79B9_7F4A_7C15
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((value ^ (value >> 31)) >> 11) / Double(UInt64(1) << 53)
     }
 }

@@ -325,7 +325,7 @@ package struct ShardStateMachine: Sendable {
         guard failure.reason.isRetryable, settings.retry.allowsRetry(after: facts.triesUsed) else {
             return failShard(failure.reason)
         }
-        let wait = settings.retry.delay(after: facts.triesUsed, hint: failure.retryIn, jitter: Self.jitter(seed: seed, try: facts.triesUsed))
+        let wait = settings.retry.delay(after: facts.triesUsed, hint: failure.retryIn, jitter: RetryPolicy.jitter(seed: seed, try: facts.triesUsed))
         state = .backingOff(facts, failure)
         return Decision([.noteRetry(.retry(failure.reason, number: facts.triesUsed + 1, of: settings.retry.attempts, wait: wait))],
                         .request(.wait(wait)))
@@ -434,11 +434,4 @@ package struct ShardStateMachine: Sendable {
     static let assemblyGone = ShardFailure(
         code: .assemblyNotFound, "the service no longer knows the Assembly", retryable: true, needsNewAssembly: true)
 
-    /// A number from 0 to 1 for the retry after failure number `try`, fixed by `seed` (SplitMix64's mixing of the two).
-    package static func jitter(seed: UInt64, try number: Int) -> Double {
-        var value = seed &+ UInt64(truncatingIfNeeded: number) &* 0x9E37_79B9_7F4A_7C15
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((value ^ (value >> 31)) >> 11) / Double(UInt64(1) << 53)
-    }
 }

@@ -81,7 +81,7 @@ extension RunSession {
             downloader: ResultDownloader(client: client, digester: adapters.digester), signer: ports.signer,
             tus: manifest.upload.mode == .tus
                 ? TusUploader(transport: ports.transport, digester: adapters.digester, chunkSize: manifest.upload.chunkSize, retry: retry,
-                              useChecksums: manifest.upload.checksums, clock: ports.clock)
+                              useChecksums: manifest.upload.checksums, clock: ports.clock, seed: ports.seed)
                 : nil,
             params: AssemblyParams(key: ports.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL),
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency, clock: ports.clock),

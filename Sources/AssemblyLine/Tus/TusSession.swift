@@ -6,6 +6,8 @@
 struct TusSession: Sendable {
     let policy: RetryPolicy
     let clock: any PipelineClock
+    /// Fixes the jitter of the waits.
+    let seed: UInt64
     /// Failures since the upload last moved forward.
     private(set) var failures = 0
     /// Every failure recovered from, over the whole call.
@@ -13,9 +15,10 @@ struct TusSession: Sendable {
     /// Request body bytes sent, re-sent ones included.
     var bytesSent: Int64 = 0
 
-    init(policy: RetryPolicy, clock: any PipelineClock) {
+    init(policy: RetryPolicy, clock: any PipelineClock, seed: UInt64) {
         self.policy = policy
         self.clock = clock
+        self.seed = seed
     }
 
     /// Counts a failure and, when another try is allowed, waits for it (when `wait` is set); else throws `error`.
@@ -26,7 +29,7 @@ struct TusSession: Sendable {
         guard policy.allowsRetry(after: failures) else { throw error }
         retries += 1
         if wait {
-            try await clock.sleep(for: policy.delay(after: failures, hint: error.retryIn))
+            try await clock.sleep(for: policy.delay(after: failures, hint: error.retryIn, jitter: RetryPolicy.jitter(seed: seed, try: retries)))
         }
     }
 

@@ -22,7 +22,7 @@ extension TusUploader {
 
     /// OPTIONS at the endpoint: what the server supports; a server that does not answer it announces nothing.
     func askOptions(_ job: TusUploadJob) async throws -> TusCapabilities {
-        var session = TusSession(policy: retry, clock: clock)
+        var session = TusSession(policy: retry, clock: clock, seed: seed(of: job))
         let response = try await exchange(HTTPRequestSpec(method: .options, url: job.endpoint), "OPTIONS", job: job,
                                           session: &session)
         return response.isSuccess ? TusCapabilities(headers: response.headers) : TusCapabilities()

@@ -40,11 +40,13 @@ package struct TusUploader: Sendable {
     package let options: HTTPTransferOptions
     /// Waits between retries.
     package let clock: any PipelineClock
+    /// Fixes the retries' jitter (each file adds the hash of its field name), so that the same faults give the same waits.
+    package let seed: UInt64
     private let servers = TusCapabilityCache()
 
     package init(transport: any HTTPTransport, digester: any FileDigester, chunkSize: Int64 = ManifestDefaults.chunkSize,
                 retry: RetryPolicy, useChecksums: Bool = true, options: HTTPTransferOptions = HTTPTransferOptions(),
-                clock: any PipelineClock = SystemClock()) {
+                clock: any PipelineClock = SystemClock(), seed: UInt64 = 0) {
         precondition(chunkSize > 0, "a tus chunk holds at least one byte")
         self.transport = transport
         self.digester = digester
@@ -53,6 +55,12 @@ package struct TusUploader: Sendable {
         self.useChecksums = useChecksums
         self.options = options
         self.clock = clock
+        self.seed = seed
+    }
+
+    /// The jitter seed of one file's upload.
+    func seed(of job: TusUploadJob) -> UInt64 {
+        seed &+ FNVHash.of(job.fieldname)
     }
 
     /// Uploads the job's file, continuing from `checkpoint` when the server still holds that upload.
@@ -76,7 +84,7 @@ package struct TusUploader: Sendable {
         let server = try await capabilities(for: job)
         try Self.check(server, accepts: file)
         let checksums = useChecksums && server.acceptsSHA1Checksums
-        var session = TusSession(policy: retry, clock: clock)
+        var session = TusSession(policy: retry, clock: clock, seed: seed(of: job))
         var position: TusUploadCheckpoint?
         var createdNew = false
         if let checkpoint {

@@ -125,7 +125,7 @@ import Testing
 
     /// The note and wait of the first retry without a hint from the service, at the jitter seed 7 gives.
     static func firstRetry(_ code: FailureCode, _ message: String, after commands: [Command] = []) -> Decision {
-        let wait = settings().retry.delay(after: 1, hint: nil, jitter: ShardStateMachine.jitter(seed: 7, try: 1))
+        let wait = settings().retry.delay(after: 1, hint: nil, jitter: RetryPolicy.jitter(seed: 7, try: 1))
         return Decision(commands + [.noteRetry(.retry(FailureReason(code: code, message: message, isRetryable: true), number: 2, of: 3, wait: wait))],
                         .request(.wait(wait)))
     }
