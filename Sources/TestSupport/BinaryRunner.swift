@@ -27,8 +27,11 @@ package struct BinaryRunner {
     /// Runs the binary (or another program, such as `script` around it) with arguments in a directory,
     /// with the environment given plus PATH, HOME, and an XDG_STATE_HOME of the directory's own
     /// (`.state`, so that the run index of one test is not another's).
+    ///
+    /// The process is waited for and its pipes are read on dispatch threads, never on the cooperative
+    /// pool, so that tests waiting on children do not hold each other up.
     package static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                    executable: URL = binary) throws -> Outcome {
+                            executable: URL = binary) async throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -42,19 +45,23 @@ package struct BinaryRunner {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let group = DispatchGroup()
+                nonisolated(unsafe) var errData = Data()
+                group.enter()
+                DispatchQueue.global().async {
+                    errData = err.fileHandleForReading.readDataToEndOfFile()
+                    group.leave()
+                }
+                let outData = out.fileHandleForReading.readDataToEndOfFile()
+                group.wait()
+                process.waitUntilExit()
+                continuation.resume(returning: Outcome(status: process.terminationStatus,
+                                                       stdout: String(decoding: outData, as: UTF8.self),
+                                                       stderr: String(decoding: errData, as: UTF8.self),
+                                                       reason: process.terminationReason))
+            }
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus,
-                       stdout: String(decoding: outData, as: UTF8.self),
-                       stderr: String(decoding: errData, as: UTF8.self),
-                       reason: process.terminationReason)
     }
 }

@@ -1,26 +1,48 @@
 import Foundation
 
 /// A process that holds an `flock` on a file or directory (`flock(1)`) until this value goes: the lock another process finds taken.
+///
+/// The holder's shell waits on its standard input, which only this value writes to: closing it
+/// ends the holder and frees the lock, and nothing of it outlives the test (nor keeps the test
+/// runner's pipes open).
 package final class FlockHolder {
     private let process = Process()
+    private let input = Pipe()
 
-    package init(_ path: String) throws {
+    /// Why the holder could not take the lock.
+    package struct NotHeld: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Returns once the lock is held: `flock(1)` runs the command that says so only after it took it.
+    package init(_ path: String) async throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        process.arguments = [path, "sleep", "60"]
+        process.arguments = [path, "sh", "-c", "echo held; read _"]
+        let said = Pipe()
+        process.standardOutput = said
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = input
         try process.run()
+        let held = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            DispatchQueue.global().async {
+                var text = Data()
+                while !String(decoding: text, as: UTF8.self).contains("held") {
+                    let more = said.fileHandleForReading.availableData
+                    guard !more.isEmpty else { return continuation.resume(returning: false) }
+                    text.append(more)
+                }
+                continuation.resume(returning: true)
+            }
+        }
+        guard held else { throw NotHeld(description: "flock \(path) ended without taking the lock") }
     }
 
     deinit {
-        process.terminate()
+        release()
     }
 
-    /// Runs the binary until its exit status is `status` (the holder takes a moment to lock), 5 s at most; returns the last outcome.
-    package func run(_ arguments: [String], in directory: URL, until status: Int32) throws -> BinaryRunner.Outcome {
-        var outcome = try BinaryRunner.run(arguments, in: directory)
-        for _ in 0..<50 where outcome.status != status {
-            usleep(100_000)
-            outcome = try BinaryRunner.run(arguments, in: directory)
-        }
-        return outcome
+    /// Lets the lock go: the holder reads the end of its input and exits.
+    package func release() {
+        try? input.fileHandleForWriting.close()
     }
 }

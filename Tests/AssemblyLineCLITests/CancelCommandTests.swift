@@ -6,7 +6,7 @@ import Testing
 /// `cancel` stops a live run through its lock holder and cancels the Assemblies it left running.
 @Suite struct CancelCommandTests {
     @Test func aLiveRunIsStoppedItsAssembliesCancelledAndTheRunEndsCanceled() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         // Uploads never get through (every tus PATCH is a 503, tried again and again): the Assemblies stay uploading.
         try directory.write("faults.yaml", "seed: 3\nroutes:\n  tus_patch: {fail: 1, statuses: [503]}\n")
@@ -24,7 +24,7 @@ import Testing
         try #require(!created.isEmpty, "the run created no Assembly: \(run.errors)")
         let runID = try #require(run.output.split(separator: "\n").first.map(String.init))
 
-        let cancel = try BinaryRunner.run(["cancel", runID, "--state-dir", "job/state"], in: directory.url, environment: ["TL_SECRET": secret])
+        let cancel = try await BinaryRunner.run(["cancel", runID, "--state-dir", "job/state"], in: directory.url, environment: ["TL_SECRET": secret])
 
         #expect(cancel.status == 0, "\(cancel.stdout)\(cancel.stderr)")
         #expect(cancel.stdout.contains("run \(runID): stopping its process "), "\(cancel.stdout)")
@@ -33,11 +33,11 @@ import Testing
         let states = try listing.items().map(\.ok)
         #expect(states.contains("ASSEMBLY_CANCELED"), "\(states)")
         #expect(!states.contains("ASSEMBLY_EXECUTING") && !states.contains("ASSEMBLY_UPLOADING"), "\(states)")
-        let runs = try BinaryRunner.run(["runs", "--state-dir", "job/state", "--state", "canceled"], in: directory.url)
+        let runs = try await BinaryRunner.run(["runs", "--state-dir", "job/state", "--state", "canceled"], in: directory.url)
         #expect(runs.stdout.contains(runID), "\(runs.stdout)")
-        let resume = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url, environment: ["TL_SECRET": secret])
+        let resume = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url, environment: ["TL_SECRET": secret])
         #expect(resume.status == 0 && resume.stdout == "run \(runID) was canceled; start a new run instead\n", "\(resume.stdout)")
-        let again = try BinaryRunner.run(["cancel", runID, "--state-dir", "job/state"], in: directory.url)
+        let again = try await BinaryRunner.run(["cancel", runID, "--state-dir", "job/state"], in: directory.url)
         #expect(again.status == 0 && again.stdout == "run \(runID) is canceled; nothing to cancel\n")
     }
 }

@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 @Suite struct CommandLineTests {
-    @Test func versionPrintsTheVersion() throws {
-        let outcome = try BinaryRunner.run(["--version"], in: FileManager.default.temporaryDirectory)
+    @Test func versionPrintsTheVersion() async throws {
+        let outcome = try await BinaryRunner.run(["--version"], in: FileManager.default.temporaryDirectory)
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 2, "\(outcome.stdout)")
@@ -17,8 +17,8 @@ import Testing
     }
 
     @Test(arguments: [["--help"], ["-h"], ["help"]])
-    func rootHelpListsTheSubcommands(arguments: [String]) throws {
-        let outcome = try BinaryRunner.run(arguments, in: FileManager.default.temporaryDirectory)
+    func rootHelpListsTheSubcommands(arguments: [String]) async throws {
+        let outcome = try await BinaryRunner.run(arguments, in: FileManager.default.temporaryDirectory)
         #expect(outcome.status == 0)
         #expect(outcome.stdout.hasPrefix("OVERVIEW: "))
         #expect(outcome.stdout.contains("USAGE: assemblyline <subcommand>"))
@@ -26,16 +26,17 @@ import Testing
         #expect(outcome.stdout.hasSuffix("  See 'assemblyline help <subcommand>' for detailed help.\n"))
     }
 
-    @Test func noSubcommandIsAUsageError() throws {
-        let outcome = try BinaryRunner.run([], in: FileManager.default.temporaryDirectory)
+    @Test func noSubcommandIsAUsageError() async throws {
+        let outcome = try await BinaryRunner.run([], in: FileManager.default.temporaryDirectory)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.hasPrefix("OVERVIEW: "))
     }
 
-    @Test func commandHelpIsTheSameFromEveryForm() throws {
+    @Test func commandHelpIsTheSameFromEveryForm() async throws {
         let directory = FileManager.default.temporaryDirectory
-        let forms = try [["validate", "--help"], ["validate", "-h"], ["help", "validate"]].map {
-            try BinaryRunner.run($0, in: directory)
+        var forms: [BinaryRunner.Outcome] = []
+        for form in [["validate", "--help"], ["validate", "-h"], ["help", "validate"]] {
+            forms.append(try await BinaryRunner.run(form, in: directory))
         }
         #expect(forms.allSatisfy { $0.status == 0 })
         #expect(Set(forms.map(\.stdout)).count == 1)
@@ -55,8 +56,8 @@ import Testing
             """)
     }
 
-    @Test func helpExplainsItselfToo() throws {
-        let outcome = try BinaryRunner.run(["help", "help"], in: FileManager.default.temporaryDirectory)
+    @Test func helpExplainsItselfToo() async throws {
+        let outcome = try await BinaryRunner.run(["help", "help"], in: FileManager.default.temporaryDirectory)
         #expect(outcome.status == 0 && outcome.stdout.contains("USAGE: assemblyline help [<subcommand>]"), "\(outcome.stderr)")
     }
 
@@ -69,17 +70,17 @@ import Testing
         (["sign-server"], "Error: missing '--policy <file>'\nUsage: assemblyline sign-server --policy <file> [--listen <host:port>] [--tls-cert <file>] [--tls-key <file>]\n"
             + "  See 'assemblyline sign-server --help' for more information.\n"),
     ])
-    func usageErrorsExit64WithTheUsage(arguments: [String], stderr: String) throws {
-        let outcome = try BinaryRunner.run(arguments, in: FileManager.default.temporaryDirectory)
+    func usageErrorsExit64WithTheUsage(arguments: [String], stderr: String) async throws {
+        let outcome = try await BinaryRunner.run(arguments, in: FileManager.default.temporaryDirectory)
         #expect(outcome.status == 64)
         #expect(outcome.stdout == "")
         #expect(outcome.stderr == stderr)
     }
 
-    @Test func doubleDashEndsOptions() throws {
+    @Test func doubleDashEndsOptions() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("--odd.yaml", "version: 1\nname: odd\ninputs: {include: x}\nresize: {width: 5}\n")
-        let outcome = try BinaryRunner.run(["validate", "--", "--odd.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["validate", "--", "--odd.yaml"], in: directory.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
     }
 }

@@ -5,26 +5,26 @@ import Testing
 /// The completion script, sourced into a real bash, completes subcommands and each one's options.
 @Suite struct CompletionCommandTests {
     /// What bash's `COMPREPLY` holds for `words`, with the last one being completed.
-    static func completions(_ words: [String], script: String, in directory: TemporaryDirectory) throws -> [String] {
+    static func completions(_ words: [String], script: String, in directory: TemporaryDirectory) async throws -> [String] {
         let path = try directory.write("completion.bash", script).path
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
         let program = "source \(path); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _assemblyline; printf '%s\\n' \"${COMPREPLY[@]}\""
-        let outcome = try BinaryRunner.run(["-c", program], in: directory.url, executable: URL(fileURLWithPath: "/bin/bash"))
+        let outcome = try await BinaryRunner.run(["-c", program], in: directory.url, executable: URL(fileURLWithPath: "/bin/bash"))
         #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(outcome.stderr)")
         return outcome.stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test func bashCompletesSubcommandsAndTheirOptions() throws {
+    @Test func bashCompletesSubcommandsAndTheirOptions() async throws {
         let directory = try TemporaryDirectory()
-        let script = try BinaryRunner.run(["completion", "bash"], in: directory.url)
+        let script = try await BinaryRunner.run(["completion", "bash"], in: directory.url)
         #expect(script.status == 0, "\(script.stderr)")
-        #expect(try Self.completions(["assemblyline", "re"], script: script.stdout, in: directory) == ["resume", "report"])
-        #expect(try Self.completions(["assemblyline", "run", "--ch"], script: script.stdout, in: directory) == ["--checksum"])
-        #expect(try Self.completions(["assemblyline", "run", "-"], script: script.stdout, in: directory).contains("-q"))
+        #expect(try await Self.completions(["assemblyline", "re"], script: script.stdout, in: directory) == ["resume", "report"])
+        #expect(try await Self.completions(["assemblyline", "run", "--ch"], script: script.stdout, in: directory) == ["--checksum"])
+        #expect(try await Self.completions(["assemblyline", "run", "-"], script: script.stdout, in: directory).contains("-q"))
         try directory.write("nightly.yaml", "")
-        #expect(try Self.completions(["assemblyline", "validate", "night"], script: script.stdout, in: directory) == ["nightly.yaml"])
-        let zsh = try BinaryRunner.run(["completion", "zsh"], in: directory.url)
+        #expect(try await Self.completions(["assemblyline", "validate", "night"], script: script.stdout, in: directory) == ["nightly.yaml"])
+        let zsh = try await BinaryRunner.run(["completion", "zsh"], in: directory.url)
         #expect(zsh.stdout.hasPrefix("autoload -U +X bashcompinit && bashcompinit\n") && zsh.stdout.hasSuffix(script.stdout))
-        #expect(try BinaryRunner.run(["completion", "fish"], in: directory.url).status == 64)
+        #expect(try await BinaryRunner.run(["completion", "fish"], in: directory.url).status == 64)
     }
 }

@@ -34,14 +34,14 @@ import Glibc
     }()
 
     @Test(arguments: PipelineCheckpoint.allCases)
-    func aRunKilledAtACheckpointIsFinishedByResumeWithEachResultOnceAndOneCompletedAssemblyPerShard(point: PipelineCheckpoint) throws {
-        let directory = try RunCommandTests.job()
-        let killed = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url,
+    func aRunKilledAtACheckpointIsFinishedByResumeWithEachResultOnceAndOneCompletedAssemblyPerShard(point: PipelineCheckpoint) async throws {
+        let directory = try await RunCommandTests.job()
+        let killed = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url,
                                           environment: ["ASSEMBLYLINE_KILL_AT": "\(point.rawValue):\(Self.passage)"])
         try #require(killed.wasKilled(by: SIGKILL), "\(point): \(killed.reason) \(killed.status): \(killed.stderr)")
         let runID = try #require(killed.stdout.split(separator: "\n").first.map(String.init))
 
-        let resumed = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
+        let resumed = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
         try #require(resumed.reason == .exit && resumed.status == 0, "\(point): resume \(resumed.status): \(resumed.stderr)")
         #expect(resumed.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"), "\(point): \(resumed.stdout)")
 

@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func seededFaultsAndTightLimitsEndWithEveryFileDoneAfterBoundedResumes() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         // Creations that fail, status requests that fail, drop or dawdle, downloads cut short or altered, and
         // Assemblies that fail; seed 59 puts faults of each route among its first requests. Creations dropped on a
@@ -73,7 +73,7 @@ import Testing
         let environment = ["TL_SECRET": secret]
         let state = directory.url.appendingPathComponent("job/state")
 
-        let first = try BinaryRunner.run(["run", "job/faulty.yaml"], in: directory.url, environment: environment)
+        let first = try await BinaryRunner.run(["run", "job/faulty.yaml"], in: directory.url, environment: environment)
         #expect(first.status == 0 || first.status == 1, "\(first.stdout)\(first.stderr)")
         let runID = try #require(Self.runID(first), "\(first.stdout)\(first.stderr)")
         let afterRun = try await RunInspection.read(stateDirectory: state, runID: runID)
@@ -81,14 +81,14 @@ import Testing
         #expect(unfixable.isEmpty, "\(unfixable.map { "\($0.file.relativePath): \($0.state) \($0.failure?.description ?? "")" })")
         #expect((first.status == 0) == afterRun.files.allSatisfy { $0.state == .done })
         let retryLines = first.stdout.components(separatedBy: ": retrying").count - 1
-        let report = try BinaryRunner.run(["report", runID.rawValue, "--state-dir", "job/state", "--format", "json"], in: directory.url)
+        let report = try await BinaryRunner.run(["report", runID.rawValue, "--state-dir", "job/state", "--format", "json"], in: directory.url)
         let retries = try JSONValue(parsing: Array(report.stdout.utf8)).objectValue?["retries"]
         #expect(retryLines > 0 && (retries.flatMap { if case .integer(let count) = $0 { Int(count) } else { nil } } ?? -1) >= retryLines,
                 "\(retryLines) retrying lines, report says \(String(describing: retries))")
 
         var last = first
         for _ in 0..<5 where last.status == 1 {
-            last = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url,
+            last = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url,
                                         environment: environment)
             #expect(last.status == 0 || last.status == 1, "\(last.stdout)\(last.stderr)")
         }
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func rateLimitsNeverFailAShard() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         let limits = ["--creations-per-minute", "3", "--status-per-second", "1"]
         let serve = try Self.service(limits, in: directory, secret: secret)
@@ -125,7 +125,7 @@ import Testing
         let listing = AssemblyListing(baseURL: endpoint, key: Self.key, secret: secret)
 
         // The fourth creation waits for the service's minute; --max-duration stops the run rather than the test waiting.
-        let stopped = try BinaryRunner.run(["run", "job/limited.yaml", "--max-duration", "5s"], in: directory.url, environment: environment)
+        let stopped = try await BinaryRunner.run(["run", "job/limited.yaml", "--max-duration", "5s"], in: directory.url, environment: environment)
         #expect(stopped.status == 2, "\(stopped.stdout)\(stopped.stderr)")
         #expect(stopped.stdout.contains("retrying (RATE_LIMIT_REACHED: waiting"), "\(stopped.stdout)")
         #expect(!stopped.stderr.contains("failed"), "\(stopped.stderr)")
@@ -144,7 +144,7 @@ import Testing
         let restarted = try Self.service(limits, in: directory, secret: secret, port: port, name: "serve-again")
         defer { restarted.stop() }
         #expect(try restarted.baseURL() == endpoint)
-        let resumed = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
+        let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         #expect(resumed.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
 
@@ -159,7 +159,7 @@ import Testing
 
     @Test
     func aCreationWhoseAnswerIsLostOnAReusedConnectionIsContinuedNotFailed() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         // Seed 16: only the second creation (shard 1's, on a connection kept from shard 0) is dropped after the work.
         try directory.write("faults.yaml", "seed: 16\nroutes:\n  create: {drop: 0.5}\n")
@@ -171,7 +171,7 @@ import Testing
             concurrency: {assemblies: 1}
             retry: {attempts: 3, base_delay: 50ms, max_delay: 200ms}
             """))
-        let outcome = try BinaryRunner.run(["run", "job/dropped.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
+        let outcome = try await BinaryRunner.run(["run", "job/dropped.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
         #expect(serve.errors.contains("fault: create request 2: connection dropped"))
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
         let runID = try #require(Self.runID(outcome))
@@ -182,7 +182,7 @@ import Testing
 
     @Test
     func aShardThatFailedAfterItsAssemblyCompletedResumesWithoutASecondAssembly() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         // Every download is corrupted while the run tries (a prefetch and two attempts); two attempts fail the shard.
         try directory.write("faults.yaml", "seed: 10\nroutes:\n  download: {corrupt: 1.0}\n")
@@ -192,7 +192,7 @@ import Testing
             retry: {attempts: 2, base_delay: 50ms, max_delay: 200ms}
             """))
         let environment = ["TL_SECRET": secret]
-        let failed = try BinaryRunner.run(["run", "job/corrupted.yaml"], in: directory.url, environment: environment)
+        let failed = try await BinaryRunner.run(["run", "job/corrupted.yaml"], in: directory.url, environment: environment)
         #expect(failed.status == 1 && failed.stderr.contains("DOWNLOAD_CHECKSUM_MISMATCH"), "\(failed.stdout)\(failed.stderr)")
         let runID = try #require(Self.runID(failed))
         // The same service, on the same port and data directory, without the faults
@@ -201,7 +201,7 @@ import Testing
         let serve = try Self.service([], in: directory, secret: secret, port: port)
         defer { serve.stop() }
         #expect(try serve.baseURL() == endpoint)
-        let resumed = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
+        let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)
         #expect(inspection.resultProblems { RunInspection.fitted($0, into: (160, 120)) }.isEmpty)
@@ -211,7 +211,7 @@ import Testing
 
     @Test
     func resultsGoneAtTheServiceRunTheShardAgainWithinTheRun() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         // Seed 29: only the first download is cut short; the retry comes after the results' 500 ms lifetime.
         try directory.write("faults.yaml", "seed: 29\nroutes:\n  download: {truncate: 0.5}\n")
@@ -221,7 +221,7 @@ import Testing
         try directory.write("job/expired.yaml", Self.manifest(endpoint: endpoint, include: "in/landscapes/sample-00.png", settings: """
             retry: {attempts: 4, base_delay: 1500ms, max_delay: 1500ms}
             """))
-        let outcome = try BinaryRunner.run(["run", "job/expired.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
+        let outcome = try await BinaryRunner.run(["run", "job/expired.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
         let runID = try #require(Self.runID(outcome))
         let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)

@@ -30,7 +30,7 @@ import Testing
 
     @Test func runsListsNewestFirst() async throws {
         let directory = try await Self.stateDirectory()
-        let outcome = try BinaryRunner.run(["runs"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["runs"], in: directory.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == """
             RUN                      STATE    SHARDS  FILES  SKIPPED    BYTES  STARTED               NAME
@@ -42,33 +42,33 @@ import Testing
 
     @Test func runsHonoursLimitAndJSON() async throws {
         let directory = try await Self.stateDirectory()
-        let outcome = try BinaryRunner.run(["runs", "--limit=1", "--json", "--state-dir", "runs"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["runs", "--limit=1", "--json", "--state-dir", "runs"], in: directory.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let runs = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
         #expect(runs.map { $0["id"] as? String } == [Self.newer.rawValue])
         #expect(runs.first?["state"] as? String == "failed")
     }
 
-    @Test func runsAndLatestOfAManifestAreItsOwnAmongOthersSharingTheStateDirectory() throws {
-        let directory = try RunCommandTests.job()
+    @Test func runsAndLatestOfAManifestAreItsOwnAmongOthersSharingTheStateDirectory() async throws {
+        let directory = try await RunCommandTests.job()
         let manifest = try String(contentsOf: directory.url.appendingPathComponent("job/m.yaml"), encoding: .utf8)
         try directory.write("job/other.yaml", manifest.replacingOccurrences(of: "name: thumbs", with: "name: other")
             .replacingOccurrences(of: "width: 160", with: "width: 80"))
-        let mine = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
-        let theirs = try BinaryRunner.run(["run", "job/other.yaml"], in: directory.url)
+        let mine = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let theirs = try await BinaryRunner.run(["run", "job/other.yaml"], in: directory.url)
         #expect(mine.status == 0 && theirs.status == 0, "\(mine.stderr)\(theirs.stderr)")
         let mineID = try #require(mine.stdout.split(separator: "\n").first.map(String.init))
         let theirsID = try #require(theirs.stdout.split(separator: "\n").first.map(String.init))
 
-        let runs = try BinaryRunner.run(["runs", "--manifest", "job/m.yaml"], in: directory.url)
+        let runs = try await BinaryRunner.run(["runs", "--manifest", "job/m.yaml"], in: directory.url)
         #expect(runs.stdout.contains(mineID) && !runs.stdout.contains(theirsID), "\(runs.stdout)")
-        let latest = try BinaryRunner.run(["report", "latest", "--manifest", "job/m.yaml", "--format", "json"], in: directory.url)
+        let latest = try await BinaryRunner.run(["report", "latest", "--manifest", "job/m.yaml", "--format", "json"], in: directory.url)
         #expect(latest.stdout.contains(mineID) && !latest.stdout.contains(theirsID), "\(latest.stdout)")
-        let both = try BinaryRunner.run(["runs", "--state-dir", "job/state", "--state", "finished", "--since", "1h"], in: directory.url)
+        let both = try await BinaryRunner.run(["runs", "--state-dir", "job/state", "--state", "finished", "--since", "1h"], in: directory.url)
         #expect(both.stdout.contains(mineID) && both.stdout.contains(theirsID), "\(both.stdout)")
-        let failed = try BinaryRunner.run(["runs", "--manifest", "job/other.yaml", "--state", "failed", "--since", "24h"], in: directory.url)
+        let failed = try await BinaryRunner.run(["runs", "--manifest", "job/other.yaml", "--state", "failed", "--since", "24h"], in: directory.url)
         #expect(failed.status == 0 && failed.stdout.hasPrefix("no runs"), "\(failed.stdout)")
-        let wrong = try BinaryRunner.run(["runs", "--state", "lost"], in: directory.url)
+        let wrong = try await BinaryRunner.run(["runs", "--state", "lost"], in: directory.url)
         #expect(wrong.status == 64 && wrong.stderr.contains("--state expects one of running, finished, failed, interrupted, canceled, found 'lost'"))
     }
 
@@ -84,28 +84,29 @@ import Testing
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3 * 86_400)],
                                               ofItemAtPath: old.appendingPathComponent("assembly.json").path)
 
-        let dry = try BinaryRunner.run(["prune", "--older-than", "1d", "--dry-run"], in: directory.url)
+        let dry = try await BinaryRunner.run(["prune", "--older-than", "1d", "--dry-run"], in: directory.url)
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.hasPrefix("would prune run \(Self.newer) (nightly, failed)\nwould prune 1 run and 1 embedded Assembly older than 1d"),
                 "\(dry.stdout)")
         #expect(FileManager.default.fileExists(atPath: old.path))
 
-        let pruned = try BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
+        let pruned = try await BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
         #expect(pruned.status == 0 && pruned.stdout.contains("pruned 1 run and 1 embedded Assembly"), "\(pruned.stdout)\(pruned.stderr)")
-        let runs = try BinaryRunner.run(["runs"], in: directory.url)
+        let runs = try await BinaryRunner.run(["runs"], in: directory.url)
         #expect(runs.stdout.contains(Self.older.rawValue) && !runs.stdout.contains(Self.newer.rawValue), "the running run stays: \(runs.stdout)")
         #expect(!FileManager.default.fileExists(atPath: old.path) && FileManager.default.fileExists(atPath: fresh.path))
 
         try directory.write("runs/locks/nightly-1.lock", "run \(Self.older), PID 1\n")
-        let holder = try FlockHolder(directory.url.appendingPathComponent("runs/locks/nightly-1.lock").path)
-        let refused = try holder.run(["prune", "--older-than", "1d"], in: directory.url, until: 75)
+        let holder = try await FlockHolder(directory.url.appendingPathComponent("runs/locks/nightly-1.lock").path)
+        let refused = try await BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
+        holder.release()
         #expect(refused.status == 75, "\(refused.stderr)")
-        #expect(try BinaryRunner.run(["prune"], in: directory.url).status == 64)
+        #expect(try await BinaryRunner.run(["prune"], in: directory.url).status == 64)
     }
 
-    @Test func runsWithoutALedgerSaysSoAndCreatesNothing() throws {
+    @Test func runsWithoutALedgerSaysSoAndCreatesNothing() async throws {
         let directory = try TemporaryDirectory()
-        let outcome = try BinaryRunner.run(["runs", "--state-dir", "state"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["runs", "--state-dir", "state"], in: directory.url)
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "no runs recorded in \(directory.url.path)/state/ledger.sqlite\n")
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("state").path))
@@ -113,7 +114,7 @@ import Testing
 
     @Test func reportLatestShowsStatesAndFailuresByCode() async throws {
         let directory = try await Self.stateDirectory()
-        let outcome = try BinaryRunner.run(["report", "latest"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["report", "latest"], in: directory.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == """
             run       20261130T220000Z-bbbbbb (nightly)
@@ -164,7 +165,7 @@ import Testing
 
     @Test func reportCountsFilesWithoutResultApartAndResultsSayWhereTheyWent() async throws {
         let directory = try await Self.deliveredRun()
-        let report = try BinaryRunner.run(["report", "latest"], in: directory.url)
+        let report = try await BinaryRunner.run(["report", "latest"], in: directory.url)
         #expect(report.status == 0, "\(report.stderr)")
         #expect(report.stdout.contains("files     3: 2 done, 1 no result\n"))
         #expect(report.stdout.hasSuffix("""
@@ -174,7 +175,7 @@ import Testing
 
             """))
 
-        let results = try BinaryRunner.run(["report", "latest", "--results"], in: directory.url)
+        let results = try await BinaryRunner.run(["report", "latest", "--results"], in: directory.url)
         #expect(results.status == 0, "\(results.stderr)")
         #expect(results.stdout == """
             FILE    STEP     STATE        SIZE  CHECKED   WHERE
@@ -182,22 +183,22 @@ import Testing
             p1.jpg  archive  exported                     https://bucket.test/p1.jpg
 
             """)
-        let perFile = try BinaryRunner.run(["report", "latest", "--format", "csv"], in: directory.url)
+        let perFile = try await BinaryRunner.run(["report", "latest", "--format", "csv"], in: directory.url)
         #expect(perFile.stdout.contains(",p0.jpg,1000,,,,/out/thumb/p0.jpg\r\n") && perFile.stdout.contains(",p1.jpg,1000,,,,https://bucket.test/p1.jpg\r\n"),
                 "\(perFile.stdout)")
-        let csv = try BinaryRunner.run(["report", "latest", "--results", "--format", "csv"], in: directory.url)
+        let csv = try await BinaryRunner.run(["report", "latest", "--results", "--format", "csv"], in: directory.url)
         #expect(csv.stdout == "file,input,step,state,size,md5,checked,where\r\n0,p0.jpg,thumb,downloaded,512,ab,size+md5,/out/thumb/p0.jpg\r\n"
             + "1,p1.jpg,archive,exported,,,,https://bucket.test/p1.jpg\r\n")
     }
 
     @Test func reportFailedListsOnlyTheFailedFilesWithTheirReasons() async throws {
         let directory = try await Self.stateDirectory()
-        let table = try BinaryRunner.run(["report", "latest", "--failed"], in: directory.url)
+        let table = try await BinaryRunner.run(["report", "latest", "--failed"], in: directory.url)
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout == "FILE    CODE                REASON\np2.jpg  IMAGE_RESIZE_ERROR  p2.jpg could not be decoded\n")
-        let csv = try BinaryRunner.run(["report", Self.older.rawValue, "--failed", "--format", "csv"], in: directory.url)
+        let csv = try await BinaryRunner.run(["report", Self.older.rawValue, "--failed", "--format", "csv"], in: directory.url)
         #expect(csv.stdout == "file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs\r\n")
-        let json = try BinaryRunner.run(["report", "latest", "--failed", "--format", "json"], in: directory.url)
+        let json = try await BinaryRunner.run(["report", "latest", "--failed", "--format", "json"], in: directory.url)
         let report = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue, "\(json.stdout)")
         #expect(report["run_id"]?.stringValue == Self.newer.rawValue)
         let files = try #require(report["failed_files"]?.arrayValue)
@@ -210,7 +211,7 @@ import Testing
 
     @Test func reportAsCSVHasOneRowPerFile() async throws {
         let directory = try await Self.stateDirectory()
-        let outcome = try BinaryRunner.run(["report", Self.newer.rawValue, "--format", "csv"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["report", Self.newer.rawValue, "--format", "csv"], in: directory.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == [
             "file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs",
@@ -222,7 +223,7 @@ import Testing
 
     @Test func reportAsJSONGroupsFailures() async throws {
         let directory = try await Self.stateDirectory()
-        let outcome = try BinaryRunner.run(["report", "latest", "--format=json"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["report", "latest", "--format=json"], in: directory.url)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let failures = try #require(report["failures"] as? [[String: Any]])
         #expect(failures.first?["code"] as? String == "IMAGE_RESIZE_ERROR")
@@ -239,14 +240,14 @@ import Testing
     ])
     func reportRefusesWhatItCannotShow(arguments: [String], status: Int32, stderr: String?) async throws {
         let directory = try await Self.stateDirectory()
-        let outcome = try BinaryRunner.run(arguments, in: directory.url)
+        let outcome = try await BinaryRunner.run(arguments, in: directory.url)
         #expect(outcome.status == status)
         if let stderr { #expect(outcome.stderr == stderr) }
     }
 
-    @Test func reportWithoutALedgerExits65() throws {
+    @Test func reportWithoutALedgerExits65() async throws {
         let directory = try TemporaryDirectory()
-        let outcome = try BinaryRunner.run(["report", "latest"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["report", "latest"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(outcome.stderr == "Error: no ledger at \(directory.url.path)/runs/ledger.sqlite; no run has been recorded there\n")
     }

@@ -4,12 +4,12 @@ import Testing
 
 /// The manual page, rendered by a real groff: no warning, and every subcommand with its options.
 @Suite struct ManualCommandTests {
-    @Test func groffRendersEverySubcommandAndOptionWithoutAWarning() throws {
+    @Test func groffRendersEverySubcommandAndOptionWithoutAWarning() async throws {
         let directory = try TemporaryDirectory()
-        let manual = try BinaryRunner.run(["manual"], in: directory.url)
+        let manual = try await BinaryRunner.run(["manual"], in: directory.url)
         #expect(manual.status == 0 && manual.stdout.hasPrefix(".TH ASSEMBLYLINE 1 "), "\(manual.stderr)")
         let page = try directory.write("assemblyline.1", manual.stdout).path
-        let rendered = try BinaryRunner.run(["-man", "-Tutf8", "-ww", "-P-cbou", page], in: directory.url,
+        let rendered = try await BinaryRunner.run(["-man", "-Tutf8", "-ww", "-P-cbou", page], in: directory.url,
                                             executable: URL(fileURLWithPath: "/usr/bin/groff"))
         #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
         let text = rendered.stdout.replacingOccurrences(of: "\u{2010}\n", with: "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -17,7 +17,7 @@ import Testing
                          "--checksum", "--dry-run", "-q, --quiet", "cancel Stop a run", "prune Delete runs", "EXIT STATUS 0 done;"] {
             #expect(text.contains(expected), "\(expected)")
         }
-        let help = try BinaryRunner.run(["help"], in: directory.url).stdout
+        let help = try await BinaryRunner.run(["help"], in: directory.url).stdout
         for line in help.components(separatedBy: "SUBCOMMANDS:").last?.split(separator: "\n") ?? [] {
             let name = String(line.split(separator: " ").first ?? "")
             #expect(text.contains(" \(name) "), "the manual names \(name)")

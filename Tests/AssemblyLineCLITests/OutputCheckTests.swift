@@ -5,9 +5,9 @@ import Testing
 
 /// The incremental skip trusts the disk, not only the ledger; `check` lists what the disk lost.
 @Suite struct OutputCheckTests {
-    @Test func missingOrChangedOutputsAreListedByCheckAndMadeAgainByTheNextRun() throws {
-        let directory = try RunCommandTests.job()
-        let first = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+    @Test func missingOrChangedOutputsAreListedByCheckAndMadeAgainByTheNextRun() async throws {
+        let directory = try await RunCommandTests.job()
+        let first = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(first.status == 0, "\(first.stderr)")
         let runID = try #require(first.stdout.split(separator: "\n").first.map(String.init))
         let output = directory.url.appendingPathComponent("job/state/output/resize")
@@ -20,39 +20,39 @@ import Testing
         bytes[bytes.count / 2] ^= 0xFF
         try Data(bytes).write(to: altered)
 
-        let bySize = try BinaryRunner.run(["check", runID, "--state-dir", "job/state"], in: directory.url)
+        let bySize = try await BinaryRunner.run(["check", runID, "--state-dir", "job/state"], in: directory.url)
         #expect(bySize.status == 1, "\(bySize.stderr)")
         #expect(bySize.stdout.contains("missing  \(deleted.path)  landscapes/sample-00.png  not on disk"), "\(bySize.stdout)")
         #expect(bySize.stdout.contains("changed  \(truncated.path)"))
         #expect(bySize.stdout.hasSuffix("checked 12 outputs: 1 missing, 1 changed\n"), "\(bySize.stdout)")
-        let byManifest = try BinaryRunner.run(["check", "job/m.yaml", "--checksum"], in: directory.url)
+        let byManifest = try await BinaryRunner.run(["check", "job/m.yaml", "--checksum"], in: directory.url)
         #expect(byManifest.status == 1)
         #expect(byManifest.stdout.contains("changed  \(altered.path)") && byManifest.stdout.contains("MD5 "), "\(byManifest.stdout)")
         #expect(byManifest.stdout.hasSuffix("checked 12 outputs with MD5s: 1 missing, 2 changed\n"), "\(byManifest.stdout)")
 
-        let plan = try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        let plan = try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
         #expect(plan.status == 0 && plan.stdout.hasPrefix("plan of 'thumbs': 2 files, "), "\(plan.stdout)")
         #expect(plan.stdout.contains(" in 1 shard; 10 skipped\n"))
         #expect(plan.stdout.contains("skipped: 10 files an earlier run did it; its outputs are in place (sizes checked); --force runs them"))
         #expect(plan.stdout.contains("again: 2 files done before whose outputs are missing or changed\n"
             + "  landscapes/sample-00.png: \(deleted.path) not on disk\n  portraits/sample-01.png: \(truncated.path) 100 bytes, recorded "))
-        let dryRun = try BinaryRunner.run(["run", "job/m.yaml", "--dry-run"], in: directory.url)
+        let dryRun = try await BinaryRunner.run(["run", "job/m.yaml", "--dry-run"], in: directory.url)
         #expect(dryRun.status == 0 && dryRun.stdout == plan.stdout, "\(dryRun.stdout)")
-        let runs = try BinaryRunner.run(["runs", "--state-dir", "job/state"], in: directory.url)
+        let runs = try await BinaryRunner.run(["runs", "--state-dir", "job/state"], in: directory.url)
         #expect(runs.stdout.split(separator: "\n").count == 2, "a dry run records no run: \(runs.stdout)")
-        let planJSON = try BinaryRunner.run(["plan", "job/m.yaml", "--json", "--checksum"], in: directory.url)
+        let planJSON = try await BinaryRunner.run(["plan", "job/m.yaml", "--json", "--checksum"], in: directory.url)
         #expect(planJSON.stdout.contains("\"again\":[{\"outputs\":[{\"detail\":\"not on disk\""), "\(planJSON.stdout)")
         #expect(planJSON.stdout.components(separatedBy: "\"reason\":").count == 10, "9 skipped with MD5s checked")
 
-        let second = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let second = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("skipped 10 files an earlier run already did"), "\(second.stdout)")
         #expect(second.stdout.contains("running 2 files again whose outputs are missing or changed"))
         #expect(FileManager.default.fileExists(atPath: deleted.path))
-        let third = try BinaryRunner.run(["run", "job/m.yaml", "--checksum"], in: directory.url)
+        let third = try await BinaryRunner.run(["run", "job/m.yaml", "--checksum"], in: directory.url)
         #expect(third.status == 0 && third.stdout.contains("files 1 done, 0 failed, 11 skipped"), "\(third.stdout)")
 
-        let clean = try BinaryRunner.run(["check", "job/m.yaml", "--checksum"], in: directory.url)
+        let clean = try await BinaryRunner.run(["check", "job/m.yaml", "--checksum"], in: directory.url)
         #expect(clean.status == 0 && clean.stdout == "checked 12 outputs with MD5s: 0 missing, 0 changed\n", "\(clean.stdout)")
     }
 }

@@ -26,7 +26,7 @@ import Testing
         ("resize: {width: 10, format: png}", "{step}/{stem}.png", "resize/x.png"),
         ("template: {id: thumbs}\nendpoint: http://127.0.0.1:9\nsigner: {kind: local, secret_env: S}", "{name}", "x.jpg"),
     ])
-    func aLayoutGivingTwoInputsOneOutputIsRefusedBeforeAnythingIsSent(recipe: String, layout: String, output: String) throws {
+    func aLayoutGivingTwoInputsOneOutputIsRefusedBeforeAnythingIsSent(recipe: String, layout: String, output: String) async throws {
         let directory = try TemporaryDirectory()
         for name in ["a/x.jpg", "b/x.jpg", "b/y.jpg"] { try directory.write("job/in/\(name)", "image") }
         try directory.write("job/m.yaml", """
@@ -40,7 +40,7 @@ import Testing
 
             """)
         for command in [["plan", "job/m.yaml"], ["run", "job/m.yaml"], ["run", "job/m.yaml", "--dry-run"]] {
-            let outcome = try BinaryRunner.run(command, in: directory.url)
+            let outcome = try await BinaryRunner.run(command, in: directory.url)
             #expect(outcome.status == 65, "\(command): \(outcome.stderr)")
             #expect(outcome.stderr.contains("output.layout gives the inputs 'a/x.jpg' and 'b/x.jpg' one output, "
                 + directory.url.appendingPathComponent("job/out/\(output)").path), "\(command): \(outcome.stderr)")
@@ -48,12 +48,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("job/state").path))
         try directory.write("job/m.yaml", try String(contentsOf: directory.url.appendingPathComponent("job/m.yaml"), encoding: .utf8)
             .replacingOccurrences(of: layout, with: "{relpath}.{ext}"))
-        #expect(try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url).status == 0)
+        #expect(try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url).status == 0)
     }
 
-    @Test func tableListsShardsAndTotalsAndWritesNothing() throws {
+    @Test func tableListsShardsAndTotalsAndWritesNothing() async throws {
         let directory = try Self.jobDirectory()
-        let outcome = try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == """
             plan of 'planned': 5 files, 1.5 KiB in 3 shards
@@ -67,9 +67,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("job/runs").path))
     }
 
-    @Test func jsonHasEveryFileInExactlyOneShardInPlanOrder() throws {
+    @Test func jsonHasEveryFileInExactlyOneShardInPlanOrder() async throws {
         let directory = try Self.jobDirectory()
-        let outcome = try BinaryRunner.run(["plan", "--json", "job/m.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["plan", "--json", "job/m.yaml"], in: directory.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let shards = try #require(object["shards"] as? [[String: Any]])
@@ -79,21 +79,21 @@ import Testing
         #expect(object["bytes"] as? Int == 1_500)
     }
 
-    @Test func noMatchNamesThePatternsAndExits65() throws {
+    @Test func noMatchNamesThePatternsAndExits65() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("m.yaml", "version: 1\nname: none\ninputs: {include: \"in/**/*.png\"}\nresize: {width: 10}\n")
-        let outcome = try BinaryRunner.run(["plan", "m.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["plan", "m.yaml"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(outcome.stdout == "")
         #expect(outcome.stderr.contains("no file matches the include patterns"))
         #expect(outcome.stderr.contains("/in/**/*.png"))
     }
 
-    @Test func aDanglingSymlinkIsAWarningNotAFailure() throws {
+    @Test func aDanglingSymlinkIsAWarningNotAFailure() async throws {
         let directory = try Self.jobDirectory()
         try FileManager.default.createSymbolicLink(atPath: directory.url.appendingPathComponent("job/in/gone.jpg").path,
                                                    withDestinationPath: "/nonexistent/target.jpg")
-        let outcome = try BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
         #expect(outcome.status == 0)
         #expect(outcome.stderr.hasPrefix("warning: "))
         #expect(outcome.stderr.contains("gone.jpg"))

@@ -18,8 +18,8 @@ import Glibc
         var state: URL { directory.url.appendingPathComponent("job/state") }
 
         /// Writes `job/cycled.yaml` with `shards`, `concurrency` and fast retries and limits.
-        init(cycleAfter: Int, shards: Int, assemblies: Int) throws {
-            directory = try RunCommandTests.job()
+        init(cycleAfter: Int, shards: Int, assemblies: Int) async throws {
+            directory = try await RunCommandTests.job()
             let secret = "secret-\(UUID().uuidString)"
             environment = ["TL_SECRET": secret]
             serve = try FaultSurvivalTests.service(["--cycle-machines", "\(cycleAfter)"], in: directory, secret: secret)
@@ -48,10 +48,10 @@ import Glibc
     }
 
     @Test func machinesCycledMidRunLeaveEveryFileDoneWithOneAssemblyPerShardAndEachResultFetchedOnce() async throws {
-        let job = try CycledJob(cycleAfter: 2, shards: 2, assemblies: 3)
+        let job = try await CycledJob(cycleAfter: 2, shards: 2, assemblies: 3)
         defer { job.serve.stop() }
 
-        let run = try BinaryRunner.run(["run", "job/cycled.yaml"], in: job.directory.url, environment: job.environment)
+        let run = try await BinaryRunner.run(["run", "job/cycled.yaml"], in: job.directory.url, environment: job.environment)
 
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let runID = try #require(FaultSurvivalTests.runID(run))
@@ -64,14 +64,14 @@ import Glibc
     }
 
     @Test func aRunKilledMidPollWhileMachinesCycleIsResumedWithEachResultFetchedOnce() async throws {
-        let job = try CycledJob(cycleAfter: 4, shards: 3, assemblies: 1)
+        let job = try await CycledJob(cycleAfter: 4, shards: 3, assemblies: 1)
         defer { job.serve.stop() }
 
-        let killed = try BinaryRunner.run(["run", "job/cycled.yaml"], in: job.directory.url,
+        let killed = try await BinaryRunner.run(["run", "job/cycled.yaml"], in: job.directory.url,
                                           environment: job.environment.merging(["ASSEMBLYLINE_KILL_AT": "mid-poll:3"]) { $1 })
         try #require(killed.wasKilled(by: SIGKILL), "\(killed.reason) \(killed.status): \(killed.stderr)")
         let runID = try #require(FaultSurvivalTests.runID(killed))
-        let resumed = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: job.directory.url,
+        let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: job.directory.url,
                                            environment: job.environment)
 
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
@@ -102,7 +102,7 @@ import Glibc
     }
 
     @Test func exportResultsAreRecordedNotFetchedAndTheThumbnailsDownloadedOnce() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         let serve = try FaultSurvivalTests.service([], in: directory, secret: secret)
         defer { serve.stop() }
@@ -110,7 +110,7 @@ import Glibc
         try directory.write("job/exported.yaml", Self.manifest(endpoint: endpoint, output: ""))
         let environment = ["TL_SECRET": secret]
 
-        let run = try BinaryRunner.run(["run", "job/exported.yaml"], in: directory.url, environment: environment)
+        let run = try await BinaryRunner.run(["run", "job/exported.yaml"], in: directory.url, environment: environment)
 
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let runID = try #require(FaultSurvivalTests.runID(run))
@@ -123,20 +123,20 @@ import Glibc
         #expect(archived.allSatisfy { $0.result.delivery == .exported && $0.fetches == 0 && $0.result.url?.contains("/storage/") == true })
         #expect(!serve.errors.contains("storage: refused"), "\(serve.errors)")
 
-        let report = try BinaryRunner.run(["report", runID.rawValue, "--state-dir", "job/state", "--results", "--format", "csv"],
+        let report = try await BinaryRunner.run(["report", runID.rawValue, "--state-dir", "job/state", "--results", "--format", "csv"],
                                           in: directory.url)
         let exportedRows = report.stdout.split(separator: "\r\n").filter { $0.contains(",archive,exported,") }
         #expect(exportedRows.count == inspection.files.count, "\(report.stdout)")
     }
 
     @Test func askingForAPrivateExportFailsEachFileNamingTheStep() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         let serve = try FaultSurvivalTests.service([], in: directory, secret: secret)
         defer { serve.stop() }
         try directory.write("job/exported.yaml", Self.manifest(endpoint: try serve.baseURL(), output: "output: {steps: [archive]}"))
 
-        let run = try BinaryRunner.run(["run", "job/exported.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
+        let run = try await BinaryRunner.run(["run", "job/exported.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
 
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         let runID = try #require(FaultSurvivalTests.runID(run))

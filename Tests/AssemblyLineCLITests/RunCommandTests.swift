@@ -11,15 +11,9 @@ import Glibc
 /// `run` as a built binary against the embedded local service: real uploads, real resizing, real downloads.
 @Suite struct RunCommandTests {
     /// Twelve generated PNGs below `job/in/` (640×480, 480×640, 800×450, 512×512) and a manifest resizing them.
-    static func job() throws -> TemporaryDirectory {
+    static func job() async throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let generator = Process()
-        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generator.arguments = ["python3", root.appendingPathComponent("scripts/make-sample-images.py").path,
-                               directory.url.appendingPathComponent("job/in").path]
-        try generator.run()
-        generator.waitUntilExit()
+        try await SampleImages.copy(to: directory.url.appendingPathComponent("job/in"))
         try directory.write("job/m.yaml", """
             version: 1
             name: thumbs
@@ -36,8 +30,8 @@ import Glibc
 
     /// ``job()`` with one file a shard, one shard at a time, polling every 100 ms without the change stream:
     /// a run of more than a second, long enough for a test to stop it or to see its stats lines.
-    static func slowJob() throws -> TemporaryDirectory {
-        let directory = try job()
+    static func slowJob() async throws -> TemporaryDirectory {
+        let directory = try await job()
         let manifest = directory.url.appendingPathComponent("job/m.yaml")
         let text = try String(contentsOf: manifest, encoding: .utf8)
             .replacingOccurrences(of: "poll: {interval: 100ms}", with: "poll: {interval: 100ms, stream: false}")
@@ -47,9 +41,9 @@ import Glibc
         return directory
     }
 
-    @Test func aCleanRunDownloadsEveryResultWithTheRightDimensionsThenANightlyRunSkipsThem() throws {
-        let directory = try Self.job()
-        let first = try BinaryRunner.run(["run", "job/m.yaml", "-v"], in: directory.url)
+    @Test func aCleanRunDownloadsEveryResultWithTheRightDimensionsThenANightlyRunSkipsThem() async throws {
+        let directory = try await Self.job()
+        let first = try await BinaryRunner.run(["run", "job/m.yaml", "-v"], in: directory.url)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("shard 0: signed") && first.stdout.contains("shard 0: executing"), "-v shows every step: \(first.stdout)")
         let lines = first.stdout.split(separator: "\n")
@@ -67,91 +61,91 @@ import Glibc
         #expect(results.count == 12)
         #expect(!results.contains { $0.hasSuffix(".part") })
 
-        let second = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let second = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(!second.stdout.contains("\u{1B}"), "no progress bar without a terminal")
         #expect(second.stdout.contains("skipped 12 files an earlier run already did"))
         #expect(second.stdout.contains("files 0 done, 0 failed, 12 skipped, 0 pending"))
-        let quiet = try BinaryRunner.run(["run", "job/m.yaml", "-q"], in: directory.url)
+        let quiet = try await BinaryRunner.run(["run", "job/m.yaml", "-q"], in: directory.url)
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "a quiet success prints nothing: \(quiet.stdout)")
-        let both = try BinaryRunner.run(["run", "job/m.yaml", "-q", "-v"], in: directory.url)
+        let both = try await BinaryRunner.run(["run", "job/m.yaml", "-q", "-v"], in: directory.url)
         #expect(both.status == 64 && both.stderr.hasPrefix("Error: --quiet and --verbose cannot be used together"), "\(both.stderr)")
-        #expect(try BinaryRunner.run(["run", "--help"], in: directory.url).stdout.contains("  -q, --quiet "))
+        #expect(try await BinaryRunner.run(["run", "--help"], in: directory.url).stdout.contains("  -q, --quiet "))
     }
 
-    @Test func noMatchingInputIsRefusedBeforeAnythingIsRecorded() throws {
+    @Test func noMatchingInputIsRefusedBeforeAnythingIsRecorded() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("m.yaml", "version: 1\nname: none\ninputs: {include: \"in/*.png\"}\nresize: {width: 10}\n")
-        let outcome = try BinaryRunner.run(["run", "m.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("runs").path))
     }
 
-    @Test func aSecondRunWhileTheLockIsHeldExits75NamingTheHolderAndTheLockIsFreeAfter() throws {
-        let directory = try Self.job()
-        let first = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+    @Test func aSecondRunWhileTheLockIsHeldExits75NamingTheHolderAndTheLockIsFreeAfter() async throws {
+        let directory = try await Self.job()
+        let first = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(first.status == 0, "\(first.stderr)")
         let locks = directory.url.appendingPathComponent("job/state/locks")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: locks.path).first { $0.hasPrefix("thumbs-") })
         let descriptor = open(locks.appendingPathComponent(name).path, O_RDWR)
         #expect(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
 
-        let blocked = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let blocked = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(blocked.status == 75)
         #expect(blocked.stdout == "")
         #expect(blocked.stderr.contains("another run holds the lock"))
         #expect(blocked.stderr.contains("PID"))
 
         close(descriptor)
-        let after = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let after = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(after.status == 0, "\(after.stderr)")
     }
 
-    @Test func aRunStoppedByMaxDurationExits2AndResumeFinishesIt() throws {
-        let directory = try Self.slowJob()
-        let stopped = try BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms"], in: directory.url)
+    @Test func aRunStoppedByMaxDurationExits2AndResumeFinishesIt() async throws {
+        let directory = try await Self.slowJob()
+        let stopped = try await BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms"], in: directory.url)
         #expect(stopped.status == 2, "\(stopped.stderr)")
         let runID = try #require(stopped.stdout.split(separator: "\n").first.map(String.init))
         #expect(stopped.stderr.contains("--max-duration 300ms reached"))
         #expect(stopped.stdout.contains("run \(runID) interrupted"))
 
-        let stranger = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "99"], in: directory.url)
+        let stranger = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "99"], in: directory.url)
         #expect(stranger.status == 64 && stranger.stderr.contains("run \(runID) has no shard 99"), "\(stranger.stderr)")
-        let one = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "11"], in: directory.url)
+        let one = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "11"], in: directory.url)
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stdout.contains("run \(runID) interrupted: "), "the other shards are still to do: \(one.stdout)")
 
-        let resumed = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
+        let resumed = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
         let output = directory.url.appendingPathComponent("job/state/output/resize").path
         let results = try FileManager.default.subpathsOfDirectory(atPath: output).filter { $0.hasSuffix(".jpg") }
         #expect(results.count == 12)
 
-        let again = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
+        let again = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
         #expect(again.status == 0)
         #expect(again.stdout == "run \(runID) is finished: every shard is done; nothing to resume\n")
     }
 
-    @Test func statsLinesGiveTheFiguresSoFarNowAndThen() throws {
-        let directory = try Self.slowJob()
-        let run = try BinaryRunner.run(["run", "job/m.yaml", "--stats", "200ms"], in: directory.url)
+    @Test func statsLinesGiveTheFiguresSoFarNowAndThen() async throws {
+        let directory = try await Self.slowJob()
+        let run = try await BinaryRunner.run(["run", "job/m.yaml", "--stats", "200ms"], in: directory.url)
         #expect(run.status == 0, "\(run.stderr)")
         let stats = run.stdout.split(separator: "\n").filter { $0.hasPrefix("stats: ") }
         #expect(!stats.isEmpty, "\(run.stdout)")
         #expect(stats.allSatisfy { $0.contains(" shards") && $0.contains("/12 files  ") && $0.contains(" up") }, "\(stats)")
-        let json = try BinaryRunner.run(["run", "job/m.yaml", "--force", "--stats", "200ms", "--log-format", "json"], in: directory.url)
+        let json = try await BinaryRunner.run(["run", "job/m.yaml", "--force", "--stats", "200ms", "--log-format", "json"], in: directory.url)
         #expect(json.stdout.contains("\"event\":\"run.stats\""), "\(json.stdout)")
-        #expect(try BinaryRunner.run(["run", "job/m.yaml", "--stats", "soon"], in: directory.url).status == 64)
+        #expect(try await BinaryRunner.run(["run", "job/m.yaml", "--stats", "soon"], in: directory.url).status == 64)
     }
 
-    @Test func jsonLogsAreJSONLinesOnBothStreams() throws {
-        let directory = try Self.job()
+    @Test func jsonLogsAreJSONLinesOnBothStreams() async throws {
+        let directory = try await Self.job()
         try Data("not a png".utf8).write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
         try FileManager.default.createSymbolicLink(atPath: directory.url.appendingPathComponent("job/in/dangling.png").path,
                                                    withDestinationPath: "/nowhere/at/all.png")
 
-        let run = try BinaryRunner.run(["run", "job/m.yaml", "--log-format", "json"], in: directory.url)
+        let run = try await BinaryRunner.run(["run", "job/m.yaml", "--log-format", "json"], in: directory.url)
 
         #expect(run.status == 1, "\(run.stderr)")
         func objects(_ text: String) -> [[String: JSONValue]] {
@@ -168,20 +162,20 @@ import Glibc
         #expect(failed["code"]?.stringValue != nil && failed["retryable"] == .bool(false) && failed["shard"] != nil, "\(failed)")
 
         try directory.write("job/blocker", "a file")
-        let refused = try BinaryRunner.run(["run", "job/m.yaml", "--log-format", "json", "--state-dir", "job/blocker/state"], in: directory.url)
+        let refused = try await BinaryRunner.run(["run", "job/m.yaml", "--log-format", "json", "--state-dir", "job/blocker/state"], in: directory.url)
         #expect(refused.status == 74)
         let error = objects(refused.stderr)
         #expect(error.allSatisfy { $0["event"] != nil } && error.last?["event"]?.stringValue == "error"
                 && (error.last?["message"]?.stringValue ?? "").hasPrefix("cannot use the state directory "), "\(refused.stderr)")
     }
 
-    @Test func anInputWithALongNameIsDoneLikeAnyOther() throws {
-        let directory = try Self.job()
+    @Test func anInputWithALongNameIsDoneLikeAnyOther() async throws {
+        let directory = try await Self.job()
         let stem = String(repeating: "n", count: 248)
         let sample = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")
         try FileManager.default.copyItem(at: sample, to: directory.url.appendingPathComponent("job/in/landscapes/\(stem).png"))
 
-        let run = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let run = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("files 13 done, 0 failed"), "\(run.stdout)")
@@ -189,42 +183,42 @@ import Glibc
         #expect(try ImageInspector.inspect(output).width == 160)
     }
 
-    @Test func anUnreadableInputFailsAloneBeforeUploadAndPlanWarns() throws {
-        let directory = try Self.job()
+    @Test func anUnreadableInputFailsAloneBeforeUploadAndPlanWarns() async throws {
+        let directory = try await Self.job()
         let locked = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked.path)
         // Root reads any file: the commands run as nobody then, in a directory nobody owns.
         var prefix: [String] = []
         if getuid() == 0 {
-            let chown = try BinaryRunner.run(["-R", "65534:65534", directory.url.path], in: directory.url,
+            let chown = try await BinaryRunner.run(["-R", "65534:65534", directory.url.path], in: directory.url,
                                              executable: URL(fileURLWithPath: "/bin/chown"))
             try #require(chown.status == 0, "\(chown.stderr)")
             prefix = ["--reuid=65534", "--regid=65534", "--clear-groups", BinaryRunner.binary.path]
         }
-        func asOperator(_ arguments: [String]) throws -> BinaryRunner.Outcome {
-            try BinaryRunner.run(prefix + arguments, in: directory.url, environment: ["HOME": directory.url.path],
+        func asOperator(_ arguments: [String]) async throws -> BinaryRunner.Outcome {
+            try await BinaryRunner.run(prefix + arguments, in: directory.url, environment: ["HOME": directory.url.path],
                                  executable: prefix.isEmpty ? BinaryRunner.binary : URL(fileURLWithPath: "/usr/bin/setpriv"))
         }
 
-        let plan = try asOperator(["plan", "job/m.yaml"])
+        let plan = try await asOperator(["plan", "job/m.yaml"])
         #expect(plan.status == 0 && plan.stderr.contains("sample-00.png: cannot be read: Permission denied; a run fails it alone"),
                 "\(plan.stderr)")
-        let run = try asOperator(["run", "job/m.yaml"])
+        let run = try await asOperator(["run", "job/m.yaml"])
 
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("file-failed (landscapes/sample-00.png: INPUT_UNREADABLE"), "\(run.stderr)")
         #expect(run.stdout.contains("files 11 done, 1 failed, 0 skipped, 0 pending"), "\(run.stdout)")
-        let report = try asOperator(["report", "latest", "--failed", "--state-dir", "job/state"])
+        let report = try await asOperator(["report", "latest", "--failed", "--state-dir", "job/state"])
         #expect(report.stdout.contains("INPUT_UNREADABLE") && !report.stdout.contains("sample-03"), "\(report.stdout)")
     }
 
-    @Test func aCorruptInputFailsAloneAndTheReportSaysWhichWithWhatTheRunMoved() throws {
-        let directory = try Self.job()
+    @Test func aCorruptInputFailsAloneAndTheReportSaysWhichWithWhatTheRunMoved() async throws {
+        let directory = try await Self.job()
         let sample = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")
         let truncated = try Data(contentsOf: sample).prefix(3_000)
         try truncated.write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
 
-        let run = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let run = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("file-failed (landscapes/broken.png: IMAGE_RESIZE_ERROR"))
         #expect(!run.stderr.contains("VIPS-WARNING"))
@@ -233,11 +227,11 @@ import Glibc
         let results = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".jpg") }
         #expect(Set(results).count == 12 && !results.contains("landscapes/broken.jpg"))
 
-        let failed = try BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--failed"], in: directory.url)
+        let failed = try await BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--failed"], in: directory.url)
         #expect(failed.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(2).joined(separator: " ") }
             == ["landscapes/broken.png IMAGE_RESIZE_ERROR"])
 
-        let json = try BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--format", "json"], in: directory.url)
+        let json = try await BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--format", "json"], in: directory.url)
         let report = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue)
         let shards = try #require(report["shard_list"]?.arrayValue)
         #expect(report["assemblies_created"] == .integer(Int64(shards.count + 1)))
@@ -252,10 +246,10 @@ import Glibc
         #expect(shards.allSatisfy { $0.objectValue?["duration_ms"]?.integerValue.map { $0 > 0 } == true })
     }
 
-    @Test func onATerminalAProgressBarStaysBelowTheEventLines() throws {
-        let directory = try Self.job()
+    @Test func onATerminalAProgressBarStaysBelowTheEventLines() async throws {
+        let directory = try await Self.job()
         let command = "\(BinaryRunner.binary.path) run job/m.yaml"
-        let outcome = try BinaryRunner.run(["-qec", command, "/dev/null"], in: directory.url,
+        let outcome = try await BinaryRunner.run(["-qec", command, "/dev/null"], in: directory.url,
                                            executable: URL(fileURLWithPath: "/usr/bin/script"))
         #expect(outcome.status == 0, "\(outcome.stdout)")
         let erase = "\r\u{1B}[K"

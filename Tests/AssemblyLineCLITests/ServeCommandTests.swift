@@ -123,10 +123,10 @@ import Testing
         #expect(serve.stop() == 0)
     }
 
-    @Test func badTemplatesFileExits65WithItsPlace() throws {
+    @Test func badTemplatesFileExits65WithItsPlace() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("templates.yaml", "thumbs:\n  steps: 5\n")
-        let outcome = try BinaryRunner.run(["serve", "--listen", "127.0.0.1:0", "--data-dir", "d", "--templates", "templates.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["serve", "--listen", "127.0.0.1:0", "--data-dir", "d", "--templates", "templates.yaml"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(outcome.stderr.contains("templates.yaml:2:10: thumbs.steps: expected a mapping"))
         #expect(outcome.stdout.isEmpty)
@@ -136,9 +136,9 @@ import Testing
         ["--listen", "localhost"], ["--key", "k"], ["--secret-env", "S"], ["--secret-env", "A", "--secret-file", "B", "--key", "k"],
         ["--result-ttl", "soon"], ["--workers", "0"],
     ])
-    func wrongCommandLinesAreUsageErrors(arguments: [String]) throws {
+    func wrongCommandLinesAreUsageErrors(arguments: [String]) async throws {
         let directory = try TemporaryDirectory()
-        let outcome = try BinaryRunner.run(["serve"] + arguments, in: directory.url)
+        let outcome = try await BinaryRunner.run(["serve"] + arguments, in: directory.url)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.hasPrefix("Error: "))
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// `assemblyline sign-server` refusals that happen before it listens.
 @Suite struct SignServerCommandTests {
-    @Test func reportsEveryErrorOfAnInvalidPolicyAndExits65() throws {
+    @Test func reportsEveryErrorOfAnInvalidPolicyAndExits65() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("policy.yaml", """
             key: k
@@ -13,7 +13,7 @@ import Testing
             max_expires_in: forever
 
             """)
-        let outcome = try BinaryRunner.run(["sign-server", "--policy", "policy.yaml", "--listen", "127.0.0.1:0"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["sign-server", "--policy", "policy.yaml", "--listen", "127.0.0.1:0"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("policy.yaml:3:17: tokens_sha256[0]: expected a SHA-256 digest of 64 hex digits"))
@@ -22,10 +22,10 @@ import Testing
         #expect(outcome.stderr.contains("3 errors in policy.yaml"))
     }
 
-    @Test func refusesAnUnsetSecretWith78NamingTheVariable() throws {
+    @Test func refusesAnUnsetSecretWith78NamingTheVariable() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("policy.yaml", "key: k\nsecret_env: SIGN_SECRET_UNSET\ntokens_sha256: [\(String(repeating: "a", count: 64))]\ntemplates: [t]\n")
-        let outcome = try BinaryRunner.run(["sign-server", "--policy", "policy.yaml", "--listen", "127.0.0.1:0"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["sign-server", "--policy", "policy.yaml", "--listen", "127.0.0.1:0"], in: directory.url)
         #expect(outcome.status == 78)
         #expect(outcome.stderr == "Error: policy.yaml: secret: environment variable SIGN_SECRET_UNSET is not set; expected it to hold the secret or token\n")
     }
@@ -35,17 +35,17 @@ import Testing
         (["sign-server", "--policy", "p.yaml", "--listen", "127.0.0.1"], "Error: --listen expects HOST:PORT (for example 127.0.0.1:0), found '127.0.0.1'"),
         (["sign-server", "--policy", "p.yaml", "--listen", "127.0.0.1:65536"], "Error: --listen expects HOST:PORT (for example 127.0.0.1:0), found '127.0.0.1:65536'"),
     ])
-    func refusesABadCommandLineWith64(arguments: [String], message: String) throws {
+    func refusesABadCommandLineWith64(arguments: [String], message: String) async throws {
         let directory = try TemporaryDirectory()
-        let outcome = try BinaryRunner.run(arguments, in: directory.url)
+        let outcome = try await BinaryRunner.run(arguments, in: directory.url)
         #expect(outcome.status == 64)
         #expect(outcome.stderr.hasPrefix(message + "\n"))
     }
 
-    @Test func refusesAnAddressItCannotListenOnWith69() throws {
+    @Test func refusesAnAddressItCannotListenOnWith69() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("policy.yaml", "key: k\nsecret_env: S\ntokens_sha256: [\(String(repeating: "a", count: 64))]\ntemplates: [t]\n")
-        let outcome = try BinaryRunner.run(["sign-server", "--policy", "policy.yaml", "--listen", "example.com:9443"], in: directory.url, environment: ["S": "x"])
+        let outcome = try await BinaryRunner.run(["sign-server", "--policy", "policy.yaml", "--listen", "example.com:9443"], in: directory.url, environment: ["S": "x"])
         #expect(outcome.status == 69)
         #expect(outcome.stderr.hasPrefix("Error: sign-server: listen host 'example.com'"))
     }

@@ -5,7 +5,7 @@ import Testing
 /// `sign-server --tls-cert --tls-key` serves HTTPS; a run trusts it through `signer.ca_file`, and only then.
 @Suite struct SignServerTLSTests {
     @Test func aRunSignsOverHTTPSWithTheSignersCAAndRefusesToWithoutIt() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         let token = "token-\(UUID().uuidString)"
         let pair = try await SelfSignedCertificate.make(in: directory.path, name: "signer", subjectAltName: "IP:127.0.0.1")
@@ -22,7 +22,7 @@ import Testing
 
         // Without the signer's CA, the system's CAs refuse its certificate before anything is sent
         try directory.write("job/untrusted.yaml", manifest)
-        let untrusted = try BinaryRunner.run(["run", "job/untrusted.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": token])
+        let untrusted = try await BinaryRunner.run(["run", "job/untrusted.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": token])
         #expect(untrusted.status == 69, "\(untrusted.stdout)\(untrusted.stderr)")
         #expect(untrusted.stderr.contains("Error: the signer \(signerURL)/sign does not answer"), "\(untrusted.stderr)")
         #expect(untrusted.stderr.contains("nothing was sent"))
@@ -30,22 +30,22 @@ import Testing
         // With it, every file is signed over TLS and done
         let trustingManifest = manifest.replacingOccurrences(of: "token_env: SIGNER_TOKEN}", with: "token_env: SIGNER_TOKEN, ca_file: ../signer.crt}")
         try directory.write("job/trusted.yaml", trustingManifest)
-        let validated = try BinaryRunner.run(["validate", "job/trusted.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": token])
+        let validated = try await BinaryRunner.run(["validate", "job/trusted.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": token])
         #expect(validated.status == 0, "\(validated.stderr)")
-        let trusted = try BinaryRunner.run(["run", "job/trusted.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": token])
+        let trusted = try await BinaryRunner.run(["run", "job/trusted.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": token])
         #expect(trusted.status == 0, "\(trusted.stdout)\(trusted.stderr)")
         #expect(trusted.stdout.contains("files 12 done, 0 failed"), "\(trusted.stdout)")
         #expect(!trusted.stdout.contains(token) && !trusted.stderr.contains(token))
     }
 
-    @Test func aMissingCAFileIs78BeforeAnythingIsSent() throws {
+    @Test func aMissingCAFileIs78BeforeAnythingIsSent() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("in/a.png", "not read")
         try directory.write("job.yaml", SigningRefusalTests.manifest(template: "thumbs", endpoint: "https://api2.transloadit.com",
                                                                      signer: "https://sign.example.com")
             .replacingOccurrences(of: "token_env: SIGNER_TOKEN}", with: "token_env: SIGNER_TOKEN, ca_file: ca.pem}"))
         for command in ["validate", "run"] {
-            let outcome = try BinaryRunner.run([command, "job.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": "t"])
+            let outcome = try await BinaryRunner.run([command, "job.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": "t"])
             #expect(outcome.status == 78, "\(command): \(outcome.stderr)")
             #expect(!outcome.stdout.contains("run "), "\(command) started a run: \(outcome.stdout)")
             #expect(outcome.stderr == "Error: \(directory.path)/job.yaml: signer.ca_file \(directory.path)/ca.pem: No such file or directory\n", "\(command)")
@@ -69,7 +69,7 @@ import Testing
              "Error: sign-server: the TLS certificate and key were refused: "),
         ]
         for (options, status, message) in cases {
-            let outcome = try BinaryRunner.run(base + options, in: directory.url, environment: ["TL_SECRET": "s"])
+            let outcome = try await BinaryRunner.run(base + options, in: directory.url, environment: ["TL_SECRET": "s"])
             #expect(outcome.status == status, "\(options): \(outcome.stderr)")
             // libmicrohttpd's own line may come before the error
             let error = outcome.stderr.split(separator: "\n").first { $0.hasPrefix("Error: ") }.map { String($0) + "\n" } ?? ""

@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aRefusedTemplateFailsOnlyItsShardsAndResumeCompletesThemOnceThePolicyAllowsIt() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         let token = "token-\(UUID().uuidString)"
         let serve = try Self.service(in: directory, secret: secret, policyAllowing: ["posters"], token: token)
@@ -77,14 +77,14 @@ import Testing
         let listing = AssemblyListing(baseURL: endpoint, key: Self.key, secret: secret)
         var printed: [String] = []
 
-        let refused = try BinaryRunner.run(["run", "job/thumbs.yaml"], in: directory.url, environment: environment)
+        let refused = try await BinaryRunner.run(["run", "job/thumbs.yaml"], in: directory.url, environment: environment)
         printed += [refused.stdout, refused.stderr]
         #expect(refused.status == 77, "a refused signature exits 77: \(refused.stdout)\(refused.stderr)")
         let runID = try #require(refused.stdout.split(separator: "\n").first.flatMap { RunID(String($0)) })
         #expect(refused.stdout.contains("run \(runID) failed: shards 0 done, 4 failed, 0 unfinished; files 0 done, 12 failed"))
         #expect(try listing.items().isEmpty, "a refused signature created an Assembly")
 
-        let failedTable = try BinaryRunner.run(["report", runID.rawValue, "--failed", "--state-dir", "job/state"], in: directory.url)
+        let failedTable = try await BinaryRunner.run(["report", runID.rawValue, "--failed", "--state-dir", "job/state"], in: directory.url)
         printed += [failedTable.stdout, failedTable.stderr]
         #expect(failedTable.status == 0)
         let rows = failedTable.stdout.split(separator: "\n").dropFirst()
@@ -92,7 +92,7 @@ import Testing
         #expect(rows.allSatisfy { $0.contains("SIGNING_REFUSED") && $0.contains(#"template_id "thumbs" is not an allowed Template"#) },
                 "\(failedTable.stdout)")
 
-        let json = try BinaryRunner.run(["report", runID.rawValue, "--format", "json", "--state-dir", "job/state"], in: directory.url)
+        let json = try await BinaryRunner.run(["report", runID.rawValue, "--format", "json", "--state-dir", "job/state"], in: directory.url)
         printed += [json.stdout, json.stderr]
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect((report["files_by_state"] as? [String: Int])?["failed"] == 12)
@@ -107,7 +107,7 @@ import Testing
         }
         #expect((report["failures"] as? [[String: Any]])?.map { $0["code"] as? String } == ["SIGNING_REFUSED"])
 
-        let posters = try BinaryRunner.run(["run", "job/posters.yaml"], in: directory.url, environment: environment)
+        let posters = try await BinaryRunner.run(["run", "job/posters.yaml"], in: directory.url, environment: environment)
         printed += [posters.stdout, posters.stderr]
         #expect(posters.status == 0, "\(posters.stdout)\(posters.stderr)")
         #expect(posters.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
@@ -127,7 +127,7 @@ import Testing
         defer { fixedSigner.stop() }
         #expect(try fixedSigner.baseURL() == signerURL)
 
-        let resumed = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
+        let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
         printed += [resumed.stdout, resumed.stderr]
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         #expect(resumed.stdout.contains("run \(runID) finished: shards 4 done, 0 failed, 0 unfinished; files 12 done, 0 failed, 0 skipped, 0 pending"))
@@ -140,7 +140,7 @@ import Testing
         #expect(all.count == 8 && thumbs.count == 4)
         #expect(Set(thumbs.map(\.id)) == Set(inspection.attempts.filter { $0.outcome == .completed }.map(\.assemblyID.rawValue)))
 
-        let reportAfter = try BinaryRunner.run(["report", runID.rawValue, "--failed", "--state-dir", "job/state"], in: directory.url)
+        let reportAfter = try await BinaryRunner.run(["report", runID.rawValue, "--failed", "--state-dir", "job/state"], in: directory.url)
         #expect(reportAfter.stdout == "no failed files in run \(runID)\n")
         #expect(fixedSigner.stop() == 0 && serve.stop() == 0)
         printed += [serve.output, serve.errors, signServer.output, signServer.errors, fixedSigner.output, fixedSigner.errors]

@@ -16,8 +16,8 @@ import Testing
         return counts
     }
 
-    static func run(streaming: Bool) throws -> [String: Int] {
-        let directory = try RunCommandTests.job()
+    static func run(streaming: Bool) async throws -> [String: Int] {
+        let directory = try await RunCommandTests.job()
         let serve = try ChildServer(["serve", "--listen", "127.0.0.1:0", "--data-dir", "service", "--key", "k", "--secret-env", "TL_SECRET",
                                      "--status-per-second", "0"],
                                     in: directory.url, name: "serve", environment: ["TL_SECRET": "s"])
@@ -36,21 +36,21 @@ import Testing
 
             """
         try directory.write("job/streamed.yaml", manifest)
-        let run = try BinaryRunner.run(["run", "job/streamed.yaml"], in: directory.url, environment: ["TL_SECRET": "s"])
+        let run = try await BinaryRunner.run(["run", "job/streamed.yaml"], in: directory.url, environment: ["TL_SECRET": "s"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("files 12 done, 0 failed"), "\(run.stdout)")
         #expect(serve.stop() == 0)
         return try answered(by: serve)
     }
 
-    @Test func aRunWithTheDefaultsAsksOnceAnAssemblyAndPollsAloneWithoutTheStream() throws {
-        let streamed = try Self.run(streaming: true)
+    @Test func aRunWithTheDefaultsAsksOnceAnAssemblyAndPollsAloneWithoutTheStream() async throws {
+        let streamed = try await Self.run(streaming: true)
         #expect(streamed["create"] == 4 && streamed["stream"] == 4, "\(streamed)")
         #expect(streamed["status"] == 4, "one status request an Assembly, after the stream said it finished: \(streamed)")
         // Results are fetched as the stream announces them, and the completed shard keeps them: each once
         #expect(streamed["download"] == 12, "\(streamed)")
 
-        let polled = try Self.run(streaming: false)
+        let polled = try await Self.run(streaming: false)
         #expect(polled["create"] == 4 && polled["stream"] == nil, "\(polled)")
         #expect((polled["status"] ?? 0) >= 4, "\(polled)")
     }

@@ -12,10 +12,10 @@ import Testing
     static let chunk: Int64 = 8 << 20
 
     /// A directory with `job/in/big.bin` (256 MiB from /dev/urandom) and a manifest keeping `:original` over tus.
-    static func bigJob() throws -> TemporaryDirectory {
+    static func bigJob() async throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("job/in"), withIntermediateDirectories: true)
-        let made = try BinaryRunner.run(["if=/dev/urandom", "of=job/in/big.bin", "bs=1M", "count=\(size >> 20)", "status=none"],
+        let made = try await BinaryRunner.run(["if=/dev/urandom", "of=job/in/big.bin", "bs=1M", "count=\(size >> 20)", "status=none"],
                                         in: directory.url, executable: URL(fileURLWithPath: "/bin/dd"))
         try #require(made.status == 0, "\(made.stderr)")
         try directory.write("job/m.yaml", """
@@ -40,8 +40,8 @@ import Testing
     }
 
     @Test func a256MiBUploadKilledPartWayContinuesFromTheServersOffsetAndIsVerified() async throws {
-        let directory = try Self.bigJob()
-        let killed = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url,
+        let directory = try await Self.bigJob()
+        let killed = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url,
                                           environment: ["ASSEMBLYLINE_KILL_AT": "mid-upload"])
         try #require(killed.wasKilled(by: SIGKILL), "\(killed.status) \(killed.stderr)")
         let runID = try #require(killed.stdout.split(separator: "\n").first.flatMap { RunID(String($0)) })
@@ -52,7 +52,7 @@ import Testing
         await ledger.close()
         #expect(confirmed > 0 && confirmed < Self.size, "the kill came half way: \(confirmed) of \(Self.size) confirmed")
 
-        let resumed = try BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state", "--log-format", "json"], in: directory.url)
+        let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state", "--log-format", "json"], in: directory.url)
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         let uploaded = try #require(Self.detail(of: "uploaded", in: resumed.stdout), "\(resumed.stdout)")
         let words = uploaded.split(separator: " ")
@@ -66,11 +66,11 @@ import Testing
     }
 
     @Test func aFileChangedAfterThePlanFailsAloneWithItsReasonAndTheOthersAreDone() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let manifest = directory.url.appendingPathComponent("job/m.yaml")
         let text = try String(contentsOf: manifest, encoding: .utf8) + "upload: {mode: tus, chunk_size: 64KiB}\n"
         try text.write(to: manifest, atomically: true, encoding: .utf8)
-        let killed = try BinaryRunner.run(["run", "job/m.yaml"], in: directory.url,
+        let killed = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url,
                                           environment: ["ASSEMBLYLINE_KILL_AT": "after-created"])
         try #require(killed.wasKilled(by: SIGKILL), "\(killed.status) \(killed.stderr)")
         let runID = try #require(killed.stdout.split(separator: "\n").first.map(String.init))
@@ -80,11 +80,11 @@ import Testing
         try handle.write(contentsOf: Data("appended after the plan".utf8))
         try handle.close()
 
-        let resumed = try BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
+        let resumed = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
         #expect(resumed.status == 1, "\(resumed.stdout)\(resumed.stderr)")
         #expect(resumed.stderr.contains("file-failed (landscapes/sample-00.png: INPUT_CHANGED"), "\(resumed.stderr)")
         #expect(resumed.stdout.contains("files 11 done, 1 failed, 0 skipped, 0 pending"))
-        let failed = try BinaryRunner.run(["report", runID, "--state-dir", "job/state", "--failed"], in: directory.url)
+        let failed = try await BinaryRunner.run(["report", runID, "--state-dir", "job/state", "--failed"], in: directory.url)
         #expect(failed.stdout.contains("landscapes/sample-00.png  INPUT_CHANGED"), "\(failed.stdout)")
         let output = directory.url.appendingPathComponent("job/state/output/resize")
         let results = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".jpg") }
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func dropsCutsFailuresAndSlowAnswersOfTheTusRoutesAreSurvived() async throws {
-        let directory = try RunCommandTests.job()
+        let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"
         try directory.write("faults.yaml", """
             seed: 7
@@ -110,7 +110,7 @@ import Testing
             retry: {attempts: 8, base_delay: 20ms, max_delay: 200ms}
 
             """))
-        let outcome = try BinaryRunner.run(["run", "job/tus.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
+        let outcome = try await BinaryRunner.run(["run", "job/tus.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
         for fault in ["fault: tus_patch request", "dropped", "cut"] {

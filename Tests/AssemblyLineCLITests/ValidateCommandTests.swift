@@ -3,19 +3,19 @@ import TestSupport
 import Testing
 
 @Suite struct ValidateCommandTests {
-    @Test func validManifestExitsZeroAndSaysSo() throws {
+    @Test func validManifestExitsZeroAndSaysSo() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("jobs/m.yaml", "version: 1\nname: thumbs\ninputs: {include: \"in/*.jpg\"}\nresize: {width: 10}\n")
-        let outcome = try BinaryRunner.run(["validate", "jobs/m.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["validate", "jobs/m.yaml"], in: directory.url)
         #expect(outcome.status == 0)
         #expect(outcome.stdout == "jobs/m.yaml: valid manifest 'thumbs' (resize, endpoint embedded, signer embedded)\n")
         #expect(outcome.stderr == "")
     }
 
-    @Test func invalidManifestPrintsEveryErrorWithLineAndCaretAndExits65() throws {
+    @Test func invalidManifestPrintsEveryErrorWithLineAndCaretAndExits65() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("m.yaml", "version: 1\nname: a b\ninputs: {include: x}\nresize: {width: 0}\n")
-        let outcome = try BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(outcome.stdout == "")
         #expect(outcome.stderr == """
@@ -30,30 +30,30 @@ import Testing
             """)
     }
 
-    @Test func yamlSyntaxErrorNamesThePlaceAndExits65() throws {
+    @Test func yamlSyntaxErrorNamesThePlaceAndExits65() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("m.yaml", "version: 1\nname: [a\n")
-        let outcome = try BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(outcome.stderr.hasPrefix("m.yaml:2:7: "))
     }
 
-    @Test func missingFileIsNamedAndExits65() throws {
+    @Test func missingFileIsNamedAndExits65() async throws {
         let directory = try TemporaryDirectory()
-        let outcome = try BinaryRunner.run(["validate", "nowhere.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["validate", "nowhere.yaml"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(outcome.stderr.contains("nowhere.yaml"))
     }
 
-    @Test func shippedManifestsAreValid() throws {
+    @Test func shippedManifestsAreValid() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         for manifest in ["manifests/example.yaml", "manifests/reference.yaml"] {
-            let outcome = try BinaryRunner.run(["validate", manifest], in: root)
+            let outcome = try await BinaryRunner.run(["validate", manifest], in: root)
             #expect(outcome.status == 0, "\(manifest): \(outcome.stderr)")
         }
     }
 
-    @Test func aSecretTheSignerNamesMustBeReadable() throws {
+    @Test func aSecretTheSignerNamesMustBeReadable() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("m.yaml", """
             version: 1
@@ -65,16 +65,16 @@ import Testing
             resize: {width: 10}
 
             """)
-        let unset = try BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        let unset = try await BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
         #expect(unset.status == 78, "\(unset.stderr)")
         #expect(unset.stderr.contains("TL_SECRET"), "\(unset.stderr)")
-        #expect(try BinaryRunner.run(["validate", "m.yaml"], in: directory.url, environment: ["TL_SECRET": "s"]).status == 0)
+        #expect(try await BinaryRunner.run(["validate", "m.yaml"], in: directory.url, environment: ["TL_SECRET": "s"]).status == 0)
     }
 
-    @Test func aTemplateOnTheEmbeddedServiceIsRefused() throws {
+    @Test func aTemplateOnTheEmbeddedServiceIsRefused() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("m.yaml", "version: 1\nname: t\ninputs: {include: \"*.png\"}\ntemplate: {id: thumbs}\n")
-        let outcome = try BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        let outcome = try await BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
         #expect(outcome.status == 65)
         #expect(outcome.stderr.contains("m.yaml:4:11: template: the embedded service holds no Templates"), "\(outcome.stderr)")
     }

@@ -10,7 +10,7 @@ import Testing
     static let steps: [String: JSONValue] = ["steps": .object([":original": .object(["robot": .string("/upload/handle")])])]
 
     @Test(arguments: framing + numbers + traversal + multipart + json + tus)
-    func survives(_ hostile: HostileCase) throws {
+    func survives(_ hostile: HostileCase) async throws {
         let server = try HostileServer(.serve)
         try hostile.run(server)
         try server.expectHealthy(after: hostile.name)

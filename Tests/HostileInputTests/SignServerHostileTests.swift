@@ -7,7 +7,7 @@ import Testing
 /// Hostile requests against `assemblyline sign-server`, one fresh server per case, each case followed by the health checks.
 @Suite(.serialized) struct SignServerHostileTests {
     @Test(arguments: cases)
-    func survives(_ hostile: HostileCase) throws {
+    func survives(_ hostile: HostileCase) async throws {
         let server = try HostileServer(.signServer)
         try hostile.run(server)
         try server.expectHealthy(after: hostile.name)
@@ -56,7 +56,7 @@ import Testing
     ]
 
     /// A pattern that makes a backtracking engine take exponential time is matched at once, and SIGTERM stops the server quickly.
-    @Test func aBacktrackingPatternCannotHoldACore() throws {
+    @Test func aBacktrackingPatternCannotHoldACore() async throws {
         let server = try HostileServer(.signServer, fieldPatterns: ["album": "(a+)+b"])
         for length in [31, 5_000] {
             let reply = try server.exchange(SignServerHostileTests.sign(

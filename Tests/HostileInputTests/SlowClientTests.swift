@@ -22,7 +22,7 @@ import Glibc
     }
 
     @Test(arguments: [(HostileServer.Kind.serve, 400, 256, 20), (.signServer, 300, 128, 10)])
-    func tricklingClientsAreBoundedAndCut(kind: HostileServer.Kind, attackers: Int, perAddress: Int, headSeconds: Int) throws {
+    func tricklingClientsAreBoundedAndCut(kind: HostileServer.Kind, attackers: Int, perAddress: Int, headSeconds: Int) async throws {
         let server = try HostileServer(kind)
         let slow = Self.hold(attackers, to: server, from: "127.0.0.2", trickle: true)
         let idle = Self.hold(attackers, to: server, from: "127.0.0.3", trickle: false)

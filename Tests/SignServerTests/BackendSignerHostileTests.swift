@@ -129,7 +129,7 @@ import Testing
         }
     }
 
-    @Test func neverShowsTheToken() throws {
+    @Test func neverShowsTheToken() async throws {
         let signer = try BackendSigner(url: "https://signer.example.com/sign?k=1", token: SignServerFixture.token, timeout: .seconds(1), transport: SignServerFixture.transport)
         #expect(signer.description == "backend signer at https://signer.example.com:443")
         var dumped = ""

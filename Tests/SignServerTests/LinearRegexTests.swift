@@ -15,7 +15,7 @@ import Testing
     ]
 
     @Test(arguments: patterns)
-    func agreesWithSwiftRegexOnWholeMatches(pattern: String) throws {
+    func agreesWithSwiftRegexOnWholeMatches(pattern: String) async throws {
         let linear = try LinearRegex(pattern)
         let reference = try Regex(pattern)
         for text in Self.texts {
@@ -27,7 +27,7 @@ import Testing
     /// Patterns that make a backtracking engine take exponential time finish here at once (a backtracking
     /// engine would not finish this test at all).
     @Test(arguments: ["(a+)+b", "(a|a)*b", "(a|aa)+c", "(.*)*x", "(\\w+\\s?)+$!"])
-    func catastrophicPatternsRunInLinearTime(pattern: String) throws {
+    func catastrophicPatternsRunInLinearTime(pattern: String) async throws {
         let regex = try LinearRegex(pattern)
         #expect(!regex.wholeMatch(String(repeating: "a", count: 20_000)))
         #expect(regex.wholeMatch(String(repeating: "a", count: 20_000) + String(pattern.last!)) == (pattern != "(\\w+\\s?)+$!"))
@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    @Test func unicodeScalarsMatchOneByOne() throws {
+    @Test func unicodeScalarsMatchOneByOne() async throws {
         let word = try LinearRegex("\\w+")
         #expect(word.wholeMatch("Grüße"))
         #expect(try LinearRegex("\\d+").wholeMatch("٣٤"))

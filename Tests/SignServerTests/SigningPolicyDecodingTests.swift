@@ -18,7 +18,7 @@ private func policyIssues(_ yaml: String) throws -> [String] {
 private let hash = String(repeating: "ab", count: 32)
 
 @Suite struct SigningPolicyDecodingTests {
-    @Test func decodesEveryKey() throws {
+    @Test func decodesEveryKey() async throws {
         let policy = try decodePolicy("""
             key: ${KEY}
             secret_file: secrets/auth
@@ -50,7 +50,7 @@ private let hash = String(repeating: "ab", count: 32)
         #expect(policy.requestsPerMinute == 30)
     }
 
-    @Test func anEmptyFlowListIsAnEmptyList() throws {
+    @Test func anEmptyFlowListIsAnEmptyList() async throws {
         let policy = try decodePolicy("""
             key: k
             secret_env: S
@@ -65,7 +65,7 @@ private let hash = String(repeating: "ab", count: 32)
         #expect(issues.contains("policy.yaml:4:12: templates: expected a string or a list of strings, found an empty value"), "\(issues)")
     }
 
-    @Test func decodesTemplateAndStepsPairs() throws {
+    @Test func decodesTemplateAndStepsPairs() async throws {
         let policy = try decodePolicy("""
             key: k
             secret_env: S
@@ -83,7 +83,7 @@ private let hash = String(repeating: "ab", count: 32)
             == ["policy.yaml:5:5: template_steps[0].steps: missing; expected a mapping of Step names to Steps"])
     }
 
-    @Test func appliesDefaults() throws {
+    @Test func appliesDefaults() async throws {
         let policy = try decodePolicy("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\n")
         #expect(policy.secret == .environment("S"))
         #expect(policy.maxExpiresIn == SigningPolicy.defaultMaxExpiresIn)

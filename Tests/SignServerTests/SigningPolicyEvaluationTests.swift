@@ -41,12 +41,12 @@ enum PolicyFixture {
 }
 
 @Suite struct SigningPolicyEvaluationTests {
-    @Test func allowsTheValidTemplateRequest() throws {
+    @Test func allowsTheValidTemplateRequest() async throws {
         let decision = try PolicyFixture.policy().evaluate(PolicyFixture.params(), now: PolicyFixture.now)
         #expect(decision == .allow(nonce: "0123456789abcdef0123456789abcdef", expires: PolicyFixture.now.addingTimeInterval(600)))
     }
 
-    @Test func allowsTheExactStepsAndTheMaximumExpiry() throws {
+    @Test func allowsTheExactStepsAndTheMaximumExpiry() async throws {
         let params = PolicyFixture.params(expiresIn: 3600) { members, _ in
             members["template_id"] = nil
             members["steps"] = PolicyFixture.resizeSteps
@@ -126,11 +126,11 @@ enum PolicyFixture {
     }
 
     @Test(arguments: refusals)
-    func refuses(name: String, params: String, refusal: PolicyRefusal) throws {
+    func refuses(name: String, params: String, refusal: PolicyRefusal) async throws {
         #expect(try PolicyFixture.policy().evaluate(params, now: PolicyFixture.now) == .refuse(refusal), "\(name)")
     }
 
-    @Test func aPairTheTemplateStepsNameIsSigned() throws {
+    @Test func aPairTheTemplateStepsNameIsSigned() async throws {
         var policy = try PolicyFixture.policy()
         policy.templateSteps = [SigningPolicy.TemplateSteps(template: "tpl-ok", steps: PolicyFixture.resizeSteps)]
         let pair = PolicyFixture.params { members, _ in members["steps"] = PolicyFixture.resizeSteps }
@@ -142,7 +142,7 @@ enum PolicyFixture {
         #expect(policy.evaluate(otherWidth, now: PolicyFixture.now) == .refuse(.templateWithStepsNotAllowed("tpl-ok")))
     }
 
-    @Test func acceptsAnExpiryWithinTheClockSkew() throws {
+    @Test func acceptsAnExpiryWithinTheClockSkew() async throws {
         guard case .allow = try PolicyFixture.policy().evaluate(PolicyFixture.params(expiresIn: 3629), now: PolicyFixture.now) else {
             Issue.record("expected an expiry within the clock skew to be allowed")
             return
