@@ -49,20 +49,20 @@ package final class ChildServer {
     package var errors: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
     /// The `http://HOST:PORT` of its first line `listening on ...`, once printed (10 s at most).
-    package func baseURL() throws -> String {
+    package func baseURL() async throws -> String {
         for _ in 0..<500 {
             if let line = output.split(separator: "\n").first, line.hasPrefix("listening on ") {
                 return String(line.dropFirst("listening on ".count))
             }
             if !process.isRunning { break }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw Failure(message: "\(process.arguments?.first ?? "server") printed no address: \(output) \(errors)")
     }
 
     /// The port of ``baseURL()``.
-    package func port() throws -> Int {
-        let url = try baseURL()
+    package func port() async throws -> Int {
+        let url = try await baseURL()
         guard let port = url.split(separator: ":").last.flatMap({ Int($0) }) else {
             throw Failure(message: "no port in \(url)")
         }

@@ -1,5 +1,6 @@
 import Digests
 import Foundation
+import TestSupport
 
 /// The local service's account-wide list of Assemblies (`GET /assemblies`, signed), as the tests count what was created.
 struct AssemblyListing {
@@ -18,7 +19,7 @@ struct AssemblyListing {
     let secret: String
 
     /// Every Assembly the service holds, newest first (one page of up to 5,000).
-    func items() throws -> [Item] {
+    func items() async throws -> [Item] {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -26,7 +27,7 @@ struct AssemblyListing {
         let expires = formatter.string(from: Date().addingTimeInterval(600))
         let params = #"{"auth":{"expires":"\#(expires)","key":"\#(key)"},"pagesize":5000}"#
         let signature = HMAC.transloaditSignature(params: params, secret: secret)
-        let body = try Self.curl(["-G", "\(baseURL)/assemblies", "--data-urlencode", "params=\(params)",
+        let body = try await Self.curl(["-G", "\(baseURL)/assemblies", "--data-urlencode", "params=\(params)",
                                   "--data-urlencode", "signature=\(signature)"])
         guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any],
               let items = object["items"] as? [[String: Any]], let count = object["count"] as? Int else {
@@ -40,17 +41,10 @@ struct AssemblyListing {
     }
 
     /// What `curl ARGUMENTS` prints; reading to the end waits for it without spinning.
-    static func curl(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sS", "--max-time", "10"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+    static func curl(_ arguments: [String]) async throws -> Data {
+        let outcome = try await BinaryRunner.run(["-sS", "--max-time", "10"] + arguments, in: FileManager.default.temporaryDirectory,
+                                                 executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        return Data(outcome.stdout.utf8)
     }
 
     /// A list request that did not give a list.

@@ -12,14 +12,14 @@ import Testing
         try directory.write("faults.yaml", "seed: 3\nroutes:\n  tus_patch: {fail: 1, statuses: [503]}\n")
         let serve = try FaultSurvivalTests.service(["--faults", "faults.yaml", "--status-per-second", "0"], in: directory, secret: secret)
         defer { serve.stop() }
-        let endpoint = try serve.baseURL()
+        let endpoint = try await serve.baseURL()
         try directory.write("job/slow.yaml", FaultSurvivalTests.manifest(endpoint: endpoint, settings: "shards: {files: 4}\nconcurrency: {assemblies: 2}\nupload: {mode: tus}\nretry: {attempts: 100, base_delay: 100ms, max_delay: 300ms}"))
         let run = try ChildServer(["run", "job/slow.yaml"], in: directory.url, name: "run", environment: ["TL_SECRET": secret])
         let listing = AssemblyListing(baseURL: endpoint, key: FaultSurvivalTests.key, secret: secret)
         var created: [AssemblyListing.Item] = []
         for _ in 0..<200 where created.isEmpty {
             try await Task.sleep(for: .milliseconds(50))
-            created = (try? listing.items()) ?? []
+            created = (try? await listing.items()) ?? []
         }
         try #require(!created.isEmpty, "the run created no Assembly: \(run.errors)")
         let runID = try #require(run.output.split(separator: "\n").first.map(String.init))
@@ -30,7 +30,7 @@ import Testing
         #expect(cancel.stdout.contains("run \(runID): stopping its process "), "\(cancel.stdout)")
         #expect(cancel.stdout.contains("run \(runID) canceled: "), "\(cancel.stdout)")
         #expect(run.stop() == 2, "the run stopped in order: \(run.errors)")
-        let states = try listing.items().map(\.ok)
+        let states = try await listing.items().map(\.ok)
         #expect(states.contains("ASSEMBLY_CANCELED"), "\(states)")
         #expect(!states.contains("ASSEMBLY_EXECUTING") && !states.contains("ASSEMBLY_UPLOADING"), "\(states)")
         let runs = try await BinaryRunner.run(["runs", "--state-dir", "job/state", "--state", "canceled"], in: directory.url)

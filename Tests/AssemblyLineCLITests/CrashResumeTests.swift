@@ -51,7 +51,7 @@ import Glibc
         #expect(try ledger.integrityCheck() == ["ok"], "\(point)")
         let completed = try Self.checkLedger(ledger, runID: runID, point: point)
         let assemblies = try Self.attemptShards(ledger, runID: runID)
-        let listed = try ServiceAssemblyList(dataDirectory: state.appendingPathComponent("embedded-service").path, in: directory.url)
+        let listed = try await ServiceAssemblyList(dataDirectory: state.appendingPathComponent("embedded-service").path, in: directory.url)
         Self.checkService(listed.items, assemblies: assemblies, completed: completed, point: point)
     }
 

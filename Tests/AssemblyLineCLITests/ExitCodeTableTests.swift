@@ -74,7 +74,7 @@ import Testing
         let directory = try await RunCommandTests.job()
         let serve = try FaultSurvivalTests.service([], in: directory, secret: "s")
         defer { serve.stop() }
-        try directory.write("job/signed.yaml", FaultSurvivalTests.manifest(endpoint: try serve.baseURL(), settings: "retry: {attempts: 1}")
+        try directory.write("job/signed.yaml", FaultSurvivalTests.manifest(endpoint: try await serve.baseURL(), settings: "retry: {attempts: 1}")
             .replacingOccurrences(of: "signer: {kind: local, secret_env: TL_SECRET}",
                                   with: "signer: {kind: backend, url: https://127.0.0.1:9/sign, token_env: SIGNER_TOKEN}"))
         let outcome = try await BinaryRunner.run(["run", "job/signed.yaml"], in: directory.url, environment: ["SIGNER_TOKEN": "t"])
@@ -87,7 +87,7 @@ import Testing
         try directory.write("faults.yaml", "seed: 1\nroutes:\n  create: {fail: 1, statuses: [503]}\n")
         let serve = try FaultSurvivalTests.service(["--faults", "faults.yaml"], in: directory, secret: "s")
         defer { serve.stop() }
-        try directory.write("job/down.yaml", FaultSurvivalTests.manifest(endpoint: try serve.baseURL(),
+        try directory.write("job/down.yaml", FaultSurvivalTests.manifest(endpoint: try await serve.baseURL(),
                                                                          settings: "retry: {attempts: 1, base_delay: 10ms, max_delay: 20ms}"))
         let outcome = try await BinaryRunner.run(["run", "job/down.yaml", "--quiet"], in: directory.url, environment: ["TL_SECRET": "s"])
         #expect(outcome.status == 69, "\(outcome.stderr)")
@@ -178,7 +178,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let first = try FaultSurvivalTests.service([], in: directory, secret: "s")
         defer { first.stop() }
-        _ = try first.baseURL()
+        _ = try await first.baseURL()
         let second = try await BinaryRunner.run(["serve", "--listen", "127.0.0.1:0", "--data-dir", "service", "--no-signature"], in: directory.url)
         #expect(second.status == 75, "\(second.stderr)")
         #expect(second.stderr == "Error: another serve uses the data directory \(directory.url.appendingPathComponent("service").path)\n")
@@ -188,7 +188,7 @@ import Testing
         let directory = try await RunCommandTests.job()
         let serve = try FaultSurvivalTests.service([], in: directory, secret: "the service's secret")
         defer { serve.stop() }
-        try directory.write("job/wrong.yaml", FaultSurvivalTests.manifest(endpoint: try serve.baseURL(), settings: "retry: {attempts: 1}"))
+        try directory.write("job/wrong.yaml", FaultSurvivalTests.manifest(endpoint: try await serve.baseURL(), settings: "retry: {attempts: 1}"))
         let outcome = try await BinaryRunner.run(["run", "job/wrong.yaml", "--quiet"], in: directory.url, environment: ["TL_SECRET": "another secret"])
         #expect(outcome.status == 77, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("INVALID_SIGNATURE"), "\(outcome.stderr)")

@@ -63,7 +63,7 @@ import Testing
         let serve = try Self.service(["--faults", "faults.yaml", "--creations-per-minute", "100", "--status-per-second", "1"],
                                      in: directory, secret: secret)
         defer { serve.stop() }
-        let endpoint = try serve.baseURL()
+        let endpoint = try await serve.baseURL()
         try directory.write("job/faulty.yaml", Self.manifest(endpoint: endpoint, settings: """
             shards: {files: 2}
             concurrency: {assemblies: 3}
@@ -99,7 +99,7 @@ import Testing
         let problems = inspection.resultProblems { RunInspection.fitted($0, into: (160, 120)) }
         #expect(problems.isEmpty, "\(problems)")
         let listing = AssemblyListing(baseURL: endpoint, key: Self.key, secret: secret)
-        let atService = inspection.serviceProblems(try listing.items())
+        let atService = inspection.serviceProblems(try await listing.items())
         #expect(atService.isEmpty, "\(atService)")
         for route in ["create", "status", "download"] {
             #expect(serve.errors.contains("fault: \(route) request"), "no \(route) fault was injected")
@@ -112,7 +112,7 @@ import Testing
         let limits = ["--creations-per-minute", "3", "--status-per-second", "1"]
         let serve = try Self.service(limits, in: directory, secret: secret)
         defer { serve.stop() }
-        let endpoint = try serve.baseURL()
+        let endpoint = try await serve.baseURL()
         // The manifest asks faster than the service allows, and a single attempt: a rate limit that used one up fails.
         try directory.write("job/limited.yaml", Self.manifest(endpoint: endpoint, settings: """
             shards: {files: 3}
@@ -132,18 +132,18 @@ import Testing
         let runID = try #require(Self.runID(stopped))
         let afterRun = try await RunInspection.read(stateDirectory: state, runID: runID)
         #expect(!afterRun.shards.contains { $0.state == .failed } && !afterRun.files.contains { $0.state == .failed })
-        let created = try listing.items()
+        let created = try await listing.items()
         #expect(created.count == 3)
         let first = try #require(created.first)
-        let twice = try AssemblyListing.curl(["\(endpoint)/assemblies/\(first.id)", "\(endpoint)/assemblies/\(first.id)"])
+        let twice = try await AssemblyListing.curl(["\(endpoint)/assemblies/\(first.id)", "\(endpoint)/assemblies/\(first.id)"])
         #expect(String(decoding: twice, as: UTF8.self).contains("ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED"))
 
         // A restarted service forgets its minute; the same limits then let the last creation through.
-        let port = try serve.port()
+        let port = try await serve.port()
         #expect(serve.stop() == 0)
         let restarted = try Self.service(limits, in: directory, secret: secret, port: port, name: "serve-again")
         defer { restarted.stop() }
-        #expect(try restarted.baseURL() == endpoint)
+        #expect(try await restarted.baseURL() == endpoint)
         let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         #expect(resumed.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
@@ -151,7 +151,7 @@ import Testing
         let inspection = try await RunInspection.read(stateDirectory: state, runID: runID)
         let problems = inspection.resultProblems { RunInspection.fitted($0, into: (160, 120)) }
         #expect(problems.isEmpty, "\(problems)")
-        let atService = inspection.serviceProblems(try listing.items())
+        let atService = inspection.serviceProblems(try await listing.items())
         #expect(atService.isEmpty, "\(atService)")
     }
 
@@ -165,7 +165,7 @@ import Testing
         try directory.write("faults.yaml", "seed: 16\nroutes:\n  create: {drop: 0.5}\n")
         let serve = try Self.service(["--faults", "faults.yaml"], in: directory, secret: secret)
         defer { serve.stop() }
-        let endpoint = try serve.baseURL()
+        let endpoint = try await serve.baseURL()
         try directory.write("job/dropped.yaml", Self.manifest(endpoint: endpoint, include: "in/landscapes/*.png", settings: """
             shards: {files: 2}
             concurrency: {assemblies: 1}
@@ -176,7 +176,7 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
         let runID = try #require(Self.runID(outcome))
         let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)
-        let atService = inspection.serviceProblems(try AssemblyListing(baseURL: endpoint, key: Self.key, secret: secret).items())
+        let atService = inspection.serviceProblems(try await AssemblyListing(baseURL: endpoint, key: Self.key, secret: secret).items())
         #expect(atService.isEmpty, "\(atService)")
     }
 
@@ -187,7 +187,7 @@ import Testing
         // Every download is corrupted while the run tries (a prefetch and two attempts); two attempts fail the shard.
         try directory.write("faults.yaml", "seed: 10\nroutes:\n  download: {corrupt: 1.0}\n")
         let corrupting = try Self.service(["--faults", "faults.yaml"], in: directory, secret: secret, name: "serve-corrupting")
-        let endpoint = try corrupting.baseURL()
+        let endpoint = try await corrupting.baseURL()
         try directory.write("job/corrupted.yaml", Self.manifest(endpoint: endpoint, include: "in/landscapes/sample-00.png", settings: """
             retry: {attempts: 2, base_delay: 50ms, max_delay: 200ms}
             """))
@@ -196,16 +196,16 @@ import Testing
         #expect(failed.status == 1 && failed.stderr.contains("DOWNLOAD_CHECKSUM_MISMATCH"), "\(failed.stdout)\(failed.stderr)")
         let runID = try #require(Self.runID(failed))
         // The same service, on the same port and data directory, without the faults
-        let port = try corrupting.port()
+        let port = try await corrupting.port()
         #expect(corrupting.stop() == 0)
         let serve = try Self.service([], in: directory, secret: secret, port: port)
         defer { serve.stop() }
-        #expect(try serve.baseURL() == endpoint)
+        #expect(try await serve.baseURL() == endpoint)
         let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)
         #expect(inspection.resultProblems { RunInspection.fitted($0, into: (160, 120)) }.isEmpty)
-        let atService = inspection.serviceProblems(try AssemblyListing(baseURL: endpoint, key: Self.key, secret: secret).items())
+        let atService = inspection.serviceProblems(try await AssemblyListing(baseURL: endpoint, key: Self.key, secret: secret).items())
         #expect(atService.isEmpty, "\(atService)")
     }
 
@@ -217,7 +217,7 @@ import Testing
         try directory.write("faults.yaml", "seed: 29\nroutes:\n  download: {truncate: 0.5}\n")
         let serve = try Self.service(["--faults", "faults.yaml", "--result-ttl", "500ms"], in: directory, secret: secret)
         defer { serve.stop() }
-        let endpoint = try serve.baseURL()
+        let endpoint = try await serve.baseURL()
         try directory.write("job/expired.yaml", Self.manifest(endpoint: endpoint, include: "in/landscapes/sample-00.png", settings: """
             retry: {attempts: 4, base_delay: 1500ms, max_delay: 1500ms}
             """))

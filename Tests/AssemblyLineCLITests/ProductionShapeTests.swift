@@ -23,7 +23,7 @@ import Glibc
             let secret = "secret-\(UUID().uuidString)"
             environment = ["TL_SECRET": secret]
             serve = try FaultSurvivalTests.service(["--cycle-machines", "\(cycleAfter)"], in: directory, secret: secret)
-            endpoint = try serve.baseURL()
+            endpoint = try await serve.baseURL()
             try directory.write("job/cycled.yaml", FaultSurvivalTests.manifest(endpoint: endpoint, settings: """
                 shards: {files: \(shards)}
                 concurrency: {assemblies: \(assemblies)}
@@ -41,7 +41,7 @@ import Glibc
             #expect(inspection.attempts.count == inspection.shards.count, "a kill or a cycled machine made a second Assembly")
             #expect(serve.errors.contains("went away;"), "no machine went away")
             let secret = environment["TL_SECRET"] ?? ""
-            let atService = inspection.serviceProblems(try AssemblyListing(baseURL: endpoint, key: FaultSurvivalTests.key, secret: secret).items())
+            let atService = inspection.serviceProblems(try await AssemblyListing(baseURL: endpoint, key: FaultSurvivalTests.key, secret: secret).items())
             #expect(atService.isEmpty, "\(atService)")
             return inspection
         }
@@ -106,7 +106,7 @@ import Glibc
         let secret = "secret-\(UUID().uuidString)"
         let serve = try FaultSurvivalTests.service([], in: directory, secret: secret)
         defer { serve.stop() }
-        let endpoint = try serve.baseURL()
+        let endpoint = try await serve.baseURL()
         try directory.write("job/exported.yaml", Self.manifest(endpoint: endpoint, output: ""))
         let environment = ["TL_SECRET": secret]
 
@@ -134,7 +134,7 @@ import Glibc
         let secret = "secret-\(UUID().uuidString)"
         let serve = try FaultSurvivalTests.service([], in: directory, secret: secret)
         defer { serve.stop() }
-        try directory.write("job/exported.yaml", Self.manifest(endpoint: try serve.baseURL(), output: "output: {steps: [archive]}"))
+        try directory.write("job/exported.yaml", Self.manifest(endpoint: try await serve.baseURL(), output: "output: {steps: [archive]}"))
 
         let run = try await BinaryRunner.run(["run", "job/exported.yaml"], in: directory.url, environment: ["TL_SECRET": secret])
 

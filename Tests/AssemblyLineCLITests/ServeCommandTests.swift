@@ -58,24 +58,17 @@ import Testing
         }
 
         /// Sends `signal` and waits for the exit status.
-        func stop(with signal: Int32 = SIGTERM) -> Int32 {
+        func stop(with signal: Int32 = SIGTERM) async -> Int32 {
             kill(process.processIdentifier, signal)
-            process.waitUntilExit()
+            await process.ended()
             return process.terminationStatus
         }
     }
 
     /// What `curl` prints for a GET.
-    static func curl(_ url: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-sS", "--max-time", "10", url]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func curl(_ url: String) async throws -> String {
+        try await BinaryRunner.run(["-sS", "--max-time", "10", url], in: FileManager.default.temporaryDirectory,
+                                   executable: URL(fileURLWithPath: "/usr/bin/curl")).stdout
     }
 
     @Test func servesPrintsItsAddressFirstAndKeepsTheSecretToAFile() async throws {
@@ -98,16 +91,16 @@ import Testing
         #expect(secret.count == 40)
         #expect(lines.contains { $0.contains(secretPath) })
 
-        let answer = try Self.curl("\(base)/nowhere")
+        let answer = try await Self.curl("\(base)/nowhere")
         #expect(answer.contains("\"error\":\"SERVER_404\""))
-        #expect(serve.stop() == 0)
+        #expect(await serve.stop() == 0)
         #expect(!serve.output.contains(secret))
         #expect(!serve.errors.contains(secret))
 
         let again = try ServeProcess(["--listen", "127.0.0.1:0", "--data-dir", "state"], in: directory.url)
         let relines = try await again.lines(atLeast: 2)
         #expect(relines.contains("auth key: \(key)"))
-        #expect(again.stop(with: SIGINT) == 0)
+        #expect(await again.stop(with: SIGINT) == 0)
     }
 
     @Test func onEveryAddressItPrintsTheAddressAsBound() async throws {
@@ -119,8 +112,8 @@ import Testing
         #expect(lines.count > 1 && lines[1].hasPrefix("machine: http://0.0.0.0:"))
         #expect(lines.contains { $0.hasPrefix("urls: ") && $0.contains("the host each request came in on") })
         let port = String(first.split(separator: ":").last ?? "")
-        #expect(try Self.curl("http://127.0.0.2:\(port)/nowhere").contains("\"error\":\"SERVER_404\""))
-        #expect(serve.stop() == 0)
+        #expect(try await Self.curl("http://127.0.0.2:\(port)/nowhere").contains("\"error\":\"SERVER_404\""))
+        #expect(await serve.stop() == 0)
     }
 
     @Test func badTemplatesFileExits65WithItsPlace() async throws {

@@ -24,25 +24,25 @@ struct ServiceAssemblyList {
     let items: [Item]
 
     /// Starts `serve` on `dataDirectory`, lists every Assembly in pages of `pageSize`, and stops it (exit 0 expected).
-    init(dataDirectory: String, in directory: URL, pageSize: Int = 50) throws {
+    init(dataDirectory: String, in directory: URL, pageSize: Int = 50) async throws {
         let serve = try ServeCommandTests.ServeProcess(
             ["--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--no-signature", "--key", Self.key], in: directory)
         let base: String
         do {
-            base = try Self.address(of: serve)
-            items = try Self.listAll(at: base, pageSize: pageSize)
+            base = try await Self.address(of: serve)
+            items = try await Self.listAll(at: base, pageSize: pageSize)
         } catch {
-            _ = serve.stop()
+            _ = await serve.stop()
             throw error
         }
-        let status = serve.stop()
+        let status = await serve.stop()
         guard status == 0 else {
             throw Failure(description: "serve exited \(status): \(serve.errors)")
         }
     }
 
     /// The base URL from `serve`'s first line, `listening on http://HOST:PORT`, waiting up to 10 s for it.
-    private static func address(of serve: ServeCommandTests.ServeProcess) throws -> String {
+    private static func address(of serve: ServeCommandTests.ServeProcess) async throws -> String {
         let prefix = "listening on "
         for _ in 0..<500 {
             if let first = serve.output.split(separator: "\n").first, serve.output.contains("\n") {
@@ -51,13 +51,13 @@ struct ServiceAssemblyList {
                 }
                 return String(first.dropFirst(prefix.count))
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw Failure(description: "serve did not print its address within 10 s: \(serve.errors)")
     }
 
     /// Reads pages until the service's `count` is reached.
-    private static func listAll(at base: String, pageSize: Int) throws -> [Item] {
+    private static func listAll(at base: String, pageSize: Int) async throws -> [Item] {
         var items: [Item] = []
         var page = 1
         while true {
@@ -67,7 +67,7 @@ struct ServiceAssemblyList {
                 "pagesize": .integer(Int64(pageSize)),
             ]).serialized
             let query = params.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? params
-            let answer = try ServeCommandTests.curl("\(base)/assemblies?params=\(query)")
+            let answer = try await ServeCommandTests.curl("\(base)/assemblies?params=\(query)")
             let (pageItems, count) = try parse(answer)
             items += pageItems
             if pageItems.isEmpty || items.count >= count { return items }

@@ -16,9 +16,9 @@ import Testing
                                           "--tls-cert", pair.certificate, "--tls-key", pair.key],
                                          in: directory.url, name: "sign-server", environment: ["TL_SECRET": secret])
         defer { signServer.stop() }
-        let signerURL = try signServer.baseURL()
-        #expect(signerURL == "https://127.0.0.1:\(try signServer.port())")
-        let manifest = SigningRefusalTests.manifest(template: "thumbs", endpoint: try serve.baseURL(), signer: signerURL)
+        let signerURL = try await signServer.baseURL()
+        #expect(signerURL == "https://127.0.0.1:\(try await signServer.port())")
+        let manifest = SigningRefusalTests.manifest(template: "thumbs", endpoint: try await serve.baseURL(), signer: signerURL)
 
         // Without the signer's CA, the system's CAs refuse its certificate before anything is sent
         try directory.write("job/untrusted.yaml", manifest)

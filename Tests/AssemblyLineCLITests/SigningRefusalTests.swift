@@ -68,8 +68,8 @@ import Testing
         let signServer = try ChildServer(["sign-server", "--policy", "policy.yaml", "--listen", "127.0.0.1:0"],
                                          in: directory.url, name: "sign-server", environment: ["TL_SECRET": secret])
         defer { signServer.stop() }
-        let endpoint = try serve.baseURL()
-        let signerURL = try signServer.baseURL()
+        let endpoint = try await serve.baseURL()
+        let signerURL = try await signServer.baseURL()
         for template in ["thumbs", "posters"] {
             try directory.write("job/\(template).yaml", Self.manifest(template: template, endpoint: endpoint, signer: signerURL))
         }
@@ -82,7 +82,7 @@ import Testing
         #expect(refused.status == 77, "a refused signature exits 77: \(refused.stdout)\(refused.stderr)")
         let runID = try #require(refused.stdout.split(separator: "\n").first.flatMap { RunID(String($0)) })
         #expect(refused.stdout.contains("run \(runID) failed: shards 0 done, 4 failed, 0 unfinished; files 0 done, 12 failed"))
-        #expect(try listing.items().isEmpty, "a refused signature created an Assembly")
+        #expect(try await listing.items().isEmpty, "a refused signature created an Assembly")
 
         let failedTable = try await BinaryRunner.run(["report", runID.rawValue, "--failed", "--state-dir", "job/state"], in: directory.url)
         printed += [failedTable.stdout, failedTable.stderr]
@@ -115,17 +115,17 @@ import Testing
         let postersLedger = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: postersRun)
         let postersProblems = postersLedger.resultProblems { RunInspection.fitted($0, into: (320, 240)) }
         #expect(postersProblems.isEmpty, "\(postersProblems)")
-        let afterPosters = try listing.items()
+        let afterPosters = try await listing.items()
         #expect(afterPosters.count == 4 && afterPosters.allSatisfy { $0.templateID == "posters" && $0.isCompleted })
 
         // The policy is fixed and the signer restarted where the manifest points: resume completes the refused shards.
-        let signerPort = try signServer.port()
+        let signerPort = try await signServer.port()
         #expect(signServer.stop() == 0)
         try directory.write("policy.yaml", Self.policy(allowing: ["posters", "thumbs"], token: token))
         let fixedSigner = try ChildServer(["sign-server", "--policy", "policy.yaml", "--listen", "127.0.0.1:\(signerPort)"],
                                           in: directory.url, name: "sign-server-fixed", environment: ["TL_SECRET": secret])
         defer { fixedSigner.stop() }
-        #expect(try fixedSigner.baseURL() == signerURL)
+        #expect(try await fixedSigner.baseURL() == signerURL)
 
         let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state"], in: directory.url, environment: environment)
         printed += [resumed.stdout, resumed.stderr]
@@ -135,7 +135,7 @@ import Testing
         let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)
         let problems = inspection.resultProblems { RunInspection.fitted($0, into: (160, 120)) }
         #expect(problems.isEmpty, "\(problems)")
-        let all = try listing.items()
+        let all = try await listing.items()
         let thumbs = all.filter { $0.templateID == "thumbs" }
         #expect(all.count == 8 && thumbs.count == 4)
         #expect(Set(thumbs.map(\.id)) == Set(inspection.attempts.filter { $0.outcome == .completed }.map(\.assemblyID.rawValue)))

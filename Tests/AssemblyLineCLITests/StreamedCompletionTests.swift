@@ -24,7 +24,7 @@ import Testing
         let manifest = """
             version: 1
             name: streamed
-            endpoint: \(try serve.baseURL())
+            endpoint: \(try await serve.baseURL())
             auth: {key: k}
             signer: {kind: local, secret_env: TL_SECRET}
             inputs: {include: "in/**/*.png", base: in}

@@ -103,7 +103,7 @@ import Testing
             """)
         let serve = try FaultSurvivalTests.service(["--faults", "faults.yaml"], in: directory, secret: secret)
         defer { serve.stop() }
-        let endpoint = try serve.baseURL()
+        let endpoint = try await serve.baseURL()
         try directory.write("job/tus.yaml", FaultSurvivalTests.manifest(endpoint: endpoint, settings: """
             shards: {files: 4}
             upload: {mode: tus, chunk_size: 64KiB}
@@ -120,7 +120,7 @@ import Testing
         let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)
         let problems = inspection.resultProblems { RunInspection.fitted($0, into: (160, 120)) }
         #expect(problems.isEmpty, "\(problems)")
-        let atService = inspection.serviceProblems(try AssemblyListing(baseURL: endpoint, key: FaultSurvivalTests.key, secret: secret).items())
+        let atService = inspection.serviceProblems(try await AssemblyListing(baseURL: endpoint, key: FaultSurvivalTests.key, secret: secret).items())
         #expect(atService.isEmpty, "\(atService)")
     }
 }

@@ -3,7 +3,7 @@ import HTTPServer
 import Testing
 
 @Suite struct HTTPRequestTests {
-    @Test func splitsAndDecodesTheTarget() {
+    @Test func splitsAndDecodesTheTarget() async {
         let request = HTTPRequest(method: .get, target: "/a%20b/c%2Fd/e+f/?x=1&y=%7B%7D&x=2#frag")
         #expect(request.path == "/a b/c/d/e+f/")
         #expect(request.pathSegments == ["a b", "c/d", "e+f"])
@@ -11,7 +11,7 @@ import Testing
         #expect(request.queryValue("x") == "1")
     }
 
-    @Test func acceptsAbsoluteFormTargets() {
+    @Test func acceptsAbsoluteFormTargets() async {
         let request = HTTPRequest(method: .get, target: "http://example.com:8080/assemblies/abc?page=2")
         #expect(request.path == "/assemblies/abc")
         #expect(request.queryValue("page") == "2")
@@ -19,7 +19,7 @@ import Testing
         #expect(HTTPRequest(method: .get, target: "https://host?q=1").path == "/")
     }
 
-    @Test func readsHeadersCaseInsensitively() {
+    @Test func readsHeadersCaseInsensitively() async {
         var headers: HTTPHeaders = ["Content-Type": "multipart/form-data; boundary=xyz", "content-length": "42"]
         headers.add("X-Many", "1")
         headers.add("x-many", "2")
@@ -33,7 +33,7 @@ import Testing
         #expect(headers["content-type"] == nil)
     }
 
-    @Test func routerMatchesPatternsInOrder() {
+    @Test func routerMatchesPatternsInOrder() async {
         var router = HTTPRouter { request in .text("fallback \(request.path)", status: 404) }
         router.add(.post, "/assemblies") { _, _ in .respond(.text("create")) }
         router.add(.post, "/assemblies/:id") { _, parameters in .respond(.text("create \(parameters["id"] ?? "")")) }
@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    @Test func responseHelpersSetWhatTheySay() throws {
+    @Test func responseHelpersSetWhatTheySay() async throws {
         let json = HTTPResponse.json(#"{"ok":true}"#, status: 201).delayed(by: .seconds(1)).truncated(afterBodyBytes: 3)
         #expect(json.status == 201)
         #expect(json.headers["content-type"] == "application/json")
@@ -71,7 +71,7 @@ import Testing
         #expect(HTTPResponse.empty(status: 204).bodyLength == 0)
     }
 
-    @Test func errorMessagesNameThePlace() {
+    @Test func errorMessagesNameThePlace() async {
         #expect(HTTPServerError.invalidHost("x").description == "listen host 'x': expected a numeric IPv4 or IPv6 address, or localhost")
         #expect(HTTPServerError.fileUnreadable(path: "/nope", errno: 2).description == "response file '/nope': No such file or directory")
         #expect(HTTPServerError.startFailed(address: "127.0.0.1:1", reason: "bind failed").description

@@ -35,57 +35,66 @@ import Testing
         server = try HTTPServer(configuration: .init(), handler: router)
     }
 
-    @Test func truncatedBodyIsAnErrorForTheClient() throws {
+    @Test func truncatedBodyIsAnErrorForTheClient() async throws {
         let fromMemory = try curl(["-o", "/dev/null", "-w", "%{size_download}", "\(server.baseURL)/truncated"])
         #expect(fromMemory.status == 18)  // CURLE_PARTIAL_FILE
         #expect(fromMemory.output == "1000")
         let fromFile = try curl(["-o", "/dev/null", "-w", "%{size_download}", "\(server.baseURL)/truncated-file"])
         #expect(fromFile.status == 18)
         #expect(fromFile.output == "70000")
-        #expect(eventually { server.statistics.requestsFailed == 2 })
+        #expect(await eventually { server.statistics.requestsFailed == 2 })
     }
 
-    @Test func droppedConnectionGivesAnEmptyReply() throws {
+    @Test func droppedConnectionGivesAnEmptyReply() async throws {
         let result = try curl(["\(server.baseURL)/drop"])
         #expect(result.status == 52)  // CURLE_GOT_NOTHING
     }
 
-    @Test func aSlowAnswerHoldsUpOnlyItsOwnConnection() throws {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let slow = Process()
-        slow.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        slow.arguments = ["-sS", "-o", directory.file("slow.txt"), "\(server.baseURL)/slow"]
-        try slow.run()
-        #expect(eventually { server.statistics.requestsStarted == 1 })
-        let fast = try curl(["\(server.baseURL)/fast"])
-        let fastDone = clock.now
-        slow.waitUntilExit()
-        let slowDone = clock.now
+    @Test func aSlowAnswerHoldsUpOnlyItsOwnConnection() async throws {
+        let (server, output) = (server, directory.file("slow.txt"))
+        // Timed on a thread of its own, so that the times are the server's and not the test pool's.
+        let (started, fast, fastTook, slowTook) = try await offThePool {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let slow = Process()
+            slow.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            slow.arguments = ["-sS", "-o", output, "\(server.baseURL)/slow"]
+            try slow.run()
+            var started = false
+            while !started, start.duration(to: clock.now) < .seconds(5) {
+                started = server.statistics.requestsStarted == 1
+                usleep(10_000)
+            }
+            let fast = try curl(["\(server.baseURL)/fast"])
+            let fastDone = clock.now
+            slow.waitUntilExit()
+            return (started, fast, start.duration(to: fastDone), start.duration(to: clock.now))
+        }
+        #expect(started)
         #expect(fast.output == "fast\n")
-        #expect(start.duration(to: fastDone) < .milliseconds(1200))
-        #expect(start.duration(to: slowDone) >= .milliseconds(1500))
+        #expect(fastTook < .milliseconds(1200))
+        #expect(slowTook >= .milliseconds(1500))
         #expect(try String(contentsOfFile: directory.file("slow.txt"), encoding: .utf8) == "slow\n")
     }
 
-    @Test func clientAbortMidUploadReachesTheSink() throws {
+    @Test func clientAbortMidUploadReachesTheSink() async throws {
         let head = "POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: 1000000\r\n\r\n"
         _ = try sendRaw(Array(head.utf8) + Array(repeating: 7, count: 5000), to: server.port)
-        #expect(eventually { report.current.aborted != nil })
+        #expect(await eventually { report.current.aborted != nil })
         let seen = report.current
         #expect(seen.aborted == .clientDisconnected)
         #expect(seen.bytes == 5000 && !seen.finished)
         #expect(!FileManager.default.fileExists(atPath: directory.file("partial.bin")))
-        #expect(eventually { server.statistics.requestsFailed == 1 && server.statistics.requestsInFlight == 0 })
+        #expect(await eventually { server.statistics.requestsFailed == 1 && server.statistics.requestsInFlight == 0 })
     }
 
-    @Test func malformedRequestIsRefusedWithoutLeaking() throws {
+    @Test func malformedRequestIsRefusedWithoutLeaking() async throws {
         let reply = try sendRaw(Array("GET /fast HTTP/1.1\r\nno colon here\r\n\r\n".utf8), to: server.port, readReply: true)
         #expect(String(decoding: reply, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
-        #expect(eventually { server.statistics.requestsInFlight == 0 })
+        #expect(await eventually { server.statistics.requestsInFlight == 0 })
     }
 
-    @Test func stopEndsWaitingAnswersAndUnfinishedUploads() throws {
+    @Test func stopEndsWaitingAnswersAndUnfinishedUploads() async throws {
         let waiting = Process()
         waiting.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         waiting.arguments = ["-sS", "-o", "/dev/null", "\(server.baseURL)/very-slow"]
@@ -95,11 +104,11 @@ import Testing
         let port = server.port
         let socket = Thread { _ = try? sendRaw(Array(head.utf8) + [1, 2, 3], to: port, readReply: true, halfClose: false) }
         socket.start()
-        #expect(eventually { server.statistics.requestsStarted == 2 && report.current.bytes == 3 })
+        #expect(await eventually { server.statistics.requestsStarted == 2 && report.current.bytes == 3 })
         let clock = ContinuousClock()
         let stopping = clock.measure { server.stop() }
         #expect(stopping < .seconds(2))
-        waiting.waitUntilExit()
+        await waiting.ended()
         #expect(waiting.terminationStatus != 0)
         #expect(report.current.aborted == .serverStopped)
         let refused = try curl(["\(server.baseURL)/fast"])
@@ -107,7 +116,7 @@ import Testing
         server.stop()
     }
 
-    @Test func refusesABusyPortAndABadHost() throws {
+    @Test func refusesABusyPortAndABadHost() async throws {
         #expect {
             _ = try HTTPServer(configuration: .init(port: server.port)) { _ in .respond(.notFound) }
         } throws: { error in

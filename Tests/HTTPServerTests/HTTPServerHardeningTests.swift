@@ -44,7 +44,7 @@ import Testing
         #expect(count.value.load(ordering: .relaxed) == 0)
     }
 
-    @Test func wellFormedHeadsPass() throws {
+    @Test func wellFormedHeadsPass() async throws {
         let server = try Self.start()
         for request in [
             "GET /a HTTP/1.0\r\n\r\n",
@@ -58,14 +58,14 @@ import Testing
         }
     }
 
-    @Test func configuredSingletonsMayNotRepeat() throws {
+    @Test func configuredSingletonsMayNotRepeat() async throws {
         let server = try Self.start(HTTPServerConfiguration(singletonHeaders: ["Upload-Offset"]))
         let connection = try #require(RawConnection(port: server.port))
         connection.send("PATCH /u HTTP/1.1\r\nHost: h\r\nUpload-Offset: 0\r\nUpload-Offset: 10\r\n\r\n")
         #expect(String(decoding: connection.receive().bytes, as: UTF8.self).contains("header field Upload-Offset appears more than once"))
     }
 
-    @Test func oneAddressCannotTakeEverySlot() throws {
+    @Test func oneAddressCannotTakeEverySlot() async throws {
         let server = try Self.start(HTTPServerConfiguration(maxConnections: 16, maxConnectionsPerAddress: 4))
         let greedy = (0..<8).compactMap { _ in RawConnection(port: server.port, source: "127.0.0.2") }
         for connection in greedy { connection.send("G") }
@@ -76,7 +76,7 @@ import Testing
         #expect(String(decoding: other.receive().bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200 "))
     }
 
-    @Test func aTricklingHeadIsCutAtItsDeadline() throws {
+    @Test func aTricklingHeadIsCutAtItsDeadline() async throws {
         let server = try Self.start(HTTPServerConfiguration(idleTimeout: .seconds(60), requestHeadTimeout: .seconds(1)))
         let slow = try #require(RawConnection(port: server.port))
         var cut = false
@@ -90,20 +90,28 @@ import Testing
         #expect(server.statistics.requestHeadsTimedOut == 1)
     }
 
-    @Test func aKeptAliveConnectionGetsANewDeadlineForEachRequest() throws {
+    @Test func aKeptAliveConnectionGetsANewDeadlineForEachRequest() async throws {
         let server = try Self.start(HTTPServerConfiguration(idleTimeout: .seconds(60), requestHeadTimeout: .seconds(1)))
-        let connection = try #require(RawConnection(port: server.port))
-        for index in 0..<5 {
-            connection.send("GET /\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
-            let (reply, closed) = connection.receive()
-            #expect(String(decoding: reply, as: UTF8.self).hasSuffix("ok /\(index)\n"))
+        let port = server.port
+        // Five requests half a second apart, 2.5 s in all, on a thread of its own so that the pauses are what they say.
+        let replies = try await offThePool { () -> [(String, Bool)] in
+            guard let connection = RawConnection(port: port) else { return [] }
+            return (0..<5).map { index in
+                connection.send("GET /\(index) HTTP/1.1\r\nHost: h\r\n\r\n")
+                let (reply, closed) = connection.receive()
+                usleep(500_000)
+                return (String(decoding: reply, as: UTF8.self), closed)
+            }
+        }
+        #expect(replies.count == 5)
+        for (index, (reply, closed)) in replies.enumerated() {
+            #expect(reply.hasSuffix("ok /\(index)\n"))
             #expect(!closed)
-            usleep(500_000)
         }
         #expect(server.statistics.requestHeadsTimedOut == 0)
     }
 
-    @Test func refusedConnectionsAreLoggedAtABoundedRate() throws {
+    @Test func refusedConnectionsAreLoggedAtABoundedRate() async throws {
         let lines = Mutex<[String]>([])
         let server = try Self.start(HTTPServerConfiguration(
             maxConnections: 2, maxConnectionsPerAddress: 2, log: { line in lines.withLock { $0.append(line) } }))

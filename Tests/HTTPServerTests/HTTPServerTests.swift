@@ -101,7 +101,7 @@ final class FileSink: HTTPBodySink {
         server = try HTTPServer(configuration: .init(), handler: Self.router(directory: directory, report: report))
     }
 
-    @Test func routesByMethodAndPath() throws {
+    @Test func routesByMethodAndPath() async throws {
         let hello = try curl(["-H", "X-CUSTOM: abc", "\(server.baseURL)/hello/w%C3%B6rld?a=1&b=x+y"])
         #expect(hello.status == 0)
         #expect(hello.output == "hello wörld [a=1&b=x y] abc")
@@ -111,7 +111,7 @@ final class FileSink: HTTPBodySink {
         #expect(unknown.output == "Not Found\n 404")
     }
 
-    @Test func sendsResponseHeaders() throws {
+    @Test func sendsResponseHeaders() async throws {
         let result = try curl(["-D", "-", "-o", "/dev/null", "\(server.baseURL)/hello/x"])
         let lines = result.output.split(separator: "\r\n").map(String.init)
         #expect(lines.first == "HTTP/1.1 200 OK")
@@ -120,21 +120,21 @@ final class FileSink: HTTPBodySink {
         #expect(lines.contains { $0.hasPrefix("Content-Length: ") })
     }
 
-    @Test func answersHeadWithHeadersOnly() throws {
+    @Test func answersHeadWithHeadersOnly() async throws {
         let result = try curl(["-I", "\(server.baseURL)/hello/x"])
         #expect(result.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(result.output.contains("Content-Length: 12\r\n"))  // "hello x [] -", not sent
         #expect(result.output.hasSuffix("\r\n\r\n"))
     }
 
-    @Test func buffersASmallBody() throws {
+    @Test func buffersASmallBody() async throws {
         let result = try curl(["--data-binary", #"{"a":1}"#, "\(server.baseURL)/echo"])
         #expect(result.output == #"POST 7 {"a":1}"#)
         let empty = try curl(["-X", "POST", "\(server.baseURL)/echo"])
         #expect(empty.output == "POST 0 ")
     }
 
-    @Test func refusesABufferedBodyOverItsBound() throws {
+    @Test func refusesABufferedBodyOverItsBound() async throws {
         let body = directory.file("body.txt")
         try String(repeating: "x", count: 5000).write(toFile: body, atomically: true, encoding: .utf8)
         let declared = try curl(["-w", " %{http_code}", "--data-binary", "@\(body)", "\(server.baseURL)/echo"])
@@ -145,7 +145,7 @@ final class FileSink: HTTPBodySink {
         #expect(chunked.output == "Content Too Large\n 413")
     }
 
-    @Test func streamsA64MiBUploadToASinkChunkByChunk() throws {
+    @Test func streamsA64MiBUploadToASinkChunkByChunk() async throws {
         let source = directory.file("source.bin")
         try writeRandomFile(source, size: 64 << 20, seed: 64)
         let result = try curl(["-T", source, "-X", "POST", "\(server.baseURL)/upload"])
@@ -161,7 +161,7 @@ final class FileSink: HTTPBodySink {
         #expect(received.size == sent.size && received.hash == sent.hash)
     }
 
-    @Test func sinkRejectionIsAnsweredAfterTheBody() throws {
+    @Test func sinkRejectionIsAnsweredAfterTheBody() async throws {
         let body = directory.file("body.bin")
         try writeRandomFile(body, size: 300_000, seed: 3)
         let result = try curl(["-w", " %{http_code}", "--data-binary", "@\(body)", "\(server.baseURL)/picky"])
@@ -170,7 +170,7 @@ final class FileSink: HTTPBodySink {
         #expect(!seen.finished && seen.aborted == nil)
     }
 
-    @Test func servesAFileFromDisk() throws {
+    @Test func servesAFileFromDisk() async throws {
         let source = directory.file("served.bin")
         try writeRandomFile(source, size: 5 << 20, seed: 5)
         let target = directory.file("downloaded.bin")
@@ -181,7 +181,7 @@ final class FileSink: HTTPBodySink {
         #expect(missing.output.hasSuffix("No such file or directory\n 404"))
     }
 
-    @Test func servesAByteRangeOfAFile() throws {
+    @Test func servesAByteRangeOfAFile() async throws {
         let path = directory.file("letters.txt")
         try "abcdefghijklmnopqrstuvwxyz".write(toFile: path, atomically: true, encoding: .utf8)
         let ranged = try HTTPServer(configuration: .init()) { _ in
@@ -200,7 +200,7 @@ final class FileSink: HTTPBodySink {
         }
     }
 
-    @Test func countsConnectionsAndSeesReuse() throws {
+    @Test func countsConnectionsAndSeesReuse() async throws {
         let url = "\(server.baseURL)/connection"
         let twoInOne = try curl([url, url])
         let lines = twoInOne.output.split(separator: "\n")
@@ -211,6 +211,6 @@ final class FileSink: HTTPBodySink {
         let another = try curl([url])
         #expect(another.output == "connection 2 from 127.0.0.1\n")
         #expect(server.statistics.connectionsOpened == 2)
-        #expect(eventually { server.statistics.requestsCompleted == 3 && server.statistics.requestsInFlight == 0 })
+        #expect(await eventually { server.statistics.requestsCompleted == 3 && server.statistics.requestsInFlight == 0 })
     }
 }

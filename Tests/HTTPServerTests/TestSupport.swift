@@ -87,15 +87,17 @@ func checksum(ofFile path: String) throws -> (size: Int, hash: UInt64) {
     return (size, hash)
 }
 
-/// Waits up to `timeout` for `condition` to hold, checking every 10 ms.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    while clock.now < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
+/// Waits up to `timeout` for `condition` to hold, checking every 10 ms on a thread of its own.
+func eventually(timeout: Duration = .seconds(5), _ condition: @escaping @Sendable () -> Bool) async -> Bool {
+    (try? await offThePool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }) ?? false
 }
 
 /// A thread-safe box for what handlers observe, read by the test afterwards.

@@ -36,7 +36,7 @@ final class HostileServer {
     let token = "hostile-token-\(UUID().uuidString)"
 
     /// Starts `serve` (signatures required, no rate limits) or `sign-server` (with `patterns` as its field patterns).
-    init(_ kind: Kind, fieldPatterns: [String: String] = ["album": "[a-z0-9-]{1,32}"]) throws {
+    init(_ kind: Kind, fieldPatterns: [String: String] = ["album": "[a-z0-9-]{1,32}"]) async throws {
         Self.raiseDescriptorLimit
         self.kind = kind
         directory = try TemporaryDirectory()
@@ -62,7 +62,7 @@ final class HostileServer {
             arguments = ["sign-server", "--policy", file.path, "--listen", "127.0.0.1:0"]
         }
         child = try ChildServer(arguments, in: directory.url, name: "server", environment: ["HOSTILE_SECRET": secret])
-        port = UInt16(try child.port())
+        port = UInt16(try await child.port())
     }
 
     deinit {

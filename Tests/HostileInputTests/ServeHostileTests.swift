@@ -11,7 +11,7 @@ import Testing
 
     @Test(arguments: framing + numbers + traversal + multipart + json + tus)
     func survives(_ hostile: HostileCase) async throws {
-        let server = try HostileServer(.serve)
+        let server = try await HostileServer(.serve)
         try hostile.run(server)
         try server.expectHealthy(after: hostile.name)
     }

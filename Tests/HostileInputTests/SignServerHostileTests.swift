@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct SignServerHostileTests {
     @Test(arguments: cases)
     func survives(_ hostile: HostileCase) async throws {
-        let server = try HostileServer(.signServer)
+        let server = try await HostileServer(.signServer)
         try hostile.run(server)
         try server.expectHealthy(after: hostile.name)
     }
@@ -57,7 +57,7 @@ import Testing
 
     /// A pattern that makes a backtracking engine take exponential time is matched at once, and SIGTERM stops the server quickly.
     @Test func aBacktrackingPatternCannotHoldACore() async throws {
-        let server = try HostileServer(.signServer, fieldPatterns: ["album": "(a+)+b"])
+        let server = try await HostileServer(.signServer, fieldPatterns: ["album": "(a+)+b"])
         for length in [31, 5_000] {
             let reply = try server.exchange(SignServerHostileTests.sign(
                 server, body: SignServerHostileTests.body(server, album: String(repeating: "a", count: length) + "c")))

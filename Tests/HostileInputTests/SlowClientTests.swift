@@ -23,15 +23,15 @@ import Glibc
 
     @Test(arguments: [(HostileServer.Kind.serve, 400, 256, 20), (.signServer, 300, 128, 10)])
     func tricklingClientsAreBoundedAndCut(kind: HostileServer.Kind, attackers: Int, perAddress: Int, headSeconds: Int) async throws {
-        let server = try HostileServer(kind)
+        let server = try await HostileServer(kind)
         let slow = Self.hold(attackers, to: server, from: "127.0.0.2", trickle: true)
         let idle = Self.hold(attackers, to: server, from: "127.0.0.3", trickle: false)
-        usleep(300_000)
+        try await Task.sleep(for: .milliseconds(300))
         #expect(Self.stillOpen(slow) == perAddress)
         #expect(Self.stillOpen(idle) == perAddress)
         try server.expectHealthy(after: "\(attackers) trickling and \(attackers) idle connections")
         for connection in slow { connection.send("E") }
-        usleep(UInt32(headSeconds + 2) * 1_000_000)
+        try await Task.sleep(for: .seconds(headSeconds + 2))
         #expect(Self.stillOpen(slow) == 0, "request heads past their \(headSeconds) s deadline are cut")
         #expect(Self.stillOpen(idle) == 0)
         try server.expectHealthy(after: "the deadline of \(headSeconds) s")

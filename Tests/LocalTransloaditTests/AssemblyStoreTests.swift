@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    @Test func finishedAssembliesLeaveMemoryAndAreReadBackFromDisk() throws {
+    @Test func finishedAssembliesLeaveMemoryAndAreReadBackFromDisk() async throws {
         let directory = try TemporaryDirectory()
         let store = try AssemblyStore(root: directory.file("data"), log: .silent)
         let ended = Date(timeIntervalSince1970: 1_800_000_000)

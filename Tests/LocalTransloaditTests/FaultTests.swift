@@ -137,7 +137,7 @@ import YAMLReader
         #expect(refused.description.contains("faults.yaml:2:25: machines.cycle_after: out of range; expected a whole number from 1 to 1000000000"))
     }
 
-    @Test func faultFileErrorsNameTheirPlace() throws {
+    @Test func faultFileErrorsNameTheirPlace() async throws {
         let yaml = """
             seed: -1
             routes:

@@ -77,7 +77,7 @@ import Testing
     @Test func uploadCutOffAfterItsParamsIsRequestAborted() async throws {
         let harness = try ServiceHarness()
         let (id, bytes) = Self.cutOffCreation(harness)
-        try RawHTTP.sendAndHangUp(bytes, port: harness.service.port)
+        try await RawHTTP.sendAndHangUp(bytes, port: harness.service.port)
         let answer = try await Self.status(of: id, in: harness) { $0["ok"]?.stringValue == "ASSEMBLY_UPLOADING" }
         #expect(answer.status == 200)
         #expect(answer["ok"]?.stringValue == "REQUEST_ABORTED")
@@ -106,7 +106,7 @@ import Testing
         let harness = try ServiceHarness()
         let id = AssemblyID.generate().rawValue
         let request = "POST /assemblies/\(id) HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 5000\r\n\r\n--b\r\nContent-Disposition: form-data; name=\"par"
-        try RawHTTP.sendAndHangUp(Array(request.utf8), port: harness.service.port)
+        try await RawHTTP.sendAndHangUp(Array(request.utf8), port: harness.service.port)
         try await Task.sleep(for: .milliseconds(100))
         #expect(try await harness.get("/assemblies/\(id)").status == 404)
         #expect(try await harness.create(params: harness.params(Self.original), id: id).status == 200)

@@ -7,10 +7,10 @@ import Glibc
 /// Sends bytes to the service over a plain socket and hangs up, for requests no client library sends: a body cut off.
 enum RawHTTP {
     /// Connects to 127.0.0.1:`port`, sends `bytes`, then closes the connection without reading.
-    static func sendAndHangUp(_ bytes: [UInt8], port: UInt16) throws {
+    static func sendAndHangUp(_ bytes: [UInt8], port: UInt16) async throws {
         guard let connection = RawConnection(port: port) else { throw POSIXError(.ECONNREFUSED) }
         guard connection.send(bytes) else { throw POSIXError(.EPIPE) }
-        usleep(50_000)
+        try await Task.sleep(for: .milliseconds(50))
     }
 
     /// A multipart creation request to `path` announcing `declaredFileSize` file bytes but carrying only `sentFileBytes`.

@@ -63,7 +63,7 @@ import YAMLReader
         #expect(answer["error"]?.stringValue == "TEMPLATE_NOT_FOUND")
     }
 
-    @Test func deepMergeKeepsTemplateValuesUnderNullAndMergesObjects() {
+    @Test func deepMergeKeepsTemplateValuesUnderNullAndMergesObjects() async {
         let template: [String: JSONValue] = ["a": .object(["x": .integer(1), "y": .integer(2)]), "b": .string("t"), "c": .integer(3)]
         let request: [String: JSONValue] = ["a": .object(["y": .integer(9)]), "b": .null, "d": .bool(true)]
         #expect(TemplateLibrary.deepMerge(template, under: request) == [
@@ -71,7 +71,7 @@ import YAMLReader
         ])
     }
 
-    @Test func templateFileErrorsNameTheirPlace() throws {
+    @Test func templateFileErrorsNameTheirPlace() async throws {
         let text = """
             broken:
               allow_steps_override: maybe

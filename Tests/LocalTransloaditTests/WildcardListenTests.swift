@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test(arguments: ["", ":9442", "evil.test/path", "a b", "[::1", "[zz::1]:80", "[]", "ünï.test", "host\r\nX: y"])
-    func aHostFieldThatIsNoPlainNameIsRefused(field: String) {
+    func aHostFieldThatIsNoPlainNameIsRefused(field: String) async {
         #expect(ServiceURLs.hostName(field) == nil)
     }
 

@@ -114,13 +114,13 @@ import Testing
     }
 
     @Test(arguments: ["http://signer.example.com/sign", "http://10.0.0.1:9443/sign", "ftp://127.0.0.1/sign", "signer.example.com/sign"])
-    func refusesAnInsecureURLBeforeSendingAnything(url: String) {
+    func refusesAnInsecureURLBeforeSendingAnything(url: String) async {
         #expect(throws: SigningError.insecureURL(endpoint: TransportEndpoint(url: url).description)) {
             try BackendSigner(url: url, token: SignServerFixture.token, timeout: .seconds(1), transport: SignServerFixture.transport)
         }
     }
 
-    @Test func refusesATokenThatCannotBeAHeader() {
+    @Test func refusesATokenThatCannotBeAHeader() async {
         #expect(throws: SigningError.invalidToken(reason: "it contains a space or a control character")) {
             try BackendSigner(url: "https://signer.example.com/sign", token: "abc\r\nX-Evil: 1", timeout: .seconds(1), transport: SignServerFixture.transport)
         }

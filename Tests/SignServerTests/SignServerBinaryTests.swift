@@ -37,7 +37,7 @@ import Glibc
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // Then its first line names the address, and it signs there
         let descriptor = output.fileHandleForReading.fileDescriptor
-        let first = await Self.offThePool { Self.firstLine(descriptor) }
+        let first = try await offThePool { Self.firstLine(descriptor) }
         #expect(first.hasPrefix("listening on http://127.0.0.1:"))
         let url = String(first.dropFirst("listening on ".count)) + "/sign"
         let signer = try BackendSigner(url: url, token: SignServerFixture.token, timeout: .seconds(5), transport: SignServerFixture.transport)
@@ -48,7 +48,7 @@ import Glibc
         // And SIGTERM stops it cleanly with exit 0, its log naming each decision without the token or secret
         kill(process.processIdentifier, SIGTERM)
         let errorHandle = errors.fileHandleForReading
-        let log = await Self.offThePool {
+        let log = try await offThePool {
             let text = String(decoding: errorHandle.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             return text
@@ -64,12 +64,6 @@ import Glibc
     }
 
     /// Runs blocking work on a thread of its own, so that the tests sharing the cooperative pool are not held up.
-    static func offThePool<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
-
     /// Reads up to the first newline, byte by byte, so that nothing after it is consumed; empty at end of file.
     static func firstLine(_ descriptor: Int32) -> String {
         var bytes: [UInt8] = []

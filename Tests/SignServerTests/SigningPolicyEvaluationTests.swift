@@ -149,7 +149,7 @@ enum PolicyFixture {
         }
     }
 
-    @Test func reasonsStayOnOneLine() {
+    @Test func reasonsStayOnOneLine() async {
         let refusal = PolicyRefusal.templateNotAllowed("a\nb" + String(repeating: "x", count: 200))
         #expect(!refusal.reason.contains("\n"))
         #expect(refusal.reason.count < 150)

@@ -6,7 +6,7 @@ import Testing
 @Suite struct SigningStateTests {
     static let start = Date(timeIntervalSince1970: 1_000_000)
 
-    @Test func aNonceIsRefusedUntilItExpires() {
+    @Test func aNonceIsRefusedUntilItExpires() async {
         var registry = NonceRegistry()
         let expiry = Self.start.addingTimeInterval(60)
         let first = registry.claim("n", until: expiry, now: Self.start)
@@ -16,7 +16,7 @@ import Testing
         #expect([first, replay, other, afterExpiry] == [true, false, true, true])
     }
 
-    @Test func expiredNoncesAreForgotten() {
+    @Test func expiredNoncesAreForgotten() async {
         var registry = NonceRegistry()
         for index in 0..<100 {
             _ = registry.claim("n\(index)", until: Self.start.addingTimeInterval(Double(index + 1)), now: Self.start)
@@ -26,7 +26,7 @@ import Testing
         #expect(registry.count == 51)
     }
 
-    @Test func rateAllowsAMinuteAtOnceThenRefillsEvenly() {
+    @Test func rateAllowsAMinuteAtOnceThenRefillsEvenly() async {
         var limiter = TokenRateLimiter(perMinute: 3)
         let burst = (0..<3).map { _ in limiter.admit("a", now: Self.start) }
         let fourth = limiter.admit("a", now: Self.start)
