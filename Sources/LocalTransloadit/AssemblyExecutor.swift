@@ -19,6 +19,7 @@ struct AssemblyExecutor: Sendable {
     let faults: FaultInjector
     let resizer: ImageResizer
     let log: ServiceLog
+    let clock: any PipelineClock
 
     /// What a run produced before it was committed.
     private struct Outcome {
@@ -29,7 +30,7 @@ struct AssemblyExecutor: Sendable {
     }
 
     func execute(_ id: String) {
-        let started = Date()
+        let started = clock.now
         // Results an earlier run left (a stop cut it short) make way for this run's; deleted once it commits.
         var stale: [ServiceAssemblyFile] = []
         guard let record = store.update(id, { record -> AssemblyRecord? in
@@ -50,7 +51,7 @@ struct AssemblyExecutor: Sendable {
                 return
             }
         }
-        let finished = Date()
+        let finished = clock.now
         let committed = store.update(id) { record -> Bool in
             guard record.state == .executing else { return false }
             record.uploads = outcome.uploads

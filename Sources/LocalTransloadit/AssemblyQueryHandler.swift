@@ -31,7 +31,8 @@ struct AssemblyQueryHandler: Sendable {
             error.retryIn = wait.retrySeconds
             return error.about(id).response(urls: urls)
         }
-        let status = ServiceAssemblyStatus(record: record, urls: urls, liveOffsets: service.tus.liveOffsets(assembly: id))
+        let status = ServiceAssemblyStatus(
+            record: record, urls: urls, liveOffsets: service.tus.liveOffsets(assembly: id), now: service.clock.now)
         return .json(status.json.serialized)
     }
 
@@ -52,7 +53,7 @@ struct AssemblyQueryHandler: Sendable {
 
     /// Cancels a running Assembly (its unfinished tus uploads go too); a finished one keeps its state.
     func cancel(_ id: String, urls: ServiceURLs) -> HTTPResponse {
-        let now = Date()
+        let now = service.clock.now
         guard let record = service.store.update(id, { record -> AssemblyRecord in
             if record.state.isRunning {
                 record.state = .canceled
@@ -65,7 +66,7 @@ struct AssemblyQueryHandler: Sendable {
         for upload in record.tusUploads where !upload.finished {
             service.tus.remove(upload.id)
         }
-        return .json(ServiceAssemblyStatus(record: record, urls: urls).json.serialized)
+        return .json(ServiceAssemblyStatus(record: record, urls: urls, now: now).json.serialized)
     }
 
     /// One page of Assemblies, newest first: `{"items": [...], "count": total}`.
@@ -73,10 +74,11 @@ struct AssemblyQueryHandler: Sendable {
     /// `page` (from 1) and `pagesize` come from the params alone, which the signature covers: the
     /// same names in the query are ignored, so nobody can change a signed request's answer.
     func list(_ request: HTTPRequest, urls: ServiceURLs) -> HTTPResponse {
+        let now = service.clock.now
         let object: [String: JSONValue]
         do {
             object = try service.verifier.verify(
-                params: request.queryValue("params"), signature: request.queryValue("signature"), purpose: .list)
+                params: request.queryValue("params"), signature: request.queryValue("signature"), purpose: .list, now: now)
         } catch {
             return error.response(urls: urls)
         }
@@ -90,7 +92,7 @@ struct AssemblyQueryHandler: Sendable {
         }
         // page ≤ maxPage and size ≤ maxPageSize keep the product far from overflow
         let (records, total) = service.store.newestFirst(from: (page - 1) * size, count: size)
-        let items = records.map { JSONValue.object(ServiceAssemblyStatus(record: $0, urls: urls).summary) }
+        let items = records.map { JSONValue.object(ServiceAssemblyStatus(record: $0, urls: urls, now: now).summary) }
         return .json(JSONValue.object(["items": .array(items), "count": .integer(Int64(total))]).serialized)
     }
 

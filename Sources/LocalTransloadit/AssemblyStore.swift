@@ -110,11 +110,12 @@ final class AssemblyStore: Sendable {
 
     // MARK: - Records
 
-    /// Holds `id` for a creation in progress, whose body announced `expected` bytes; false when it exists or is already held.
-    func reserve(_ id: String, expecting expected: Int64? = nil) -> Bool {
+    /// Holds `id` for a creation in progress started at `started`, whose body announced `expected` bytes; false when it
+    /// exists or is already held.
+    func reserve(_ id: String, expecting expected: Int64? = nil, at started: Date) -> Bool {
         state.withLock { state in
             guard state.index[id] == nil, state.reserved[id] == nil else { return false }
-            state.reserved[id] = Arrival(started: Date(), expected: expected)
+            state.reserved[id] = Arrival(started: started, expected: expected)
             return true
         }
     }

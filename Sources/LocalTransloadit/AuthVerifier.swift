@@ -31,8 +31,8 @@ final class AuthVerifier: Sendable {
         self.detectReuse = detectReuse
     }
 
-    /// The params object of an accepted request.
-    func verify(params: String?, signature: String?, purpose: Purpose, now: Date = Date()) throws(APIError) -> [String: JSONValue] {
+    /// The params object of an accepted request, its expiry judged at `now` (the service's clock).
+    func verify(params: String?, signature: String?, purpose: Purpose, now: Date) throws(APIError) -> [String: JSONValue] {
         guard let params, !params.isEmpty else {
             throw APIError("NO_PARAMS_FIELD", status: 400, "No params field was provided.")
         }

@@ -49,13 +49,14 @@ struct CreateAssemblyHandler: Sendable {
 
     func plan(for request: HTTPRequest, chosenID: String?, urls: ServiceURLs) -> HTTPRequestPlan {
         let id = chosenID ?? ServiceID.make()
-        guard service.store.reserve(id, expecting: request.contentLength.map(Int64.init)) else {
+        let now = service.clock.now
+        guard service.store.reserve(id, expecting: request.contentLength.map(Int64.init), at: now) else {
             let error = APIError(
                 "DO_NOT_REUSE_ASSEMBLY_IDS", status: 409,
                 "An Assembly with the ID \(id) exists already; choose a new ID for each Assembly.")
             return .respond(error.about(id).response(urls: urls))
         }
-        let admission = Admission(id: id, client: request.headers["Transloadit-Client"], started: Date(), urls: urls)
+        let admission = Admission(id: id, client: request.headers["Transloadit-Client"], started: now, urls: urls)
         var multipart: (parser: MultipartParser, collector: UploadCollector)?
         if request.contentType?.essence == "multipart/form-data" {
             do {
@@ -75,7 +76,8 @@ struct CreateAssemblyHandler: Sendable {
     /// Checks the fields of a creating request: auth, instructions, the expected tus uploads.
     func authorize(_ fields: [FormField]) throws(APIError) -> Authorization {
         let params = fields.firstValue(named: "params")
-        let object = try service.verifier.verify(params: params, signature: fields.firstValue(named: "signature"), purpose: .create)
+        let object = try service.verifier.verify(
+            params: params, signature: fields.firstValue(named: "signature"), purpose: .create, now: service.clock.now)
         // After the signature check, as production checks it as soon as the request arrives: signed
         // params count as seen even when the creation is then rate-limited.
         if let wait = service.creations.admit() { throw .creationsRateLimited(wait: wait) }
@@ -124,9 +126,10 @@ struct CreateAssemblyHandler: Sendable {
             store.release(admission.id)
             return APIError.internalError("cannot store the uploads: \(error.localizedDescription)").about(admission.id).response(urls: admission.urls)
         }
+        let now = service.clock.now
         if record.uploadsComplete {
             record.state = .executing
-            record.uploadFinished = Date()
+            record.uploadFinished = now
         }
         do {
             try store.insert(record)
@@ -136,7 +139,7 @@ struct CreateAssemblyHandler: Sendable {
         if record.state == .executing {
             service.queue.enqueue(record.id)
         }
-        return .json(ServiceAssemblyStatus(record: record, urls: admission.urls).json.serialized)
+        return .json(ServiceAssemblyStatus(record: record, urls: admission.urls, now: now).json.serialized)
     }
 
     /// A creating body that will not complete: temporary files go; an authorized Assembly is kept as `REQUEST_ABORTED`.
@@ -151,7 +154,7 @@ struct CreateAssemblyHandler: Sendable {
             client: admission.client)
         record.state = .aborted
         record.bytesReceived = bodyBytes
-        record.executionEnd = Date()
+        record.executionEnd = service.clock.now
         try? service.store.insert(record)
     }
 

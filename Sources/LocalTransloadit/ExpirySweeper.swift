@@ -7,7 +7,8 @@ import Synchronization
 /// Deletes the files of Assemblies past their result lifetime, on a thread of its own, now and then.
 ///
 /// Downloads check the lifetime themselves, so the sweeper only keeps the disk from filling up;
-/// it runs every half lifetime (between 1 second and 1 minute).
+/// it wakes every half lifetime (between 1 second and 1 minute) of real time, a timer of its thread,
+/// and judges which Assemblies ended a lifetime ago by the service's clock.
 final class ExpirySweeper: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let ended = DispatchSemaphore(value: 0)
@@ -19,7 +20,8 @@ final class ExpirySweeper: Sendable {
         let thread = Thread { [self] in
             var swept = Set<String>()
             while wake.wait(timeout: .now() + interval) == .timedOut {
-                for id in service.store.ended(atOrBefore: Date().addingTimeInterval(-seconds)) where swept.insert(id).inserted {
+                let cutoff = service.clock.now.addingTimeInterval(-seconds)
+                for id in service.store.ended(atOrBefore: cutoff) where swept.insert(id).inserted {
                     service.expireFiles(of: id)
                 }
             }

@@ -39,7 +39,7 @@ struct FileDownloadHandler: Sendable {
                             "This temporary file was fetched \(FileFetchCounter.limit) times; it is served no more.")
                 .about(assembly).response(urls: urls)
         }
-        if let expires = service.filesExpire(record), Date() >= expires {
+        if let expires = service.filesExpire(record), service.clock.now >= expires {
             service.expireFiles(of: assembly)
             return APIError("FILE_EXPIRED", status: 404, "The Assembly's files are past their lifetime and were deleted.")
                 .about(assembly).response(urls: urls)

@@ -1,8 +1,10 @@
+import AssemblyLine
+
 /// How a local Transloadit-compatible service is started: where, with which credentials, limits and faults.
 ///
 /// The defaults are those of the embedded service (`endpoint: embedded`): loopback, a port the
 /// system chooses, a generated key and secret, signatures required, Transloadit's own rate
-/// limits (250 creations a minute, 3 status requests per Assembly a second) and 24 h results.
+/// limits (250 creations a minute, 3 status requests per Assembly a second), 24 h results and the system clock.
 package struct LocalServiceConfiguration: Sendable {
     /// The address to listen on (numeric IPv4/IPv6 or `localhost`).
     package var host: String
@@ -36,6 +38,10 @@ package struct LocalServiceConfiguration: Sendable {
     package var log: ServiceLog
     /// A machine goes away for good after serving this many requests, and a new one takes over; nil keeps one machine.
     package var cycleMachinesAfter: Int?
+    /// Where the service reads the time now: Assemblies' times, signatures' expiry, results' lifetime.
+    ///
+    /// Its waits (the expiry sweeper's timer, change streams' keep-alives) and its rate limits keep real, monotonic time.
+    package var clock: any PipelineClock
 
     /// How many requests a machine serves before it goes away: ``cycleMachinesAfter``, else the faults file's `machines`.
     package var machineLifetime: Int? { cycleMachinesAfter ?? faults?.machinesCycleAfter }
@@ -46,7 +52,7 @@ package struct LocalServiceConfiguration: Sendable {
         faults: FaultPlan? = nil, workers: Int = 2, resultTTL: Duration = .seconds(86_400),
         creationsPerMinute: Int = 250, statusRequestsPerSecond: Int = 3,
         maxUploadSize: Int64 = 200 * 1_000_000_000, maxConnections: Int = 1024, maxConnectionsPerAddress: Int = 256,
-        log: ServiceLog = .silent, cycleMachinesAfter: Int? = nil
+        log: ServiceLog = .silent, cycleMachinesAfter: Int? = nil, clock: any PipelineClock = SystemClock()
     ) {
         self.host = host
         self.port = port
@@ -65,5 +71,6 @@ package struct LocalServiceConfiguration: Sendable {
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.log = log
         self.cycleMachinesAfter = cycleMachinesAfter
+        self.clock = clock
     }
 }

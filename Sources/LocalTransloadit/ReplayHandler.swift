@@ -31,7 +31,9 @@ struct ReplayHandler: Sendable {
         guard let original = service.store.record(originalID) else { throw .assemblyNotFound(originalID) }
         let params = fields.firstValue(named: "params")
         // Verified first: signed params count as seen even when the creation is then rate-limited.
-        let object = try service.verifier.verify(params: params, signature: fields.firstValue(named: "signature"), purpose: .create)
+        let now = service.clock.now
+        let object = try service.verifier.verify(
+            params: params, signature: fields.firstValue(named: "signature"), purpose: .create, now: now)
         if let wait = service.creations.admit() { throw .creationsRateLimited(wait: wait) }
         let manager = FileManager.default
         let filesGone = original.uploads.contains { !manager.fileExists(atPath: service.store.absolute($0.storedPath)) }
@@ -52,13 +54,13 @@ struct ReplayHandler: Sendable {
             instructions = rebuilt
         }
         let id = ServiceID.make()
-        guard service.store.reserve(id) else { throw .internalError("a fresh Assembly ID was taken") }
+        guard service.store.reserve(id, at: now) else { throw .internalError("a fresh Assembly ID was taken") }
         let replacesInstructions = object["steps"] != nil || object["template_id"] != nil
         let mergedFields = instructions.mergedParams.objectValue?["fields"]?.objectValue.map(JSONValue.object)
         let fieldsJSON = (replacesInstructions ? mergedFields : object["fields"]?.objectValue.map(JSONValue.object))
             ?? original.fields.value
         var record = AssemblyRecord(
-            id: id, sequence: service.store.takeSequence(), created: Date(), params: params ?? "",
+            id: id, sequence: service.store.takeSequence(), created: now, params: params ?? "",
             instructions: instructions, fields: fieldsJSON, client: original.client)
         record.replayOf = originalID
         record.state = .executing
@@ -84,7 +86,7 @@ struct ReplayHandler: Sendable {
         }
         try service.store.insert(record)
         service.queue.enqueue(id)
-        guard case .object(var members) = ServiceAssemblyStatus(record: record, urls: urls).json else {
+        guard case .object(var members) = ServiceAssemblyStatus(record: record, urls: urls, now: now).json else {
             throw .internalError("the status is not an object")
         }
         members["ok"] = .string("ASSEMBLY_REPLAYING")

@@ -11,8 +11,8 @@ struct ServiceAssemblyStatus {
     let urls: ServiceURLs
     /// Current offsets of unfinished tus uploads, by upload ID (the record keeps offsets only once finished).
     var liveOffsets: [String: Int64] = [:]
-    /// The time the answer is made, for `execution_duration` of a running Assembly.
-    var now = Date()
+    /// The time the answer is made (the service's clock), for the durations of a running Assembly.
+    let now: Date
 
     /// The whole status object.
     var json: JSONValue {

@@ -6,7 +6,7 @@ import HTTPServer
 import ImageRobot
 import Synchronization
 
-/// What every route of one running service shares: stores, auth, limits, faults, workers and URLs.
+/// What every route of one running service shares: stores, auth, limits, faults, workers, URLs and the clock.
 final class ServiceContext: Sendable {
     let store: AssemblyStore
     let tus: TusUploadStore
@@ -19,6 +19,8 @@ final class ServiceContext: Sendable {
     let resultTTL: Duration
     let maxUploadSize: Int64
     let log: ServiceLog
+    /// The one source of the time now, for every record, expiry and duration (``LocalServiceConfiguration/clock``).
+    let clock: any PipelineClock
     let fetches = FileFetchCounter()
     let requestCounts = ServiceRequestCounts()
     private let currentURLs: Mutex<ServiceURLs>
@@ -34,7 +36,7 @@ final class ServiceContext: Sendable {
             throw .imagingUnavailable(error.description)
         }
         let faults = FaultInjector(plan: configuration.faults, log: log)
-        let executor = AssemblyExecutor(store: store, faults: faults, resizer: resizer, log: log)
+        let executor = AssemblyExecutor(store: store, faults: faults, resizer: resizer, log: log, clock: configuration.clock)
         self.store = store
         self.tus = try TusUploadStore(directory: "\(configuration.dataDirectory)/tus")
         self.verifier = AuthVerifier(
@@ -48,6 +50,7 @@ final class ServiceContext: Sendable {
         self.resultTTL = configuration.resultTTL
         self.maxUploadSize = configuration.maxUploadSize
         self.log = log
+        self.clock = configuration.clock
         self.currentURLs = Mutex(ServiceURLs(base: "http://\(configuration.host):\(configuration.port)"))
         clearTemporaryFiles()
         resumeInterruptedWork()

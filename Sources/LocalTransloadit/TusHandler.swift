@@ -63,7 +63,7 @@ struct TusHandler: Sendable {
         guard let ignored = joined else { return Self.answer(400, "the Assembly \(assemblyID) is not uploading") }
         let upload = TusUpload(
             id: id, assemblyID: assemblyID, fieldname: fieldname, filename: filename, userMeta: userMeta,
-            length: length, created: Date(), ignored: ignored, finished: false)
+            length: length, created: service.clock.now, ignored: ignored, finished: false)
         do {
             try service.tus.create(upload)
         } catch {
@@ -186,7 +186,7 @@ struct TusHandler: Sendable {
             }
             guard record.uploadsComplete else { return false }
             record.state = .executing
-            record.uploadFinished = Date()
+            record.uploadFinished = service.clock.now
             return true
         }
         switch outcome {

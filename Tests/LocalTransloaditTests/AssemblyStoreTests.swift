@@ -17,7 +17,7 @@ import Testing
         let instructions = try Self.instructions.get()
         for number in 1...count {
             let id = ServiceID.make()
-            #expect(store.reserve(id))
+            #expect(store.reserve(id, at: ended))
             var record = AssemblyRecord(id: id, sequence: store.takeSequence(), created: ended, params: "{}",
                                         instructions: instructions, fields: .object([:]), client: nil)
             if !running.contains(number) {
@@ -48,6 +48,6 @@ import Testing
         #expect(reopened.running().map(\.sequence) == [7, 150])
         #expect(reopened.ended(atOrBefore: ended).count == 298 && reopened.ended(atOrBefore: ended.addingTimeInterval(-1)).isEmpty)
         #expect(reopened.residentRecords == 3)
-        #expect(!reopened.reserve(oldest.id))
+        #expect(!reopened.reserve(oldest.id, at: ended))
     }
 }

@@ -58,9 +58,9 @@ final class ServiceHarness: Sendable {
         return JSONValue.object(object).serialized
     }
 
-    /// `YYYY/MM/DD HH:MM:SS+00:00`, `seconds` from now.
-    static func expiry(in seconds: Double) -> String {
-        let time = UTCDateTime(Date().addingTimeInterval(seconds))
+    /// `YYYY/MM/DD HH:MM:SS+00:00`, `seconds` after `start` (now unless given: a service on a manual clock needs its time).
+    static func expiry(in seconds: Double, after start: Date = Date()) -> String {
+        let time = UTCDateTime(start.addingTimeInterval(seconds))
         func pad(_ value: Int, _ width: Int = 2) -> String { String(repeating: "0", count: max(0, width - String(value).count)) + String(value) }
         return "\(pad(time.year, 4))/\(pad(time.month))/\(pad(time.day)) \(pad(time.hour)):\(pad(time.minute)):\(pad(time.second))+00:00"
     }
