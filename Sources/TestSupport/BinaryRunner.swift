@@ -56,7 +56,7 @@ package struct BinaryRunner {
                 }
                 let outData = out.fileHandleForReading.readDataToEndOfFile()
                 group.wait()
-                process.waitUntilExit()
+                process.waitUntilEnded()
                 continuation.resume(returning: Outcome(status: process.terminationStatus,
                                                        stdout: String(decoding: outData, as: UTF8.self),
                                                        stderr: String(decoding: errData, as: UTF8.self),

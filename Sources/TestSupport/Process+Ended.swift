@@ -1,20 +1,18 @@
 import Foundation
 
 extension Process {
-    /// Waits until the process has ended, on a dispatch thread rather than the cooperative pool.
+    /// Waits until the process has ended without holding a thread: Foundation's `waitUntilExit` spins a
+    /// run loop on Linux, burning a core for as long as the child runs.
     package func ended() async {
-        let process = UncheckedProcess(process: self)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.process.waitUntilExit()
-                continuation.resume()
-            }
+        while isRunning {
+            try? await Task.sleep(for: .milliseconds(5))
         }
     }
-}
 
-/// A process handed to the dispatch thread that waits for it.
-private struct UncheckedProcess: @unchecked Sendable {
-    // @unchecked: only `waitUntilExit` is called on it there, while the caller waits for that thread.
-    let process: Process
+    /// Waits until the process has ended, on a thread that may block (not the cooperative pool), without spinning.
+    package func waitUntilEnded() {
+        while isRunning {
+            usleep(2_000)
+        }
+    }
 }

@@ -23,7 +23,7 @@ package struct SelfSignedCertificate: Sendable {
                     process.standardOutput = FileHandle.nullDevice
                     process.standardError = FileHandle.nullDevice
                     try process.run()
-                    process.waitUntilExit()
+                    process.waitUntilEnded()
                     return process.terminationStatus
                 })
             }.start()

@@ -39,10 +39,11 @@ import Testing
     @Test func totalTimeoutFires() async throws {
         let options = HTTPTransferOptions(totalTimeout: .milliseconds(300))
         let (error, elapsed) = await failure { () throws(TransportError) in
-            try await transport.send(.get(server.url("/sleep?seconds=5")), options: options)
+            try await transport.send(.get(server.url("/sleep?seconds=60")), options: options)
         }
         guard case .timeout(endpoint, _)? = error else { Issue.record("expected .timeout, got \(String(describing: error))"); return }
-        #expect(elapsed < .seconds(4), "the server answers only after 5 s")
+        // Far below the server's minute, with room for a busy test machine to resume the test.
+        #expect(elapsed < .seconds(30), "the server answers only after 60 s")
     }
 
     @Test func lowSpeedLimitFires() async throws {
@@ -52,7 +53,7 @@ import Testing
             try await transport.send(.get(server.url("/slow-bytes?n=100000&chunk=10&delay=0.5")), options: options)
         }
         guard case .timeout(endpoint, _)? = error else { Issue.record("expected .timeout, got \(String(describing: error))"); return }
-        #expect(elapsed < .seconds(5), "the whole body would take over an hour")
+        #expect(elapsed < .seconds(30), "the whole body would take over an hour")
     }
 
     @Test func cancellingTheTaskStopsTheTransferAtOnce() async throws {

@@ -9,7 +9,8 @@ import Testing
 /// A 1 GiB upload and a 1 GiB download, each in a child process of its own (a Swift Testing exit test),
 /// so that the peak resident memory measured (VmHWM) belongs to the transfer alone and not to tests
 /// running in parallel. The bound: the peak stays within 64 MiB of the child's memory at its start.
-@Suite struct CurlTransportLargeFileTests {
+/// One at a time: Swift Testing reads an exit test's back channel on a thread of the test pool, which it holds till the child ends.
+@Suite(.serialized) struct CurlTransportLargeFileTests {
     static let gibibyte: Int64 = 1 << 30
     static let memoryBound = 64 << 20
 

@@ -24,7 +24,7 @@ func curl(_ arguments: [String]) throws -> CurlResult {
     try process.run()
     let printed = output.fileHandleForReading.readDataToEndOfFile()
     let complained = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    process.waitUntilEnded()
     return CurlResult(
         status: process.terminationStatus,
         output: String(decoding: printed, as: UTF8.self),

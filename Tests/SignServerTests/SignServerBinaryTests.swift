@@ -50,7 +50,7 @@ import Glibc
         let errorHandle = errors.fileHandleForReading
         let log = try await offThePool {
             let text = String(decoding: errorHandle.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            process.waitUntilEnded()
             return text
         }
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
