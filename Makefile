@@ -9,7 +9,7 @@ PYTHON_CLIENTS := pytransloadit==1.0.4 tuspy==1.1.0 pytest==8.3.4
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: deps build release test test-package install deb demo bench fuzz samples clean
+.PHONY: deps build release check check-imports test test-package install deb demo bench fuzz samples clean
 
 ## deps: install the missing Debian packages (apt-get; sudo when not root); does nothing when all are there
 deps:
@@ -38,12 +38,25 @@ deb: release
 test-package: deb
 	scripts/test-deb.sh $$(ls -t dist/assemblyline_*.deb | head -1)
 
+## check-imports: the module import rules of docs/architecture.md, against the sources and Package.swift
+check-imports:
+	@python3 scripts/check-imports.py --self-test
+	@python3 scripts/check-imports.py
+
+## check: a build and the fast suites (the logic in-process, the adapters on their C libraries), without
+## installing anything: the edit-compile-test loop. The binary's, hostile-input, compatibility and
+## package suites are left to `make test`.
+check: check-imports
+	@scripts/stamp-commit.sh
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests'
+
 ## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary, hostile input, official clients)
 ## The binary's end-to-end suites wait on child processes and hold threads meanwhile: they run in a
 ## test process of their own, so that they cannot slow down the timed suites (rate limits) of the rest.
 ## The hostile-input suite times each server's answers: it runs last, alone.
 ## The package test comes last: it moves the build tree away while it runs.
-test: build $(VENV)/installed
+test: build $(VENV)/installed check-imports
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests'
 	$(SWIFT) test --skip-build --filter AssemblyLineCLITests

@@ -20,6 +20,7 @@ let package = Package(
         systemLibrary("CVips", pkgConfig: "vips", apt: "libvips-dev"),
 
         .target(name: "CBuildStamp"),
+        .target(name: "BuildStamp", dependencies: ["CBuildStamp"]),
         .target(name: "HTTPMessages"),
         .target(name: "ConfigFormat"),
         .target(name: "AssemblyLine", dependencies: ["HTTPMessages", "ConfigFormat"]),
@@ -35,7 +36,7 @@ let package = Package(
         ]),
         .target(name: "AssemblyLineCLI", dependencies: [
             "AssemblyLine", "ConfigFormat", "HTTPMessages", "YAMLReader", "SQLiteLedger", "SignServer", "LocalTransloadit", "Digests",
-            "CurlTransport", "HTTPServer", "ImageRobot", "CBuildStamp",
+            "CurlTransport", "HTTPServer", "ImageRobot", "BuildStamp",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
         .target(name: "TestSupport", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages"]),
@@ -79,5 +80,11 @@ for target in package.targets where [.executable, .test, .regular].contains(targ
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     // SE-0444: a file sees the members of a module's types only when it imports that module itself.
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    // SE-0409: an import is internal unless it says otherwise, so that a C module a target wraps stays its own.
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    // SE-0461: a nonisolated async function runs on its caller's actor unless it is marked `@concurrent`.
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+    // A public type says whether it is Sendable (the package's API is `package`; a public type would be new).
+    settings.append(.unsafeFlags(["-Xfrontend", "-require-explicit-sendable"]))
     target.swiftSettings = settings
 }

@@ -1,4 +1,4 @@
-import AssemblyLine
+package import AssemblyLine
 import Foundation
 
 /// The `HTTPTransport` over libcurl: one engine thread and multi handle shared by every request.

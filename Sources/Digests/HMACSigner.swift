@@ -1,4 +1,4 @@
-import AssemblyLine
+package import AssemblyLine
 
 /// Signs params on this host with an Auth Secret held in memory: the `local` and `embedded` signer kinds.
 ///

@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// One request as the server received it, before its body: method, target, headers and peer.
 ///

@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// What the server answers: status, headers and a body from memory or from a file, plus optional faults.
 ///

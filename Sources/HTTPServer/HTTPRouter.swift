@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 
 /// Dispatches requests by method and path pattern, with a fallback (404 by default) for the rest.

@@ -1,5 +1,5 @@
 import AssemblyLine
-import ConfigFormat
+package import ConfigFormat
 
 extension FaultPlan {
     static let routeKeys = ["fail", "statuses", "drop", "cut", "slow", "delay", "truncate", "corrupt"]

@@ -1,4 +1,4 @@
-import HTTPServer
+package import HTTPServer
 
 /// Starts the local Transloadit-compatible Assembly service, in this process.
 ///

@@ -1,4 +1,4 @@
-import AssemblyLine
+package import AssemblyLine
 
 /// How a local Transloadit-compatible service is started: where, with which credentials, limits and faults.
 ///

@@ -1,5 +1,5 @@
 import AssemblyLine
-import ConfigFormat
+package import ConfigFormat
 
 extension TemplateLibrary {
     /// The keys a Template may hold.

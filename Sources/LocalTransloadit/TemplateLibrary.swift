@@ -1,5 +1,5 @@
 import AssemblyLine
-import ConfigFormat
+package import ConfigFormat
 import HTTPServer
 
 /// The Templates the service knows, by Template ID, and the rule that merges one under a request's params.

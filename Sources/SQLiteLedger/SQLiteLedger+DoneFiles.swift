@@ -1,4 +1,4 @@
-import AssemblyLine
+package import AssemblyLine
 import Foundation
 
 /// The done index (`done_files`, `done_outputs`): each file a manifest's runs did under a recipe, with its outputs.

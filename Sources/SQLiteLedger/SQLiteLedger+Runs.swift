@@ -1,5 +1,5 @@
-import AssemblyLine
-import Foundation
+package import AssemblyLine
+package import Foundation
 
 extension SQLiteLedger {
     @discardableResult

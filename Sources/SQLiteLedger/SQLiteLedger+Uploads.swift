@@ -1,5 +1,5 @@
-import AssemblyLine
-import Foundation
+package import AssemblyLine
+package import Foundation
 
 extension SQLiteLedger {
     package func recordUpload(_ run: RunID, shard: Int, attempt: Int, file: Int, url: String, length: Int64,

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The nonces a signing service has signed, each kept until its params expire, so that none is signed twice.
 ///

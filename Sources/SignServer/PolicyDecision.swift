@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A policy's answer to one params string: sign it, or refuse with a reason.
 package enum PolicyDecision: Sendable, Hashable {

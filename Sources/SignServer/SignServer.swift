@@ -1,6 +1,6 @@
 import AssemblyLine
-import Foundation
-import HTTPServer
+package import Foundation
+package import HTTPServer
 
 /// The reference signing backend: an HTTP server on libmicrohttpd that signs only what its ``SigningPolicy`` allows.
 ///

@@ -1,6 +1,6 @@
 import AssemblyLine
 import ConfigFormat
-import Foundation
+package import Foundation
 
 extension SigningPolicy {
     /// Decides whether `params` may be signed at `now`: the pure part of the policy, without tokens, nonces seen or rates.

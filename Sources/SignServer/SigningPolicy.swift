@@ -1,5 +1,5 @@
-import AssemblyLine
-import ConfigFormat
+package import AssemblyLine
+package import ConfigFormat
 
 /// What a signing service signs: its Auth Key, its callers, and the allow-list params are checked against.
 ///

@@ -1,5 +1,5 @@
 import AssemblyLine
-import ConfigFormat
+package import ConfigFormat
 
 /// Turns a parsed policy file into a ``SigningPolicy``, reporting every problem of the file in one ``ConfigError``.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Requests a minute per caller, as a token bucket: a full minute's worth at once, then refilled evenly.
 package struct TokenRateLimiter: Sendable {

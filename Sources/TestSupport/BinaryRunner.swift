@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Runs the built `assemblyline` binary as a user would, and captures what it prints and how it exits.
 package struct BinaryRunner {

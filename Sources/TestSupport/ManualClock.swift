@@ -1,5 +1,5 @@
 import AssemblyLine
-import Foundation
+package import Foundation
 import Synchronization
 
 /// A pipeline clock that only moves when something waits on it: a wait returns at once and moves time on by its length.

@@ -1,6 +1,6 @@
-import AssemblyLine
+package import AssemblyLine
 import Foundation
-import HTTPMessages
+package import HTTPMessages
 import Synchronization
 
 /// An HTTP transport that answers from a script instead of a network: each request takes the first

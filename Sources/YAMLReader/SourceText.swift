@@ -1,4 +1,4 @@
-import ConfigFormat
+package import ConfigFormat
 
 /// The text of one configuration file, kept so that errors can quote the offending line.
 ///

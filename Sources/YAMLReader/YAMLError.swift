@@ -1,4 +1,4 @@
-import ConfigFormat
+package import ConfigFormat
 
 /// Why a YAML file could not be read or turned into a `ConfigNode` tree, and where.
 ///

@@ -1,4 +1,4 @@
-import ConfigFormat
+package import ConfigFormat
 
 /// Reads one YAML document (JSON included, YAML being its superset) into a `ConfigNode` tree.
 ///

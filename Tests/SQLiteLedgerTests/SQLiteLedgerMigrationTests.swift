@@ -80,7 +80,7 @@ import Testing
         #expect(try await ledger.integrityCheck() == ["ok"])
 
         // The rebuilt tables' references hold: a result of a file that is not there is refused.
-        let orphan = await #expect(throws: SQLiteError.self) {
+        let orphan = #expect(throws: SQLiteError.self) {
             try SQLiteConnection(path: directory.ledgerPath).execute("""
                 INSERT INTO results (run_id, shard_index, attempt, file_index, step, name, state)
                 VALUES ('\(Self.run)', 0, 1, 9, 'thumb', 'x.jpg', 'recorded')

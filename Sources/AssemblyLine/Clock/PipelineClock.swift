@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The pipeline's clock: wall time for the ledger and expiries, monotonic time for pacing, and waiting.
 ///

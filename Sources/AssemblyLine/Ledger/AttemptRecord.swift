@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One attempt of a shard: one client-chosen Assembly ID, as the `attempts` table holds it.
 package struct AttemptRecord: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One line of a run's history, as the `events` table holds it.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Everything the ledger needs to record a run and its whole plan in one transaction.
 package struct NewRun: Sendable, Hashable {

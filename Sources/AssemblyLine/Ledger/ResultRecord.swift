@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One result file as the `results` table holds it, with its download state.
 package struct ResultRecord: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Which runs a listing shows: those of one manifest, in one state, started since a time; each nil matches any.
 package struct RunFilter: Sendable, Hashable {

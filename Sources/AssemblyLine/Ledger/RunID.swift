@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The identity of one run: its UTC start second plus a random suffix, e.g. `20261130T210501Z-3f9a2c`.
 ///

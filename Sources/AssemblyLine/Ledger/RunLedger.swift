@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The port to the run ledger: the single source of truth of every run, its plan and each shard's progress.
 ///

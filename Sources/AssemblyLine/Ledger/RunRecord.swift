@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One run as the `runs` table holds it.
 package struct RunRecord: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One shard as the `shards` table holds it.
 package struct ShardRecord: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A calendar instant in UTC with millisecond precision, for the fixed-width timestamps of run IDs and the ledger.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// One file's resumable (tus) upload as the `uploads` table holds it: where it lives and how far it got.
 ///

@@ -1,4 +1,4 @@
-import ConfigFormat
+package import ConfigFormat
 
 /// A validated job manifest, version 1: what to send, how, and where the results and the ledger go.
 ///

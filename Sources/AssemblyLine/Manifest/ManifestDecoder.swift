@@ -1,4 +1,4 @@
-import ConfigFormat
+package import ConfigFormat
 
 /// Turns a parsed manifest into a ``Manifest``, reporting every problem of the file in one ``ConfigError``.
 package struct ManifestDecoder {

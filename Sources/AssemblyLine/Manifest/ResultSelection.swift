@@ -1,4 +1,4 @@
-import ConfigFormat
+package import ConfigFormat
 
 /// Which steps' results are downloaded (`output.steps`), and which steps store into the customer's own storage.
 ///

@@ -1,5 +1,5 @@
 import ConfigFormat
-import Foundation
+package import Foundation
 
 /// The decisions of one shard, as a value: given where the shard stands and what just happened, what to do next.
 ///

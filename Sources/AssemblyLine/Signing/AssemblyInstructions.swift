@@ -1,4 +1,4 @@
-import ConfigFormat
+package import ConfigFormat
 
 /// What an Assembly does with its files, as params members: a Template with fields, or Steps with fields.
 ///

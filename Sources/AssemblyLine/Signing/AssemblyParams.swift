@@ -1,5 +1,5 @@
-import ConfigFormat
-import Foundation
+package import ConfigFormat
+package import Foundation
 
 /// Builds the `params` JSON of one Assembly creation: auth, instructions and notify URL, serialized once.
 ///

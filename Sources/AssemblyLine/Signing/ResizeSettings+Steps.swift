@@ -1,4 +1,4 @@
-import ConfigFormat
+package import ConfigFormat
 
 extension ResizeSettings {
     /// The name of the resize Step in the Assembly Instructions, and so of its results.

@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// Who AssemblyLine says it is on the wire and in `--version`.
 package enum ClientIdentity {

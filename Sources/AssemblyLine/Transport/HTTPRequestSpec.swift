@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// A request body: nothing, bytes in memory, or a plan of byte and file segments streamed while sending.
 package enum HTTPRequestBody: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import HTTPMessages
+package import HTTPMessages
 
 /// Why an HTTP exchange failed, as the pipeline needs to tell the cases apart (retry, fail the shard, stop).
 ///

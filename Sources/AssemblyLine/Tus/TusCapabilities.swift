@@ -1,5 +1,5 @@
 import Foundation
-import HTTPMessages
+package import HTTPMessages
 
 /// What a tus server announced in its answer to OPTIONS: protocol versions, extensions, checksum algorithms, size limit.
 ///

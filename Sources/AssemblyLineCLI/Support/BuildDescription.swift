@@ -1,5 +1,5 @@
 import AssemblyLine
-import CBuildStamp
+import BuildStamp
 import CurlTransport
 import Digests
 import HTTPServer
@@ -12,7 +12,7 @@ enum BuildDescription {
     static var text: String {
         let libraries = [CurlTransport.libraryVersion, HMAC.libraryVersion, SQLiteLedger.libraryVersion, YAMLReader.libraryVersion,
                          HTTPServer.libraryVersion, VipsVersion.text]
-        return "assemblyline \(ClientIdentity.version) (commit \(String(cString: assemblyline_build_commit())))\n"
+        return "assemblyline \(ClientIdentity.version) (commit \(BuildStamp.commit))\n"
             + "\(compiler), \(libraries.joined(separator: ", "))\n"
     }
 
