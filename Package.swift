@@ -66,6 +66,9 @@ let package = Package(
         .testTarget(name: "AssemblyLineCLITests", dependencies: [
             "AssemblyLineCLI", "assemblyline", "AssemblyLine", "ConfigFormat", "SQLiteLedger", "ImageRobot", "Digests", "TestSupport",
         ]),
+        .testTarget(name: "RunSessionTests", dependencies: [
+            "AssemblyLine", "ConfigFormat", "Digests", "HTTPMessages", "SQLiteLedger", "YAMLReader", "TestSupport",
+        ]),
         .testTarget(name: "HostileInputTests", dependencies: [
             "assemblyline", "TestSupport", "Digests", "AssemblyLine", "ConfigFormat", "HTTPMessages",
         ]),

@@ -81,26 +81,6 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("runs").path))
     }
 
-    @Test func aSecondRunWhileTheLockIsHeldExits75NamingTheHolderAndTheLockIsFreeAfter() async throws {
-        let directory = try await Self.job()
-        let first = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
-        #expect(first.status == 0, "\(first.stderr)")
-        let locks = directory.url.appendingPathComponent("job/state/locks")
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: locks.path).first { $0.hasPrefix("thumbs-") })
-        let descriptor = open(locks.appendingPathComponent(name).path, O_RDWR)
-        #expect(descriptor >= 0 && flock(descriptor, LOCK_EX | LOCK_NB) == 0)
-
-        let blocked = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
-        #expect(blocked.status == 75)
-        #expect(blocked.stdout == "")
-        #expect(blocked.stderr.contains("another run holds the lock"))
-        #expect(blocked.stderr.contains("PID"))
-
-        close(descriptor)
-        let after = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
-        #expect(after.status == 0, "\(after.stderr)")
-    }
-
     @Test func aRunStoppedByMaxDurationExits2AndResumeFinishesIt() async throws {
         let directory = try await Self.slowJob()
         let stopped = try await BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "300ms"], in: directory.url)
@@ -111,10 +91,6 @@ import Glibc
 
         let stranger = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "99"], in: directory.url)
         #expect(stranger.status == 64 && stranger.stderr.contains("run \(runID) has no shard 99"), "\(stranger.stderr)")
-        let one = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "11"], in: directory.url)
-        #expect(one.status == 0, "\(one.stderr)")
-        #expect(one.stdout.contains("run \(runID) interrupted: "), "the other shards are still to do: \(one.stdout)")
-
         let resumed = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
@@ -167,20 +143,6 @@ import Glibc
         let error = objects(refused.stderr)
         #expect(error.allSatisfy { $0["event"] != nil } && error.last?["event"]?.stringValue == "error"
                 && (error.last?["message"]?.stringValue ?? "").hasPrefix("cannot use the state directory "), "\(refused.stderr)")
-    }
-
-    @Test func anInputWithALongNameIsDoneLikeAnyOther() async throws {
-        let directory = try await Self.job()
-        let stem = String(repeating: "n", count: 248)
-        let sample = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")
-        try FileManager.default.copyItem(at: sample, to: directory.url.appendingPathComponent("job/in/landscapes/\(stem).png"))
-
-        let run = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
-
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("files 13 done, 0 failed"), "\(run.stdout)")
-        let output = directory.url.appendingPathComponent("job/state/output/resize/landscapes/\(stem).jpg").path
-        #expect(try ImageInspector.inspect(output).width == 160)
     }
 
     @Test func anUnreadableInputFailsAloneBeforeUploadAndPlanWarns() async throws {

@@ -10,12 +10,17 @@ extension RunSession {
     }
 
     /// Drives the run's shards to their end, at most `concurrency.assemblies` at once; a stop (a signal,
-    /// `maxDuration`) cancels the transfers in flight and the run ends interrupted.
+    /// `maxDuration`) cancels the transfers in flight and the run ends interrupted. A stop asked before
+    /// the drive (a signal while the run was being recorded) starts no shard.
     func drive(_ started: StartedRun, ports: RunPorts, maxDuration: Duration?, observer: any RunObserver,
                stop: RunStop) async throws -> RunOutcome {
         observer.started(started)
         let clock = ports.clock
         let began = clock.instant
+        if let reason = stop.requested {
+            observer.stopping(reason)
+            return try await finish(started, interrupted: true, ports: ports, elapsed: clock.instant - began, observer: observer)
+        }
         let scheduler = RunScheduler(context: context(of: started.runID, ports: ports, observer: observer),
                                      concurrency: manifest.concurrency.assemblies)
         let interrupted = try await withThrowingTaskGroup(of: DriveEnd.self) { group in

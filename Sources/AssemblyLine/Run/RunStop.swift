@@ -20,6 +20,11 @@ package final class RunStop: Sendable {
 
     package init() {}
 
+    /// The reason a stop was asked for, nil while none was.
+    package var requested: Reason? {
+        state.withLock { $0.reason }
+    }
+
     /// Asks the run to stop for `reason`, unless it was asked already.
     package func request(_ reason: Reason) {
         let waiters = state.withLock { state -> [CheckedContinuation<Reason?, Never>] in

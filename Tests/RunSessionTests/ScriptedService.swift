@@ -1,0 +1,145 @@
+import AssemblyLine
+import ConfigFormat
+import Digests
+import Foundation
+import HTTPMessages
+import Synchronization
+import TestSupport
+
+/// A Transloadit of a few lines on a ``ScriptedTransport``: each Assembly copies its uploads, one result a file.
+///
+/// A creation answers the Assembly completed (or executing, then completed at the first status
+/// request), with a `copy` result per upload that names its field and is served from the input
+/// file itself; an input whose name is in ``fail(_:)`` makes its Assembly fail naming it at the first
+/// status request, as an execution error does. Rate limits can be asked for, and every creation and cancel is counted.
+final class ScriptedService: Sendable {
+    let transport = ScriptedTransport()
+
+    private struct State {
+        var failing: Set<String> = []
+        var creationRateLimits = 0
+        var statusRateLimits = 0
+        var executesFirst = false
+        var statuses: [String: String] = [:]
+        var created: [String] = []
+        var canceled: [String] = []
+        var unreachable = false
+    }
+
+    private let state = Mutex(State())
+
+    init() {
+        transport.script(.post, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in create($0) }
+        transport.script(.get, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in status($0) }
+        transport.script(.delete, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in cancel($0) }
+        transport.script(.get, "https://tmp.test/files?path=", times: 100_000) { Self.file($0) }
+        transport.script(.get, SessionHarness.endpoint, times: 100_000) { [self] _ in
+            guard !state.withLock({ $0.unreachable }) else { return .failure(.connect(endpoint: SessionHarness.endpoint, reason: "refused")) }
+            return .json(404, #"{"error":"SERVER_404"}"#)
+        }
+    }
+
+    /// Refuses the connection of a request to the endpoint itself, as the preflight sends it.
+    func refuseConnections() { state.withLock { $0.unreachable = true } }
+
+    /// Makes every Assembly with the input `name` fail with `IMAGE_RESIZE_ERROR` naming it.
+    func fail(_ name: String) { state.withLock { _ = $0.failing.insert(name) } }
+
+    /// Answers the next `count` creations `RATE_LIMIT_REACHED` (413) with a hint of 7 s.
+    func limitCreations(_ count: Int) { state.withLock { $0.creationRateLimits = count } }
+
+    /// Answers the next `count` status requests 429 `ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED` with a hint of 3 s.
+    func limitStatuses(_ count: Int) { state.withLock { $0.statusRateLimits = count } }
+
+    /// Creations answer the Assembly executing; the first status request finds it completed.
+    func executeFirst() { state.withLock { $0.executesFirst = true } }
+
+    /// The Assembly IDs created, in order.
+    var created: [String] { state.withLock { $0.created } }
+
+    /// The Assembly IDs cancelled, in order.
+    var canceled: [String] { state.withLock { $0.canceled } }
+
+    private static func id(of request: HTTPRequestSpec) -> String {
+        String(request.url.split(separator: "/").last ?? "")
+    }
+
+    private func create(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
+        let id = Self.id(of: request)
+        let uploads = Self.uploads(in: request)
+        return state.withLock { state in
+            if state.creationRateLimits > 0 {
+                state.creationRateLimits -= 1
+                return .json(413, #"{"error":"RATE_LIMIT_REACHED","message":"Request limit reached","info":{"retryIn":7}}"#)
+            }
+            state.created.append(id)
+            let completed = Self.status(id, uploads: uploads, failing: state.failing)
+            state.statuses[id] = completed
+            // An execution error comes with a status request, as at Transloadit: the creation answers once the uploads are in.
+            guard state.executesFirst || completed.contains(#""error""#) else { return .json(200, completed) }
+            return .json(200, #"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"\#(id)","assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)"}"#)
+        }
+    }
+
+    private func status(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
+        let id = Self.id(of: request)
+        return state.withLock { state in
+            if state.statusRateLimits > 0 {
+                state.statusRateLimits -= 1
+                return .json(429, #"{"error":"ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED","info":{"retryIn":3}}"#)
+            }
+            guard let status = state.statuses[id] else { return .json(404, #"{"error":"ASSEMBLY_NOT_FOUND"}"#) }
+            return .json(200, status)
+        }
+    }
+
+    private func cancel(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
+        let id = Self.id(of: request)
+        state.withLock { $0.canceled.append(id) }
+        return .json(200, #"{"ok":"ASSEMBLY_CANCELED","assembly_id":"\#(id)"}"#)
+    }
+
+    /// The input file a result URL names, as the result's bytes.
+    private static func file(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
+        let query = request.url.split(separator: "=", maxSplits: 1).last.map(String.init) ?? ""
+        guard let path = query.removingPercentEncoding, let data = FileManager.default.contents(atPath: path) else {
+            return .bytes(404, [])
+        }
+        return .bytes(200, Array(data))
+    }
+
+    /// The creating request's file parts: each one's field name and path.
+    private static func uploads(in request: HTTPRequestSpec) -> [(field: String, path: String)] {
+        var found: [(String, String)] = []
+        var head = ""
+        for segment in request.body.asPlan.segments {
+            switch segment {
+            case let .bytes(bytes):
+                head = String(decoding: bytes, as: UTF8.self)
+            case let .file(path, _, _):
+                guard let start = head.range(of: "; name=\"", options: .backwards) else { continue }
+                found.append((String(head[start.upperBound...].prefix { $0 != "\"" }), path))
+            }
+        }
+        return found
+    }
+
+    /// The completed status of Assembly `id` that copied `uploads`; failed naming the first upload whose file name is in `failing`.
+    private static func status(_ id: String, uploads: [(field: String, path: String)], failing: Set<String>) -> String {
+        let url = "\(SessionHarness.endpoint)/assemblies/\(id)"
+        let listed = uploads.map { #"{"id":"u_\#($0.field)","field":"\#($0.field)","name":"\#(PathText.lastComponent(of: $0.path))"}"# }
+        if let culprit = uploads.first(where: { failing.contains(PathText.lastComponent(of: $0.path)) }) {
+            return #"{"ok":null,"error":"IMAGE_RESIZE_ERROR","message":"cannot read the image","assembly_id":"\#(id)","#
+                + #""assembly_ssl_url":"\#(url)","original_id":"u_\#(culprit.field)","uploads":[\#(listed.joined(separator: ","))]}"#
+        }
+        let results = uploads.map { upload -> String in
+            let bytes = Array(FileManager.default.contents(atPath: upload.path) ?? Data())
+            let name = PathText.stemAndExtension(of: PathText.lastComponent(of: upload.path)).stem + ".txt"
+            let link = "https://tmp.test/files?path=" + (upload.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            return #"{"id":"r_\#(upload.field)","name":"\#(name)","ext":"txt","field":"\#(upload.field)","size":\#(bytes.count),"#
+                + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(link)"}"#
+        }
+        return #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(url)","#
+            + #""uploads":[\#(listed.joined(separator: ","))],"results":{"copy":[\#(results.joined(separator: ","))]}}"#
+    }
+}

@@ -1,0 +1,138 @@
+import AssemblyLine
+import ConfigFormat
+import Digests
+import Foundation
+import HTTPMessages
+import SQLiteLedger
+import Synchronization
+import TestSupport
+import YAMLReader
+
+/// A job of small text files run in-process by a real ``RunSession``: a real SQLite ledger in a temporary
+/// state directory, a scripted Transloadit (``ScriptedService``) and a manual clock. No socket, no child, no sleep.
+final class SessionHarness: Sendable {
+    static let endpoint = "https://api.test"
+
+    let directory: TemporaryDirectory
+    let service: ScriptedService
+    let clock = ManualClock()
+    let observer = RecordingObserver()
+    /// The manifest's text beyond the base, e.g. `"shards: {files: 1}"`.
+    let extra: String
+
+    /// A job of `files` (names under `in/`, with their contents), sharded by two.
+    init(files: [String: String] = ["a.txt": "first\n", "b.txt": "second file\n", "c.txt": "third, longest file\n"],
+         extra: String = "") throws {
+        directory = try TemporaryDirectory()
+        for (name, text) in files { try directory.write("in/\(name)", text) }
+        service = ScriptedService()
+        self.extra = extra
+        try writeManifest()
+    }
+
+    /// Writes `job.yaml` with `recipe` (the Template `copy` by default).
+    func writeManifest(recipe: String = "template: {id: copy}") throws {
+        try directory.write("job.yaml", """
+            version: 1
+            name: session
+            endpoint: \(Self.endpoint)
+            auth: {key: k}
+            signer: {kind: local, secret_env: TL_SECRET}
+            inputs: {include: "in/*.txt", base: in}
+            \(recipe)
+            shards: {files: 2}
+            retry: {attempts: 3, base_delay: 1s, max_delay: 4s}
+            output: {layout: "{relpath}.{ext}"}
+            state_dir: state
+            \(extra)
+
+            """)
+    }
+
+    var stateDirectory: String { directory.file("state") }
+    var outputDirectory: String { directory.file("state/output") }
+
+    /// The manifest as `run` reads it.
+    func manifest() throws -> Manifest {
+        let path = directory.file("job.yaml")
+        let root = try YAMLReader.parse(try SourceText(contentsOfFile: path))
+        return try ManifestDecoder(displayPath: path, absolutePath: path, environment: [:]).decode(root)
+    }
+
+    /// A session of the manifest on the scripted service; `embedded` skips the endpoint's preflight.
+    func session(embedded: Bool = true) throws -> RunSession {
+        RunSession(manifest: try manifest(), stateDirectory: stateDirectory,
+                   adapters: ScriptedAdapters(transport: service.transport, clock: clock, embedded: embedded))
+    }
+
+    /// Runs the manifest to its end.
+    func run(force: Bool = false, stop: RunStop = RunStop(), embedded: Bool = true) async throws -> RunOutcome {
+        try await session(embedded: embedded).run(force: force, checksums: false, maxDuration: nil, observer: observer, stop: stop)
+    }
+
+    /// Resumes `run`, only `shards` when given.
+    func resume(_ run: RunID, shards: Set<Int> = []) async throws -> RunOutcome {
+        let record = try await ledger { try await $0.run(run).record }
+        return try await session().resume(record, shards: shards, maxDuration: nil, observer: observer, stop: RunStop())
+    }
+
+    /// What a resume of `run` would do, as `resume` asks before it loads the manifest.
+    func resumption(of run: RunID?, shards: Set<Int> = []) async throws -> Resumption {
+        try await ledger { try await RunSession.resumption(of: run, shards: shards, matching: RunFilter(), in: $0, path: "ledger.sqlite") }
+    }
+
+    /// Reads the state directory's ledger.
+    func ledger<T>(_ body: (SQLiteLedger) async throws -> T) async throws -> T {
+        try await SQLiteLedger.with(stateDirectory: stateDirectory, mode: .readOnly, body)
+    }
+
+    /// The bytes of the output of input `name` (`a.txt` → `state/output/a.txt`), nil when it is not on disk.
+    func output(_ name: String) -> String? {
+        FileManager.default.contents(atPath: "\(outputDirectory)/\(name)").map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// The adapters of a session in a test: the real ledger, the scripted transport, a signer that signs everything, the manual clock.
+struct ScriptedAdapters: RunAdapters {
+    let transport: ScriptedTransport
+    let clock: ManualClock
+    let embedded: Bool
+    let digester: any FileDigester = LibcryptoFileDigester()
+
+    func withPorts<T: Sendable>(for manifest: Manifest, stateDirectory: String,
+                                _ body: (RunPorts) async throws -> T) async throws -> T {
+        try await SQLiteLedger.with(stateDirectory: stateDirectory) { ledger in
+            try await body(RunPorts(ledger: ledger, transport: transport, signer: FixedSigner(), endpoint: SessionHarness.endpoint, key: "k",
+                                    endpointIsEmbedded: embedded, clock: clock, seed: 1))
+        }
+    }
+
+    func withExistingLedger<T: Sendable>(in stateDirectory: String, _ body: ((any RunLedger)?) async throws -> T) async throws -> T {
+        let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
+        guard FileManager.default.fileExists(atPath: path) else { return try await body(nil) }
+        return try await SQLiteLedger.with(path: path, mode: .readOnly) { try await body($0) }
+    }
+}
+
+/// A signer that signs everything with the same signature: the tests look at the run, not at signatures.
+struct FixedSigner: Signer {
+    func sign(_ params: String) async throws(SigningError) -> String {
+        "sha384:" + String(repeating: "ab", count: 48)
+    }
+}
+
+/// Everything a run told, in order.
+final class RecordingObserver: RunObserver {
+    let warnings = Recorder<PlanWarning>()
+    let starts = Recorder<StartedRun>()
+    let events = Recorder<ShardEvent>()
+    let stops = Recorder<RunStop.Reason>()
+    let outcomes = Recorder<RunOutcome>()
+
+    func planned(_ warnings: [PlanWarning]) { warnings.forEach(self.warnings.append) }
+    func started(_ run: StartedRun) { starts.append(run) }
+    func report(_ event: ShardEvent) { events.append(event) }
+    func sent(_ bytes: Int64) {}
+    func stopping(_ reason: RunStop.Reason) { stops.append(reason) }
+    func ended(_ outcome: RunOutcome) { outcomes.append(outcome) }
+}
