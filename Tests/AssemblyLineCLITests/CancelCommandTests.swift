@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `cancel` stops a live run through its lock holder and cancels the Assemblies it left running.
-@Suite struct CancelCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct CancelCommandTests {
     @Test func aLiveRunIsStoppedItsAssembliesCancelledAndTheRunEndsCanceled() async throws {
         let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"

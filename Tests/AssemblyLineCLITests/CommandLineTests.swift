@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(3))) struct CommandLineTests {
     @Test func versionPrintsTheVersion() async throws {
         let outcome = try await BinaryRunner.run(["--version"], in: FileManager.default.temporaryDirectory)
         #expect(outcome.status == 0)

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The completion script, sourced into a real bash, completes subcommands and each one's options.
-@Suite struct CompletionCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct CompletionCommandTests {
     /// What bash's `COMPREPLY` holds for `words`, with the last one being completed.
     static func completions(_ words: [String], script: String, in directory: TemporaryDirectory) async throws -> [String] {
         let path = try directory.write("completion.bash", script).path

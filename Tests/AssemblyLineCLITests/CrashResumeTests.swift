@@ -13,7 +13,7 @@ import Glibc
 /// After the resume: every result is on disk once, verified, with the right dimensions; the ledger
 /// holds one downloaded result per input and passes `PRAGMA integrity_check`; and the service, asked
 /// through its own `GET /assemblies`, holds no shard with two completed Assemblies.
-@Suite struct CrashResumeTests {
+@Suite(.timeLimit(.minutes(3))) struct CrashResumeTests {
     /// The passage of the checkpoint that is killed: the second, so that the run has started and is not yet done.
     static let passage = 2
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The files of `deploy/` work with the built binary: systemd accepts the units, and the binary accepts the command lines they run.
-@Suite struct DeployFilesTests {
+@Suite(.timeLimit(.minutes(3))) struct DeployFilesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func text(_ path: String) throws -> String {

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// README's table of exit codes, row by row, each from the built binary.
-@Suite struct ExitCodeTableTests {
+@Suite(.timeLimit(.minutes(3))) struct ExitCodeTableTests {
     /// The codes README's table lists.
     static func readmeCodes() throws -> [Int32] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -6,7 +6,7 @@ import Testing
 
 /// `run` and `resume` against `assemblyline serve` with seeded faults and tight rate limits: every file ends done,
 /// every result is verified on disk, and no shard has two completed Assemblies at the service.
-@Suite struct FaultSurvivalTests {
+@Suite(.timeLimit(.minutes(3))) struct FaultSurvivalTests {
     static let key = "5ca1ab1e0ddba11fee1dc0ffee15600d"
 
     /// `assemblyline serve` in `directory` with a fixed key, the secret in TL_SECRET, and `options`.

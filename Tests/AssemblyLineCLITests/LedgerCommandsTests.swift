@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// `runs` and `report` read a real ledger file written through the ledger's own API.
-@Suite struct LedgerCommandsTests {
+@Suite(.timeLimit(.minutes(3))) struct LedgerCommandsTests {
     static let start = Date(timeIntervalSince1970: 1_796_072_701)
     static let older = RunID("20261130T210501Z-aaaaaa")!
     static let newer = RunID("20261130T220000Z-bbbbbb")!

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The manual page, rendered by a real groff: no warning, and every subcommand with its options.
-@Suite struct ManualCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct ManualCommandTests {
     @Test func groffRendersEverySubcommandAndOptionWithoutAWarning() async throws {
         let directory = try TemporaryDirectory()
         let manual = try await BinaryRunner.run(["manual"], in: directory.url)

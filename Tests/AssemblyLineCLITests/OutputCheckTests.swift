@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The incremental skip trusts the disk, not only the ledger; `check` lists what the disk lost.
-@Suite struct OutputCheckTests {
+@Suite(.timeLimit(.minutes(3))) struct OutputCheckTests {
     @Test func missingOrChangedOutputsAreListedByCheckAndMadeAgainByTheNextRun() async throws {
         let directory = try await RunCommandTests.job()
         let first = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct PlanCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct PlanCommandTests {
     /// A job directory with five images of 100..500 bytes below `in/`, and a manifest of shards of two files.
     static func jobDirectory() throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// `run` against `assemblyline serve` in production's shape: machines apart from the API host that go away mid-run.
-@Suite struct ProductionShapeTests {
+@Suite(.timeLimit(.minutes(3))) struct ProductionShapeTests {
     /// The sample job against a `serve` whose machines go away after `cycleAfter` requests each.
     struct CycledJob {
         let directory: TemporaryDirectory
@@ -80,7 +80,7 @@ import Glibc
 }
 
 /// An export recipe against the service's `/s3/store` stand-in, whose storage URLs answer 403 as a private bucket does.
-@Suite struct ExportRecipeTests {
+@Suite(.timeLimit(.minutes(3))) struct ExportRecipeTests {
     /// A manifest that resizes into `thumb` and stores the thumbnails with `/s3/store`, plus `output`.
     static func manifest(endpoint: String, output: String) -> String {
         """

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// `run` as a built binary against the embedded local service: real uploads, real resizing, real downloads.
-@Suite struct RunCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct RunCommandTests {
     /// Twelve generated PNGs below `job/in/` (640×480, 480×640, 800×450, 512×512) and a manifest resizing them.
     static func job() async throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()

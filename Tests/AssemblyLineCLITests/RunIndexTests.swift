@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// A run ID alone finds its run from any directory, through the run index.
-@Suite struct RunIndexTests {
+@Suite(.timeLimit(.minutes(3))) struct RunIndexTests {
     @Test func aRunIDIsResumableAndReportableFromAnyDirectory() async throws {
         let directory = try await RunCommandTests.slowJob()
         let elsewhere = try TemporaryDirectory()

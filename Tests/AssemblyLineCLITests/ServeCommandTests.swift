@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `assemblyline serve` as a built binary: what it prints, where the secret goes, how it stops.
-@Suite struct ServeCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct ServeCommandTests {
     /// A running `serve` process whose output is collected as it comes.
     final class ServeProcess: Sendable {
         /// Text collected from one pipe.

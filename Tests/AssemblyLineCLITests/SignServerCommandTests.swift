@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `assemblyline sign-server` refusals that happen before it listens.
-@Suite struct SignServerCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct SignServerCommandTests {
     @Test func reportsEveryErrorOfAnInvalidPolicyAndExits65() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("policy.yaml", """

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `sign-server --tls-cert --tls-key` serves HTTPS; a run trusts it through `signer.ca_file`, and only then.
-@Suite struct SignServerTLSTests {
+@Suite(.timeLimit(.minutes(3))) struct SignServerTLSTests {
     @Test func aRunSignsOverHTTPSWithTheSignersCAAndRefusesToWithoutIt() async throws {
         let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"

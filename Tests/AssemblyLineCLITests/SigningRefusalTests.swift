@@ -6,7 +6,7 @@ import Testing
 
 /// `run` and `resume` against `assemblyline serve` and `assemblyline sign-server` as child processes: a signing
 /// policy that refuses one Template fails only the shards that use it, and `resume` completes them once it allows it.
-@Suite struct SigningRefusalTests {
+@Suite(.timeLimit(.minutes(3))) struct SigningRefusalTests {
     static let key = "5ca1ab1e0ddba11fee1dc0ffee15600d"
 
     /// Two Templates at the service, both resizing, into different boxes and steps.

@@ -4,7 +4,7 @@ import Testing
 
 /// With the manifest's defaults a run follows each Assembly's change stream: one status request an
 /// Assembly confirms what the stream said; with `poll.stream: false` it polls alone.
-@Suite struct StreamedCompletionTests {
+@Suite(.timeLimit(.minutes(3))) struct StreamedCompletionTests {
     /// The requests `serve` says each route answered, from its closing line.
     static func answered(by serve: ChildServer) throws -> [String: Int] {
         let line = try #require(serve.errors.split(separator: "\n").first { $0.hasPrefix("serve: requests answered: ") })

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// `upload.mode: tus` end to end with the built binary: resumable across a SIGKILL, a changed input caught, faults survived.
-@Suite struct TusRunTests {
+@Suite(.timeLimit(.minutes(3))) struct TusRunTests {
     static let size: Int64 = 256 << 20
     static let chunk: Int64 = 8 << 20
 

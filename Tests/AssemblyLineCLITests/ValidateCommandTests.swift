@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct ValidateCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct ValidateCommandTests {
     @Test func validManifestExitsZeroAndSaysSo() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("jobs/m.yaml", "version: 1\nname: thumbs\ninputs: {include: \"in/*.jpg\"}\nresize: {width: 10}\n")

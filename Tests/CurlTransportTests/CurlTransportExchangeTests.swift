@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// Successful exchanges against the loopback test server: bodies, headers, files, statuses, reuse.
-@Suite struct CurlTransportExchangeTests {
+@Suite(.timeLimit(.minutes(3))) struct CurlTransportExchangeTests {
     let server: TestServer
     let transport = CurlTransport()
 

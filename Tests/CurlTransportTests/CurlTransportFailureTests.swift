@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Each failure mode maps to its typed error, and timeouts and cancellation act promptly.
-@Suite struct CurlTransportFailureTests {
+@Suite(.timeLimit(.minutes(3))) struct CurlTransportFailureTests {
     let server: TestServer
     let transport = CurlTransport()
 

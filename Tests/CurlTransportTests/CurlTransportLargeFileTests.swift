@@ -10,7 +10,7 @@ import Testing
 /// so that the peak resident memory measured (VmHWM) belongs to the transfer alone and not to tests
 /// running in parallel. The bound: the peak stays within 64 MiB of the child's memory at its start.
 /// One at a time: Swift Testing reads an exit test's back channel on a thread of the test pool, which it holds till the child ends.
-@Suite(.serialized) struct CurlTransportLargeFileTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct CurlTransportLargeFileTests {
     static let gibibyte: Int64 = 1 << 30
     static let memoryBound = 64 << 20
 

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A body streamed to a receiver as it arrives, and a transfer that never ends holding no other transfer back.
-@Suite struct CurlTransportStreamTests {
+@Suite(.timeLimit(.minutes(3))) struct CurlTransportStreamTests {
     @Test(.timeLimit(.minutes(1)))
     func aRequestBesideALongStreamToTheSameHostIsAnsweredWhileTheStreamGoesOn() async throws {
         let server = try await TestServer.start()

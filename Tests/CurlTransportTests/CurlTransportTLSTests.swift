@@ -6,7 +6,7 @@ import Testing
 
 /// TLS verification is always on: an untrusted or misnamed certificate fails with `.tls`; a CA bundle can
 /// make a certificate trusted, never verification optional.
-@Suite struct CurlTransportTLSTests {
+@Suite(.timeLimit(.minutes(3))) struct CurlTransportTLSTests {
     let transport = CurlTransport()
 
     @Test func certificateVerificationCannotBeBypassedButCanBeTrusted() async throws {

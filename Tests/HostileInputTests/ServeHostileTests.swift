@@ -5,7 +5,7 @@ import HTTPMessages
 import Testing
 
 /// Hostile requests against `assemblyline serve`, one fresh server per case, each case followed by the health checks.
-@Suite(.serialized) struct ServeHostileTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ServeHostileTests {
     static let unknownID = String(repeating: "0", count: 32)
     static let steps: [String: JSONValue] = ["steps": .object([":original": .object(["robot": .string("/upload/handle")])])]
 

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Hostile requests against `assemblyline sign-server`, one fresh server per case, each case followed by the health checks.
-@Suite(.serialized) struct SignServerHostileTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SignServerHostileTests {
     @Test(arguments: cases)
     func survives(_ hostile: HostileCase) async throws {
         let server = try await HostileServer(.signServer)

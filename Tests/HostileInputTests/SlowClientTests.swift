@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Slow and idle connections, from another loopback address, cannot lock well-behaved clients out of either server.
-@Suite(.serialized) struct SlowClientTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SlowClientTests {
     /// Connections from `source` that each send one header byte (or nothing) and then wait.
     static func hold(_ count: Int, to server: HostileServer, from source: String, trickle: Bool) -> [RawConnection] {
         (0..<count).compactMap { _ in

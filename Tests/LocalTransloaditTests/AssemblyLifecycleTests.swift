@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// Listing, cancelling, replaying, and what survives a restart.
-@Suite struct AssemblyLifecycleTests {
+@Suite(.timeLimit(.minutes(3))) struct AssemblyLifecycleTests {
     static let original = ["steps": JSONValue.object([":original": .object(["robot": .string("/upload/handle")])])]
 
     /// A signed `GET /assemblies` with these params members.

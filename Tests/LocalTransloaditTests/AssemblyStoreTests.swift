@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The store keeps every Assembly on disk and only the running and recently used ones in memory.
-@Suite struct AssemblyStoreTests {
+@Suite(.timeLimit(.minutes(3))) struct AssemblyStoreTests {
     static let instructions = Result { () throws(APIError) in
         try ServiceInstructions(params: ["steps": .object([":original": .object(["robot": .string("/upload/handle")])])],
                                 templates: .empty)

@@ -6,7 +6,7 @@ import HTTPMessages
 @testable import LocalTransloadit
 import Testing
 
-@Suite struct AuthTests {
+@Suite(.timeLimit(.minutes(3))) struct AuthTests {
     static let steps = ["steps": JSONValue.object([":original": .object(["robot": .string("/upload/handle")])])]
 
     /// One refused creation: how the params and signature are made, and the code and status expected.

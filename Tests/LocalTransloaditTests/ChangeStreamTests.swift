@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// `GET <websocket_url>?assembly=<id>`: the Assembly's changes as Server-Sent Events, with production's names and shapes.
-@Suite struct ChangeStreamTests {
+@Suite(.timeLimit(.minutes(3))) struct ChangeStreamTests {
     /// A change stream read over libcurl, as the pipeline reads it.
     final class StreamReader: Sendable {
         private let chunks = Recorder<[UInt8]>()

@@ -3,7 +3,7 @@ import Dispatch
 import Testing
 
 /// A change stream's wait for changes: it lasts to its deadline, unless a change is delivered.
-@Suite struct ChangeSubscriptionWaitTests {
+@Suite(.timeLimit(.minutes(3))) struct ChangeSubscriptionWaitTests {
     /// A subscription whose opening line was read already.
     static func opened() -> AssemblyChangeSubscription {
         let subscription = AssemblyChangeSubscription(assemblyID: "a", urls: ServiceURLs(base: "http://127.0.0.1:1")) { _ in }

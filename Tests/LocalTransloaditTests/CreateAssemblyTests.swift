@@ -8,7 +8,7 @@ import ImageRobot
 import TestSupport
 import Testing
 
-@Suite struct CreateAssemblyTests {
+@Suite(.timeLimit(.minutes(3))) struct CreateAssemblyTests {
     @Test func multipartUploadIsResizedAndServed() async throws {
         let harness = try ServiceHarness()
         let photo = try harness.image("photo.jpg", width: 400, height: 300)

@@ -9,7 +9,7 @@ import Testing
 import YAMLReader
 
 /// Fault injection: seeded, reproducible, logged.
-@Suite struct FaultTests {
+@Suite(.timeLimit(.minutes(3))) struct FaultTests {
     static let original = ["steps": JSONValue.object([":original": .object(["robot": .string("/upload/handle")])])]
 
     static func plan(_ yaml: String) throws -> FaultPlan {

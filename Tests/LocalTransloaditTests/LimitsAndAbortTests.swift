@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// Rate limits, and uploads that never finish.
-@Suite struct LimitsAndAbortTests {
+@Suite(.timeLimit(.minutes(3))) struct LimitsAndAbortTests {
     static let original = ["steps": JSONValue.object([":original": .object(["robot": .string("/upload/handle")])])]
 
     /// A creation of a new Assembly that announces 4 MiB of file and carries 300,000 bytes of it.

@@ -8,7 +8,7 @@ import Testing
 
 /// The service's machines are cycled as production's are: a gone machine refuses connections for
 /// good, and the API host answers every Assembly and names the machine that holds it now.
-@Suite struct MachineCycleTests {
+@Suite(.timeLimit(.minutes(3))) struct MachineCycleTests {
     @Test func aCycledMachineIsGoneAndTheAPIHostNamesTheNextOne() async throws {
         let harness = try ServiceHarness()
         let photo = try harness.image("photo.jpg", width: 60, height: 40)
@@ -48,7 +48,7 @@ import Testing
 }
 
 /// Temporary files as Transloadit serves them.
-@Suite struct TemporaryFileTests {
+@Suite(.timeLimit(.minutes(3))) struct TemporaryFileTests {
     @Test func aTemporaryFileIsServedTenTimesAndRefusedAfter() async throws {
         let harness = try ServiceHarness()
         let photo = try harness.image("photo.jpg", width: 60, height: 40)

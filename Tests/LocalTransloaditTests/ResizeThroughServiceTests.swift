@@ -6,7 +6,7 @@ import ImageRobot
 import Testing
 
 /// `/image/resize` through the whole service: geometry of every strategy, zoom, formats, background and gravity.
-@Suite struct ResizeThroughServiceTests {
+@Suite(.timeLimit(.minutes(3))) struct ResizeThroughServiceTests {
     /// Runs one Assembly of `steps` (each a resize of `:original`) on one image and returns its results by step.
     static func run(_ steps: [String: [String: JSONValue]], on image: (width: Int, height: Int)) async throws -> (ServiceHarness, [String: JSONValue]) {
         let harness = try ServiceHarness()

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The service takes the time from ``LocalServiceConfiguration/clock``: an Assembly's times and its files' lifetime follow it.
-@Suite struct ServiceClockTests {
+@Suite(.timeLimit(.minutes(3))) struct ServiceClockTests {
     /// 1_800_000_000, where a ``ManualClock`` starts, as the status JSON writes it.
     static let manualStart = "2027/01/15 08:00:00 GMT"
 

@@ -6,7 +6,7 @@ import ImageRobot
 import Testing
 import YAMLReader
 
-@Suite struct TemplateTests {
+@Suite(.timeLimit(.minutes(3))) struct TemplateTests {
     static let file = """
         thumbs:
           allow_steps_override: false

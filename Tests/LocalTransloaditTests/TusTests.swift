@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// tus 1.0.0 under /resumable/files/, tied to Assemblies.
-@Suite struct TusTests {
+@Suite(.timeLimit(.minutes(3))) struct TusTests {
     /// A tus client for one harness: creation, HEAD and PATCH of file ranges.
     struct Client {
         let harness: ServiceHarness

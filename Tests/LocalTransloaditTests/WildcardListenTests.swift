@@ -5,7 +5,7 @@ import HTTPMessages
 import Testing
 
 /// A service listening on every address names, in each answer, the host that request came in on.
-@Suite struct WildcardListenTests {
+@Suite(.timeLimit(.minutes(3))) struct WildcardListenTests {
     @Test(arguments: [
         ("api.example.test:9442", "api.example.test"), ("10.0.0.5", "10.0.0.5"), ("[::1]:8080", "[::1]"),
         ("[fe80::1]", "[fe80::1]"), ("127.0.0.2:0", "127.0.0.2"),

@@ -9,7 +9,7 @@ import Testing
 
 /// The tus uploader survives what a real network and server do: dropped and cut connections, 5xx, slow answers,
 /// conflicts and checksum mismatches, against the local service's fault modes.
-@Suite struct TusUploaderFaultTests {
+@Suite(.timeLimit(.minutes(3))) struct TusUploaderFaultTests {
     /// libcrypto's digests, with the SHA-1 of the first `corrupt` chunks altered, as a flipped bit on the way would.
     /// Gives wrong SHA-1s: the first one of each chunk at `once` offsets, or every one (`always`).
     final class CorruptingDigester: FileDigester {

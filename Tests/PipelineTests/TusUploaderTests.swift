@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// The tus uploader against the real local service over loopback: uploads, resumes, new uploads, refusals.
-@Suite struct TusUploaderTests {
+@Suite(.timeLimit(.minutes(3))) struct TusUploaderTests {
     private struct Killed: Error {}
 
     @Test func aChunkedUploadCompletesTheAssemblyWithTheFile() async throws {

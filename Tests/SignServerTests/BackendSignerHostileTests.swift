@@ -6,7 +6,7 @@ import HTTPServer
 import Testing
 
 /// `BackendSigner` over `CurlTransport` against backends that answer wrongly on purpose: each answer is refused with its typed error.
-@Suite struct BackendSignerHostileTests {
+@Suite(.timeLimit(.minutes(3))) struct BackendSignerHostileTests {
     /// A misbehaving answer and the error the signer must give.
     static let cases: [(name: String, answer: @Sendable (String) -> HTTPResponse, expected: SigningError)] = [
         ("params changed by one byte", { params in

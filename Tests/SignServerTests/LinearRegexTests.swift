@@ -2,7 +2,7 @@ import AssemblyLine
 import SignServer
 import Testing
 
-@Suite struct LinearRegexTests {
+@Suite(.timeLimit(.minutes(3))) struct LinearRegexTests {
     static let patterns = [
         "[a-z]+", "[a-z0-9-]{1,8}", "[^/.]+", "a|b|cd", "(ab)*c", "(?:ab|a)+b?", "x{2}", "x{2,}", "x{0,3}",
         "\\d{4}-\\d{2}", "\\w+\\s\\w+", "[\\w.-]+@[\\w-]+", "a.c", "^abc$", "(a|ab)(c|bcd)", "a*?b",

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// The built `assemblyline sign-server`, started as an operator starts it, driven by `BackendSigner` over libcurl.
-@Suite struct SignServerBinaryTests {
+@Suite(.timeLimit(.minutes(3))) struct SignServerBinaryTests {
     /// The binary beside the test bundle, which `swift build --build-tests` builds with it.
     static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("assemblyline").path
 

@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// The real sign-server on loopback, driven by `BackendSigner` over `CurlTransport`.
-@Suite struct SignServerPolicyTests {
+@Suite(.timeLimit(.minutes(3))) struct SignServerPolicyTests {
     @Test func signsAllowedParamsWithASignatureThatVerifies() async throws {
         // Given a service and params for the allowed Template, and then for the allowed steps
         let fixture = try SignServerFixture()

@@ -17,7 +17,7 @@ private func policyIssues(_ yaml: String) throws -> [String] {
 
 private let hash = String(repeating: "ab", count: 32)
 
-@Suite struct SigningPolicyDecodingTests {
+@Suite(.timeLimit(.minutes(3))) struct SigningPolicyDecodingTests {
     @Test func decodesEveryKey() async throws {
         let policy = try decodePolicy("""
             key: ${KEY}

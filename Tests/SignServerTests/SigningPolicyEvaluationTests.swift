@@ -40,7 +40,7 @@ enum PolicyFixture {
     }
 }
 
-@Suite struct SigningPolicyEvaluationTests {
+@Suite(.timeLimit(.minutes(3))) struct SigningPolicyEvaluationTests {
     @Test func allowsTheValidTemplateRequest() async throws {
         let decision = try PolicyFixture.policy().evaluate(PolicyFixture.params(), now: PolicyFixture.now)
         #expect(decision == .allow(nonce: "0123456789abcdef0123456789abcdef", expires: PolicyFixture.now.addingTimeInterval(600)))

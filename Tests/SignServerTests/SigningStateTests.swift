@@ -3,7 +3,7 @@ import SignServer
 import Foundation
 import Testing
 
-@Suite struct SigningStateTests {
+@Suite(.timeLimit(.minutes(3))) struct SigningStateTests {
     static let start = Date(timeIntervalSince1970: 1_000_000)
 
     @Test func aNonceIsRefusedUntilItExpires() async {
