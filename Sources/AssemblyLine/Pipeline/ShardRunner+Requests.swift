@@ -83,31 +83,30 @@ extension ShardRunner {
     func download(_ pending: [ResultRecord]) async throws -> [ShardStateMachine.DownloadOutcome] {
         try await withThrowingTaskGroup(of: ShardStateMachine.DownloadOutcome.self) { group in
             for record in pending {
-                group.addTask { try await fetch(record) }
+                group.addTask {
+                    do {
+                        try await fetch(record)
+                        return ShardStateMachine.DownloadOutcome(record, error: nil)
+                    } catch let error as TransloaditError {
+                        return ShardStateMachine.DownloadOutcome(record, error: error)
+                    }
+                }
             }
             let ended = try await group.reduce(into: [Int64: ShardStateMachine.DownloadOutcome]()) { $0[$1.record.id] = $1 }
             return pending.compactMap { ended[$0.id] }
         }
     }
 
-    /// Fetches one result after counting the fetch; in place and verified, it is committed to the ledger.
-    private func fetch(_ record: ResultRecord) async throws -> ShardStateMachine.DownloadOutcome {
+    /// Counts the fetch, fetches one result into place, verified, and commits it to the ledger; a failed
+    /// fetch throws its `TransloaditError`.
+    private func fetch(_ record: ResultRecord) async throws {
         _ = try await context.ledger.recordFetch(context.runID, result: record.id)
         let (downloader, result) = (context.downloader, record.result)
         let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
-        let failure = try await context.governor.downloads.withSlot { () async -> TransloaditError? in
-            do throws(TransloaditError) {
-                _ = try await downloader.fetch(result, progress: progress)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        guard failure == nil else { return ShardStateMachine.DownloadOutcome(record, error: failure) }
+        _ = try await context.governor.downloads.withSlot { try await downloader.fetch(result, progress: progress) }
         context.checkpoint(.afterRename)
         try await context.ledger.recordDownload(context.runID, result: record.id, at: context.clock.now)
         context.checkpoint(.afterDownloadCommit)
-        return ShardStateMachine.DownloadOutcome(record, error: nil)
     }
 
     /// Refuses a file whose size or modification time changed since the plan; the file fails alone.
