@@ -26,7 +26,4 @@ package struct HTTPServerStatistics: Sendable, Hashable {
 
     /// Connections open now.
     package var openConnections: Int { connectionsOpened - connectionsClosed }
-
-    /// Requests started and not yet ended.
-    package var requestsInFlight: Int { requestsStarted - requestsCompleted - requestsFailed }
 }

@@ -1,6 +1,6 @@
 import CVips
 
-/// Draws synthetic images with libvips, for tests and demos that must not ship third-party media.
+/// Draws synthetic images with libvips for the tests, which must not ship third-party media (it lives here: only this module touches libvips).
 package enum SampleImage {
     /// Writes a `width`×`height` gradient to `path` in `format`.
     ///

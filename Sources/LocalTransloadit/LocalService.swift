@@ -123,14 +123,6 @@ package final class RunningService: Sendable {
     /// True when the service listens on every address and its URLs name the host each request came in on.
     package var namesRequestHost: Bool { context.urls.namesRequestHost }
 
-    /// How many machines have gone away so far (``LocalServiceConfiguration/machineLifetime``).
-    package var retiredMachines: Int { machines.retired }
-
-    /// Sends the machine away for good now; a new one takes its place.
-    package func cycleMachine() {
-        machines.cycle()
-    }
-
     /// Stops listening (uploads in flight end as aborted), lets each worker finish its Assembly, and returns.
     ///
     /// Queued Assemblies stay `ASSEMBLY_EXECUTING` on disk and run when the service starts again on

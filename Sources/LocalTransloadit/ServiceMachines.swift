@@ -15,7 +15,6 @@ final class ServiceMachines: Sendable {
     private struct Current {
         var server: HTTPServer?
         var served = 0
-        var retired = 0
     }
 
     private let configuration: HTTPServerConfiguration
@@ -38,9 +37,6 @@ final class ServiceMachines: Sendable {
         current.withLock { $0.server = server }
     }
 
-    /// How many machines have gone away so far.
-    var retired: Int { current.withLock { $0.retired } }
-
     /// The machine's `http://ADDRESS:PORT` as bound.
     var listeningURL: String { current.withLock { $0.server?.baseURL } ?? "" }
 
@@ -51,7 +47,6 @@ final class ServiceMachines: Sendable {
             let old = state.server
             state.server = next
             state.served = 0
-            state.retired += 1
             return old
         }
         old?.stop()

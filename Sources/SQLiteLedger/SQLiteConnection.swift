@@ -107,9 +107,6 @@ package final class SQLiteConnection {
     /// The rows changed by the last INSERT, UPDATE or DELETE.
     package var changes: Int { Int(sqlite3_changes64(handle)) }
 
-    /// Whether a transaction is open.
-    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
-
     /// The text value of `PRAGMA name`, or nil when it gives no row.
     package func pragmaValue(_ name: String) throws -> String? {
         try prepare("PRAGMA \(name)").firstRow { $0.text(0) } ?? nil

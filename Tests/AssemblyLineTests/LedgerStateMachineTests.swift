@@ -28,10 +28,6 @@ import Testing
         #expect(ShardState.allCases.filter(\.isDone) == [.downloaded])
     }
 
-    @Test func liveAssembliesAreThoseBetweenIntentAndCompletion() {
-        #expect(ShardState.allCases.filter(\.mayHaveLiveAssembly) == [.signed, .created, .uploaded, .executing])
-    }
-
     @Test(arguments: [
         (ShardTransition.signed, ShardState.signed),
         (.created(assemblyURL: "http://127.0.0.1/assemblies/x", tusURL: nil), .created),

@@ -57,6 +57,11 @@ final class FileSink: HTTPBodySink {
     }
 }
 
+extension HTTPServerStatistics {
+    /// Requests started and not yet ended.
+    var requestsInFlight: Int { requestsStarted - requestsCompleted - requestsFailed }
+}
+
 extension HTTPServerSuite {
     @Suite struct HTTPServerTests {
         /// A router with the routes most tests use.

@@ -44,12 +44,6 @@ package struct AssemblyID: Sendable, Hashable, Comparable, CustomStringConvertib
         return AssemblyID(unchecked: text)
     }
 
-    /// True for a version-4 UUID without dashes: the form of the IDs this client generates.
-    package var isVersion4UUID: Bool {
-        let digits = Array(rawValue)
-        return digits[12] == "4" && "89ab".contains(digits[16])
-    }
-
     package var description: String { rawValue }
 
     package static func < (lhs: AssemblyID, rhs: AssemblyID) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -54,14 +54,5 @@ package enum ShardState: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// Whether the shard has nothing left to do.
     package var isDone: Bool { self == .downloaded }
 
-    /// Whether an Assembly of the current attempt may exist at the service, so that a resume
-    /// must ask for it before creating another.
-    package var mayHaveLiveAssembly: Bool {
-        switch self {
-        case .signed, .created, .uploaded, .executing: true
-        case .planned, .completed, .downloaded, .failed: false
-        }
-    }
-
     package var description: String { rawValue }
 }

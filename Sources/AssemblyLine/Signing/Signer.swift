@@ -28,9 +28,4 @@ package struct SignedParams: Sendable, Hashable {
         self.params = params
         self.signature = signature
     }
-
-    /// The two form fields of an Assembly creation, in the order Transloadit wants them: `params`, then `signature`.
-    package var formFields: [(name: String, value: String)] {
-        [("params", params), ("signature", signature)]
-    }
 }
