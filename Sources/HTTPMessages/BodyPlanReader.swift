@@ -98,7 +98,8 @@ package final class BodyPlanReader {
     }
 
     private func descriptor(for path: String) throws(BodyPlanError) -> Int32 {
-        if let openFile, openFile.path == path { return openFile.descriptor }
+        // By bytes: `==` would take a canonically equivalent name (café in NFC and in NFD) for this file.
+        if let openFile, openFile.path.utf8.elementsEqual(path.utf8) { return openFile.descriptor }
         closeFile()
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .fileIO(path: path, reason: "open: " + String(cString: strerror(errno))) }

@@ -1,4 +1,4 @@
-/// What makes a file "the same file" for incremental runs: its real path, size and modification time.
+/// What makes a file "the same file" for incremental runs: its real path (its bytes), size and modification time.
 package struct FileIdentity: Sendable, Hashable {
     package var path: String
     package var size: Int64
@@ -13,5 +13,15 @@ package struct FileIdentity: Sendable, Hashable {
     /// The identity of a planned file.
     package init(_ file: PlannedFile) {
         self.init(path: file.path, size: file.size, modifiedNanoseconds: file.modifiedNanoseconds)
+    }
+
+    package static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {
+        lhs.size == rhs.size && lhs.modifiedNanoseconds == rhs.modifiedNanoseconds && PathText.same(lhs.path, rhs.path)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        PathText.hashBytes(of: path, into: &hasher)
+        hasher.combine(size)
+        hasher.combine(modifiedNanoseconds)
     }
 }

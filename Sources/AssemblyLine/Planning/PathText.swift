@@ -145,7 +145,13 @@ package enum PathText {
     }
 
     /// Whether two paths are the same bytes (Swift's `==` would also equate canonically equivalent Unicode).
-    static func same(_ lhs: String, _ rhs: String) -> Bool {
+    package static func same(_ lhs: String, _ rhs: String) -> Bool {
         compare(lhs, rhs) == 0
+    }
+
+    /// Feeds a path's UTF-8 bytes to `hasher`: the hash that goes with ``same(_:_:)``.
+    package static func hashBytes(of path: String, into hasher: inout Hasher) {
+        var path = path
+        path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

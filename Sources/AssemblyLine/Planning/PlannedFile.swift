@@ -33,6 +33,19 @@ package struct PlannedFile: Sendable, Hashable {
         self.size = size
         self.modifiedNanoseconds = modifiedNanoseconds
     }
+
+    /// Equal when the paths are the same bytes: canonically equivalent names are two files.
+    package static func == (lhs: PlannedFile, rhs: PlannedFile) -> Bool {
+        lhs.size == rhs.size && lhs.modifiedNanoseconds == rhs.modifiedNanoseconds
+            && PathText.same(lhs.relativePath, rhs.relativePath) && PathText.same(lhs.realPathOrDirectory, rhs.realPathOrDirectory)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        PathText.hashBytes(of: relativePath, into: &hasher)
+        PathText.hashBytes(of: realPathOrDirectory, into: &hasher)
+        hasher.combine(size)
+        hasher.combine(modifiedNanoseconds)
+    }
 }
 
 /// A group of files sent together as one Assembly.

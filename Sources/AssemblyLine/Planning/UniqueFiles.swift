@@ -47,21 +47,3 @@ struct UniqueFiles {
         return files
     }
 }
-
-/// A path as a dictionary key, compared and hashed by its bytes so canonically equivalent names stay distinct.
-private struct PathKey: Hashable {
-    var path: String
-
-    init(_ path: String) {
-        self.path = path
-    }
-
-    static func == (lhs: PathKey, rhs: PathKey) -> Bool {
-        PathText.same(lhs.path, rhs.path)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        var path = path
-        path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-}
