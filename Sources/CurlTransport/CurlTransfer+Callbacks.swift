@@ -49,7 +49,7 @@ extension CurlTransfer {
         if line.starts(with: "HTTP/".utf8) {
             transfer.headers = []
             do throws(TransportError) {
-                try transfer.sink.reset()
+                try transfer.sink.reset(status: CurlTransfer.statusCode(line))
             } catch {
                 transfer.pendingError = error
                 return 0
@@ -58,6 +58,13 @@ extension CurlTransfer {
             transfer.headers.append(header)
         }
         return length
+    }
+
+    /// The code of a status line (`HTTP/1.1 404 Not Found`), nil when it has none.
+    static func statusCode(_ line: UnsafeRawBufferPointer) -> Int? {
+        guard let space = line.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        let digits = line[(space + 1)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        return digits.count == 3 ? Int(String(decoding: digits, as: UTF8.self)) : nil
     }
 
     /// `Name: value` from one header line, the value without surrounding blanks and line end.

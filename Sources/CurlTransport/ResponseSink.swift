@@ -8,41 +8,45 @@ import Glibc
 final class ResponseSink {
     private enum Storage {
         case memory(limit: Int, bytes: [UInt8])
-        case file(path: String, descriptor: Int32)
+        case file(path: String, descriptor: Int32, limit: Int64?)
         case stream(HTTPStreamReceiver)
     }
 
     private var storage: Storage
     /// Body bytes accepted so far.
     private(set) var count: Int64 = 0
+    /// Whether the response under way is not a success: its body (an error's) is bounded like an API answer, not by the file's limit.
+    private var isErrorBody = false
 
     /// Prepares the destination; a file is created (or truncated) now, before anything is sent.
     init(_ destination: HTTPDestination) throws(TransportError) {
         switch destination {
         case let .memory(limit):
             storage = .memory(limit: limit, bytes: [])
-        case let .file(path):
+        case let .file(path, limit):
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { throw .fileIO(path: path, reason: "create: " + String(cString: strerror(errno))) }
-            storage = .file(path: path, descriptor: descriptor)
+            storage = .file(path: path, descriptor: descriptor, limit: limit)
         case let .stream(receiver):
             storage = .stream(receiver)
         }
     }
 
     deinit {
-        if case let .file(_, descriptor) = storage {
+        if case let .file(_, descriptor, _) = storage {
             close(descriptor)
         }
     }
 
-    /// Drops what was received so far: the body of a redirect or an interim response is not the answer.
-    func reset() throws(TransportError) {
+    /// Drops what was received so far: the body of a redirect or an interim response is not the answer;
+    /// `status` is the new response's code.
+    func reset(status: Int?) throws(TransportError) {
         count = 0
+        isErrorBody = !(status.map { (200..<300).contains($0) } ?? true)
         switch storage {
         case let .memory(limit, _):
             storage = .memory(limit: limit, bytes: [])
-        case let .file(path, descriptor):
+        case let .file(path, descriptor, _):
             guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
                 throw .fileIO(path: path, reason: "truncate: " + String(cString: strerror(errno)))
             }
@@ -53,7 +57,7 @@ final class ResponseSink {
 
     /// Stores `chunk`.
     ///
-    /// - Throws: `.tooLarge` past the memory bound (with `endpoint`), `.fileIO` when the file cannot be written.
+    /// - Throws: `.tooLarge` past the memory or file bound (with `endpoint`), `.fileIO` when the file cannot be written.
     func append(_ chunk: UnsafeRawBufferPointer, endpoint: String) throws(TransportError) {
         switch storage {
         case .memory(let limit, var bytes):
@@ -61,7 +65,9 @@ final class ResponseSink {
             storage = .memory(limit: limit, bytes: [])
             bytes.append(contentsOf: chunk)
             storage = .memory(limit: limit, bytes: bytes)
-        case let .file(path, descriptor):
+        case let .file(path, descriptor, limit):
+            let bound = isErrorBody ? Int64(HTTPDestination.defaultMemoryLimit) : limit
+            if let bound, count + Int64(chunk.count) > bound { throw .tooLarge(endpoint: endpoint, limit: Int(bound)) }
             var written = 0
             while written < chunk.count {
                 let result = write(descriptor, chunk.baseAddress! + written, chunk.count - written)
@@ -81,7 +87,7 @@ final class ResponseSink {
     var body: HTTPResponseBody {
         switch storage {
         case let .memory(_, bytes): .bytes(bytes)
-        case let .file(path, _): .file(path: path, length: count)
+        case let .file(path, _, _): .file(path: path, length: count)
         case .stream: .bytes([])
         }
     }

@@ -21,7 +21,8 @@ extension LedgerRowReader {
 
     static let resultColumns = """
         id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5, mime, width, height,
-        temporary, state, output_path, downloaded_at, fetches
+        temporary, state, output_path, downloaded_at, fetches, source,
+        (SELECT group_concat(i.file_index) FROM result_inputs i WHERE i.result_id = id)
         """
 
     static let eventColumns = "id, shard_index, at, kind, message"
@@ -65,17 +66,23 @@ extension LedgerRowReader {
         let (fileIndex, step, remoteID, name) = (optionalInt(), try text(), optionalText(), try text())
         let (url, size, md5, mime) = (optionalText(), optionalInteger(), optionalText(), optionalText())
         let (width, height, temporary) = (optionalInt(), optionalInt(), try integer() == 1)
-        let state = try text()
+        let state = try value(ResultState.self)
         let path = optionalText()
         let delivery: NewResult.Delivery = switch (state, path) {
         case let (_, path?): .download(to: path)
-        case ("exported", nil): .exported
+        case (.exported, nil): .exported
         default: .recorded
         }
-        let result = NewResult(fileIndex: fileIndex, step: step, remoteID: remoteID, name: name, url: url, size: size,
+        let (downloadedAt, fetches) = (try optionalDate(), try int())
+        let source: ResultSource = switch (try value(ResultSource.Kind.self), fileIndex) {
+        case let (.file, index?): .file(index)
+        case (.several, _): .several((optionalText() ?? "").split(separator: ",").compactMap { Int($0) }.sorted())
+        default: .unmatched
+        }
+        let result = NewResult(source: source, step: step, remoteID: remoteID, name: name, url: url, size: size,
                                md5: md5, mime: mime, width: width, height: height, isTemporary: temporary, delivery: delivery)
         return ResultRecord(id: id, shardIndex: shard, attempt: attempt, result: result,
-                            downloadedAt: try optionalDate(), fetches: try int())
+                            downloadedAt: downloadedAt, fetches: fetches)
     }
 
     mutating func eventRecord() throws -> EventRecord {

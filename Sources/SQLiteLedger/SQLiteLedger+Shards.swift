@@ -57,13 +57,15 @@ extension SQLiteLedger {
                     """, [.state(AttemptOutcome.completed), .text(now)] + key + [.integer(Int64(attempt))])
             case .downloaded:
                 try requireDownloads(run, shard, in: database)
-                // Done: a result of the file's own (or one made from several files) is on disk or in the
-                // customer's storage; else the Assembly made none for it (`no_result`).
+                // Done: a result of the file's own (or one made from several files that names it) is on disk
+                // or in the customer's storage; else the Assembly made none for it (`no_result`). A result
+                // that names no input of its Assembly counts for none.
                 try database.execute("""
                     UPDATE files SET state = CASE WHEN EXISTS (
                         SELECT 1 FROM results r
                         WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN (?3, ?4)
-                        AND (r.file_index = files.file_index OR r.file_index IS NULL)
+                        AND (r.file_index = files.file_index
+                             OR EXISTS (SELECT 1 FROM result_inputs i WHERE i.result_id = r.id AND i.file_index = files.file_index))
                         AND r.attempt = (SELECT max(attempt) FROM attempts
                                          WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)
                     ) THEN ?6 ELSE ?7 END
@@ -211,11 +213,12 @@ extension SQLiteLedger {
         let owner = try database.cachedStatement("SELECT shard_index FROM files WHERE run_id = ? AND file_index = ?")
         let insert = try database.cachedStatement("""
             INSERT INTO results (run_id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5, mime,
-                                 width, height, temporary, output_path, state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 width, height, temporary, output_path, state, source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let input = try database.cachedStatement("INSERT INTO result_inputs (result_id, run_id, file_index) VALUES (?, ?, ?)")
         for result in results {
-            if let file = result.fileIndex {
+            for file in result.source.inputs {
                 let found = try owner.firstRow([.text(run.rawValue), .integer(Int64(file))]) { $0.integer(0) }
                 guard let found else { throw LedgerError.fileNotFound(run, file: file) }
                 guard found == Int64(shard) else { throw LedgerError.fileNotInShard(run, file: file, shard: shard) }
@@ -224,7 +227,13 @@ extension SQLiteLedger {
                                 .integer(result.fileIndex), .text(result.step), .text(result.remoteID),
                                 .text(result.name), .text(result.url), .integer(result.size), .text(result.md5),
                                 .text(result.mime), .integer(result.width), .integer(result.height),
-                                .bool(result.isTemporary), .text(result.outputPath), .state(ResultState(result.delivery))])
+                                .bool(result.isTemporary), .text(result.outputPath), .state(ResultState(result.delivery)),
+                                .state(result.source.kind)])
+            guard case let .several(indices) = result.source else { continue }
+            let id = database.lastInsertedRowID
+            for file in indices {
+                try input.execute([.integer(id), .text(run.rawValue), .integer(Int64(file))])
+            }
         }
     }
 

@@ -150,9 +150,9 @@ import Testing
         try await ledger.transition(older, shard: 0, .created(assemblyURL: "https://api2.test/assemblies/\(id)", tusURL: nil, bytesSent: 3_000), at: start)
         try await ledger.transition(older, shard: 0, .uploaded, at: start)
         try await ledger.transition(older, shard: 0, .completed(results: [
-            NewResult(fileIndex: 0, step: "thumb", remoteID: nil, name: "p0.jpg", url: "https://tmp.test/p0.jpg", size: 512, md5: "ab",
+            NewResult(source: .file(0), step: "thumb", remoteID: nil, name: "p0.jpg", url: "https://tmp.test/p0.jpg", size: 512, md5: "ab",
                       mime: nil, width: nil, height: nil, delivery: .download(to: "/out/thumb/p0.jpg")),
-            NewResult(fileIndex: 1, step: "archive", remoteID: "r1", name: "p1.jpg", url: "https://bucket.test/p1.jpg", size: nil, md5: nil,
+            NewResult(source: .file(1), step: "archive", remoteID: "r1", name: "p1.jpg", url: "https://bucket.test/p1.jpg", size: nil, md5: nil,
                       mime: nil, width: nil, height: nil, isTemporary: false, delivery: .exported),
         ]), at: start + 1)
         let result = try #require(try await ledger.results(of: older, shard: 0).first)

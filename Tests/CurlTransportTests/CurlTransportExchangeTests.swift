@@ -96,6 +96,32 @@ import Testing
         #expect(try Pattern.fileMatches(path, length: length))
     }
 
+    @Test func aFileBodyStopsAtItsBoundWhateverTheServerKeepsSending() async throws {
+        let scratch = try TemporaryDirectory()
+        let path = scratch.path + "/endless.bin"
+        await #expect(throws: TransportError.tooLarge(endpoint: "http://127.0.0.1:\(server.port)", limit: 1_000_000)) {
+            try await transport.send(.get(server.url("/endless")), to: .file(path: path, limit: 1_000_000))
+        }
+        let written = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(written <= 1_000_000, "no byte past the bound reaches the disk")
+        await #expect(throws: TransportError.tooLarge(endpoint: "http://127.0.0.1:\(server.port)", limit: 1000)) {
+            try await transport.send(.get(server.url("/bytes?n=1001")), to: .file(path: path, limit: 1000))
+        }
+        let exact = try await transport.send(.get(server.url("/bytes?n=1000")), to: .file(path: path, limit: 1000))
+        #expect(exact.body == .file(path: path, length: 1000))
+    }
+
+    @Test func anErrorBodyIsBoundedLikeAnAPIAnswerNotByTheFilesBound() async throws {
+        let scratch = try TemporaryDirectory()
+        let path = scratch.path + "/error.bin"
+        let small = try await transport.send(.get(server.url("/status?code=404&size=5000")), to: .file(path: path, limit: 10))
+        #expect(small.status == 404 && small.bytesReceived == 5000, "a short bound on the result does not hide the service's 404")
+        await #expect(throws: TransportError.tooLarge(endpoint: "http://127.0.0.1:\(server.port)", limit: HTTPDestination.defaultMemoryLimit)) {
+            try await transport.send(.get(server.url("/status?code=404&size=\(HTTPDestination.defaultMemoryLimit + 1)")),
+                                     to: .file(path: path, limit: 1 << 40))
+        }
+    }
+
     @Test func memoryBodyOverItsBoundIsTooLarge() async throws {
         await #expect(throws: TransportError.tooLarge(endpoint: "http://127.0.0.1:\(server.port)", limit: 1000)) {
             try await transport.send(.get(server.url("/bytes?n=100000")), to: .memory(limit: 1000))

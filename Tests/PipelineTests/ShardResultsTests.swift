@@ -37,7 +37,7 @@ import Testing
         #expect(try await harness.ledger.files(of: harness.run).map(\.state) == [.done, .noResult])
         let results = try await harness.ledger.results(of: harness.run, shard: 0)
         #expect(results.count == 1 && results[0].result.remoteID == nil && results[0].result.size == nil && results[0].isDownloaded)
-        #expect(harness.events.first { $0.kind == .completed }?.detail == .results(count: 1, unreadable: 1))
+        #expect(harness.events.first { $0.kind == .completed }?.detail == .results(count: 1, unreadable: 1, unmatched: 0))
     }
 
     @Test func exportResultsAreRecordedAndNeverFetched() async throws {

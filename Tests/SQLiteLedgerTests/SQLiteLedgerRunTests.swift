@@ -181,7 +181,7 @@ import Testing
                                                                  tusURL: nil), at: Fixture.time(3))
         let files = try await ledger.files(of: run, shard: shard, state: nil)
         let results = files.map { file in
-            NewResult(fileIndex: file.index, step: "resized", remoteID: "r\(file.index)", name: "x.jpg",
+            NewResult(source: .file(file.index), step: "resized", remoteID: "r\(file.index)", name: "x.jpg",
                       url: "http://127.0.0.1:9442/results/\(file.index)", size: 10, md5: nil, mime: "image/jpeg",
                       width: 100, height: 75, delivery: .download(to: "/out/\(file.index).jpg"))
         }

@@ -256,19 +256,37 @@ import Testing
         let (ledger, run) = (setup.ledger, setup.run)
         try await setup.drive(to: .executing)
         var results = try await setup.results()
-        results[2].fileIndex = 4
+        results[2].source = .file(4)
         await #expect(throws: LedgerError.fileNotInShard(run, file: 4, shard: 0)) {
             try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(40))
         }
-        results[2].fileIndex = 600
+        results[2].source = .file(600)
         await #expect(throws: LedgerError.fileNotFound(run, file: 600)) {
             try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(40))
         }
         #expect(try await ledger.results(of: run, shard: 0).isEmpty)
         #expect(try await setup.state() == .executing)
-        results[2].fileIndex = nil
+        results[2].source = .unmatched
         try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(41))
         #expect(try await ledger.results(of: run, shard: 0).map(\.result.fileIndex) == [0, 1, nil])
+    }
+
+    @Test func aResultCountsOnlyForTheFilesItNamesAndOneThatNamesNoneForNoFile() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        try await setup.drive(to: .executing)
+        var results = try await setup.results()
+        results[0].source = .several([0, 1])
+        results[1].source = .unmatched
+        results[1].delivery = .recorded
+        results.removeLast()
+        try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(40))
+        let stored = try await ledger.results(of: run, shard: 0)
+        #expect(stored.map(\.result.source) == [.several([0, 1]), .unmatched])
+        try await ledger.recordDownload(run, result: stored[0].id, at: Fixture.time(41))
+        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(42))
+        let files = try await ledger.files(of: run, shard: 0, state: nil)
+        #expect(files.map(\.state) == [.done, .done, .noResult], "the result naming nothing makes file 2 nothing")
     }
 
     @Test func expiredResultsAreRerunWithANewAttempt() async throws {
@@ -332,7 +350,7 @@ extension LedgerWithRun {
     /// One result per file of the shard.
     func results(_ shard: Int = 0) async throws -> [NewResult] {
         try await ledger.files(of: run, shard: shard, state: nil).map { file in
-            NewResult(fileIndex: file.index, step: "resized", remoteID: "r\(file.index)", name: "p.jpg",
+            NewResult(source: .file(file.index), step: "resized", remoteID: "r\(file.index)", name: "p.jpg",
                       url: "http://127.0.0.1:9442/results/\(file.index)", size: 1234, md5: "0cc175b9c0f1b6a8",
                       mime: "image/jpeg", width: 100, height: 75, delivery: .download(to: "/out/\(file.index).jpg"))
         }

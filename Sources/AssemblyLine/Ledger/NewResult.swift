@@ -14,8 +14,8 @@ package struct NewResult: Sendable, Hashable {
         case recorded
     }
 
-    /// The input file it was made from (`FileRecord.index`); nil when it maps to none, or to several.
-    package var fileIndex: Int?
+    /// The inputs of its Assembly it was made from, as its `field` or `original_id`s name them.
+    package var source: ResultSource
     /// The Assembly step that produced it (`:original`, `resized`, ...).
     package var step: String
     /// Transloadit's `id` of the result, when it has one.
@@ -35,9 +35,9 @@ package struct NewResult: Sendable, Hashable {
     package var isTemporary: Bool
     package var delivery: Delivery
 
-    package init(fileIndex: Int?, step: String, remoteID: String?, name: String, url: String?, size: Int64?,
+    package init(source: ResultSource, step: String, remoteID: String?, name: String, url: String?, size: Int64?,
                 md5: String?, mime: String?, width: Int?, height: Int?, isTemporary: Bool = true, delivery: Delivery) {
-        self.fileIndex = fileIndex
+        self.source = source
         self.step = step
         self.remoteID = remoteID
         self.name = name
@@ -49,6 +49,11 @@ package struct NewResult: Sendable, Hashable {
         self.height = height
         self.isTemporary = isTemporary
         self.delivery = delivery
+    }
+
+    /// The input file it was made from alone (`FileRecord.index`); nil when it was made from several, or from none of the Assembly's.
+    package var fileIndex: Int? {
+        if case let .file(index) = source { index } else { nil }
     }
 
     /// Where the verified download goes; nil for a result that is recorded, not downloaded.

@@ -20,6 +20,7 @@ package struct Manifest: Sendable, Hashable {
     package var retry: RetrySettings
     package var poll: PollSettings
     package var limits: RateLimits
+    package var resultLimits: ResultLimits
     package var output: OutputSettings
     /// Where the ledger and the lock live.
     package var stateDir: String

@@ -47,12 +47,13 @@ struct ManifestSections {
         let stateDir = table.string("state_dir").map(resolve) ?? resolve(ManifestDefaults.stateDir)
         let output = self.output(table, stateDir: stateDir, recipe: recipe)
         let shards = self.shards(table), concurrency = self.concurrency(table), upload = self.upload(table)
-        let retry = self.retry(table), poll = self.poll(table), limits = self.limits(table)
+        let retry = self.retry(table), poll = self.poll(table), (limits, resultLimits) = self.limits(table)
         guard let name, let endpoint, let auth, let signer, let inputs, let recipe, let output else { return nil }
         return Manifest(
             file: file, name: name, endpoint: endpoint, auth: auth, signer: signer, inputs: inputs,
             recipe: recipe, notifyURL: notifyURL, shards: shards, concurrency: concurrency,
-            upload: upload, retry: retry, poll: poll, limits: limits, output: output, stateDir: stateDir)
+            upload: upload, retry: retry, poll: poll, limits: limits, resultLimits: resultLimits,
+            output: output, stateDir: stateDir)
     }
 
     private func resolve(_ path: String) -> String { PathText.resolve(path, against: directory) }
@@ -188,11 +189,15 @@ struct ManifestSections {
         return settings
     }
 
-    private func limits(_ table: ConfigTable) -> RateLimits {
-        let section = table.table("limits", keys: ["creations_per_minute", "status_per_second"])
-        return RateLimits(
+    private func limits(_ table: ConfigTable) -> (RateLimits, ResultLimits) {
+        let section = table.table("limits", keys: ["creations_per_minute", "status_per_second", "max_results_per_file", "max_result_size"])
+        let rates = RateLimits(
             creationsPerMinute: section?.int("creations_per_minute", in: ManifestDefaults.creationsPerMinuteRange) ?? ManifestDefaults.creationsPerMinute,
             statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond)
+        let results = ResultLimits(
+            maxResultsPerFile: section?.int("max_results_per_file", in: ManifestDefaults.maxResultsPerFileRange) ?? ManifestDefaults.maxResultsPerFile,
+            maxResultSize: section?.size("max_result_size", in: ManifestDefaults.maxResultSizeRange) ?? ManifestDefaults.maxResultSize)
+        return (rates, results)
     }
 
     private func output(_ table: ConfigTable, stateDir: String, recipe: Recipe?) -> OutputSettings? {

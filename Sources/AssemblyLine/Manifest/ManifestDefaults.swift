@@ -41,6 +41,12 @@ package enum ManifestDefaults {
     /// Transloadit answers at most a few status requests a second per Assembly.
     package static let statusRequestsPerSecond = 2
     package static let statusRequestsPerSecondRange: ClosedRange<Int> = 1...100
+    /// An Assembly's results per file it was sent: a thumbnail recipe gives a few; a hostile answer, thousands.
+    package static let maxResultsPerFile = 100
+    package static let maxResultsPerFileRange: ClosedRange<Int> = 1...100_000
+    /// A result whose size the service does not declare stops downloading here: 16 GiB.
+    package static let maxResultSize: Int64 = 16 << 30
+    package static let maxResultSizeRange: ClosedRange<Int64> = 1...(1 << 40)
 
     package static let stateDir = "runs"
     /// Relative to the state directory.

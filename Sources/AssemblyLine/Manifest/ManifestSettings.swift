@@ -85,6 +85,19 @@ package struct RateLimits: Sendable, Hashable {
     package var statusRequestsPerSecond: Int
 }
 
+/// What the service's answers may hold: results per file, bytes per result.
+package struct ResultLimits: Sendable, Hashable {
+    /// The most results an Assembly may give per file it was sent; past it the shard fails (`TOO_MANY_RESULTS`).
+    package var maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile
+    /// The most bytes of one result whose size the service did not declare (`RESULT_TOO_LARGE` past it).
+    package var maxResultSize: Int64 = ManifestDefaults.maxResultSize
+
+    package init(maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile, maxResultSize: Int64 = ManifestDefaults.maxResultSize) {
+        self.maxResultsPerFile = maxResultsPerFile
+        self.maxResultSize = maxResultSize
+    }
+}
+
 /// Where results are written.
 package struct OutputSettings: Sendable, Hashable {
     /// Absolute directory.

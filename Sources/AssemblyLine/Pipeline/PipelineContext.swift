@@ -14,6 +14,8 @@ package struct PipelineContext: Sendable {
     package var output: OutputSettings
     /// How long the service keeps results (Transloadit: 24 hours); a resume past it runs the shard again.
     package var resultLifetime: Duration
+    /// What an Assembly's answer may hold: results per file (the machine's bound; the downloader holds the bytes).
+    package var resultLimits: ResultLimits
     /// Called for every shard event; must not block.
     package var report: @Sendable (ShardEvent) -> Void
     /// Called at every checkpoint, on any thread; must not block. Crash tests stop the process here.
@@ -28,6 +30,7 @@ package struct PipelineContext: Sendable {
     package init(runID: RunID, ledger: any RunLedger, client: TransloaditClient, downloader: ResultDownloader,
                 signer: any Signer, tus: TusUploader? = nil, params: AssemblyParams, governor: Governor, retry: RetryPolicy,
                 poll: PollSettings, output: OutputSettings, resultLifetime: Duration = .seconds(86_400),
+                resultLimits: ResultLimits = ResultLimits(),
                 report: @escaping @Sendable (ShardEvent) -> Void,
                 checkpoint: @escaping @Sendable (PipelineCheckpoint) -> Void = { _ in },
                 sent: @escaping @Sendable (Int64) -> Void = { _ in },
@@ -44,6 +47,7 @@ package struct PipelineContext: Sendable {
         self.poll = poll
         self.output = output
         self.resultLifetime = resultLifetime
+        self.resultLimits = resultLimits
         self.report = report
         self.checkpoint = checkpoint
         self.sent = sent

@@ -6,19 +6,24 @@ import Glibc
 /// Downloads one result to its place, verified: temp file, size and MD5 checked, fsync, atomic rename.
 ///
 /// A result already in place with the right size and MD5 (a run stopped between the rename and the
-/// ledger's commit) is kept and not fetched again. The temp file has a fixed name, `<output>.part`
-/// (``temporaryPath(for:)``), so that one left by a killed process is overwritten by the next try
-/// rather than left behind (the run lock keeps a second writer away).
+/// ledger's commit) is kept and not fetched again. The body stops at the result's declared size
+/// (libcurl stops at `Content-Length`), or at `limits.max_result_size` when none is declared. The
+/// temp file's name is the output's and the result's own (``temporaryPath(for:of:)``): two results
+/// never write one temp file, and one left by a killed process is overwritten by the next try of
+/// that result rather than left behind (the run lock keeps a second writer away).
 package struct ResultDownloader: Sendable {
     /// The most fetches of one temporary result: Transloadit refuses a temporary file fetched more than 10 times.
     package static let fetchLimit = 10
 
     package let client: TransloaditClient
     package let digester: any FileDigester
+    /// The most bytes of a result whose size the service did not declare.
+    package let maxResultSize: Int64
 
-    package init(client: TransloaditClient, digester: any FileDigester) {
+    package init(client: TransloaditClient, digester: any FileDigester, maxResultSize: Int64 = ManifestDefaults.maxResultSize) {
         self.client = client
         self.digester = digester
+        self.maxResultSize = maxResultSize
     }
 
     /// Puts the result at its output path; returns the bytes fetched (0 when it was already there).
@@ -36,9 +41,17 @@ package struct ResultDownloader: Sendable {
         } catch {
             throw Self.failure(.outputNotWritable, "cannot create \(directory): \(error.localizedDescription)", retryable: false)
         }
-        let temporary = Self.temporaryPath(for: path)
+        let temporary = Self.temporaryPath(for: path, of: result)
         defer { unlink(temporary) }
-        let bytes = try await client.download(url: url, to: temporary, progress: progress)
+        let limit = min(result.size ?? maxResultSize, maxResultSize)
+        let bytes: Int64
+        do {
+            bytes = try await client.download(url: url, to: temporary, limit: limit, progress: progress)
+        } catch where error.code == .transportTooLarge {
+            let bound = result.size == limit ? "its declared \(limit) bytes" : "limits.max_result_size (\(limit) bytes)"
+            throw Self.failure(.resultTooLarge, "\(result.name) of step \(result.step) ran past \(bound); the download stopped there",
+                               retryable: true)
+        }
         try await BlockingFileWork.run { () -> Result<Void, TransloaditError> in
             do throws(TransloaditError) {
                 try verify(result, at: temporary)
@@ -54,18 +67,29 @@ package struct ResultDownloader: Sendable {
     /// The longest file name the file systems here take (`NAME_MAX`), in bytes.
     static let nameLimit = 255
 
-    /// `<output>.part`; where that name would pass ``nameLimit``, the output name's first 200 bytes
-    /// (whole characters), a dash, a 64-bit FNV-1a hash of the whole name in hex, and `.part`.
-    package static func temporaryPath(for path: String) -> String {
+    /// `<output>.<result>.part`, where `<result>` is a 64-bit FNV-1a hash in hex of the result's step, name and
+    /// inputs: what stays the same when a resume's new Assembly makes the result again (its id and URL do
+    /// not), so the next try overwrites what a killed one left. Where that name would pass ``nameLimit``,
+    /// the output name's first 200 bytes (whole characters), a dash and a hash of the whole name take the
+    /// output name's place.
+    package static func temporaryPath(for path: String, of result: NewResult) -> String {
         let name = PathText.lastComponent(of: path)
-        guard name.utf8.count + ".part".utf8.count > nameLimit else { return path + ".part" }
+        let inputs = result.source.inputs.map(String.init).joined(separator: ",")
+        let identity = [result.step, result.name, result.source.kind.rawValue, inputs].joined(separator: "\u{0}")
+        let suffix = "." + hex(FNVHash.of(identity)) + ".part"
+        guard name.utf8.count + suffix.utf8.count > nameLimit else { return path + suffix }
         var head = ""
         for character in name {
             guard head.utf8.count + character.utf8.count <= 200 else { break }
             head.append(character)
         }
-        let hex = String(FNVHash.of(name), radix: 16)
-        return PathText.appending("\(head)-\(String(repeating: "0", count: 16 - hex.count))\(hex).part", to: PathText.directory(of: path))
+        return PathText.appending("\(head)-\(hex(FNVHash.of(name)))\(suffix)", to: PathText.directory(of: path))
+    }
+
+    /// Sixteen lowercase hex digits.
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Checks a file's size and MD5 against the result, each when the service gave it.

@@ -29,23 +29,31 @@ package struct ResultMapper: Sendable {
         return fileIndex(ofField: field)
     }
 
-    /// Every result of the status as a ``NewResult`` with its input and what becomes of it, steps and files in order.
+    /// Every result of the status as a ``NewResult`` with its inputs and what becomes of it, steps and files in order.
     ///
-    /// A result maps to its input through its `field`, else through its `original_id`s and their
-    /// uploads: one input of ours, or none when it was made from several (a zip, a concatenation).
-    /// A result of a step `output.steps` selects is downloaded when it has a URL; one of an export
-    /// Robot's step is recorded as exported; the rest are recorded.
-    package func results(of status: AssemblyStatus, files: [FileRecord]) -> [NewResult] {
+    /// A result maps to the inputs of this Assembly (`files`) that its `field`, else its `original_id`s
+    /// and their uploads, name: one (the file's own), several (a zip, a concatenation), or none
+    /// (``ResultSource/unmatched``: recorded, never downloaded). A result of a step `output.steps`
+    /// selects is downloaded when it has a URL; one of an export Robot's step is recorded as exported;
+    /// the rest are recorded. A result whose output path an earlier result of the Assembly took is
+    /// recorded, not downloaded, and listed in ``ResultMapping/collisions``: nothing is overwritten.
+    package func results(of status: AssemblyStatus, files: [FileRecord]) -> ResultMapping {
         let byIndex = Dictionary(files.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
         let uploadFields = Dictionary(status.uploads.compactMap { upload in upload.id.flatMap { id in upload.field.map { (id, $0) } } },
                                       uniquingKeysWith: { first, _ in first })
-        var mapped: [NewResult] = []
+        var mapping = ResultMapping()
+        var taken: Set<PathKey> = []
         for step in status.results.keys.sorted() {
             for file in status.results[step] ?? [] {
-                mapped.append(result(file, step: step, ordinal: mapped.count, uploadFields: uploadFields, byIndex: byIndex))
+                var mapped = result(file, step: step, ordinal: mapping.results.count, uploadFields: uploadFields, byIndex: byIndex)
+                if let path = mapped.outputPath, !taken.insert(PathKey(path)).inserted {
+                    mapped.delivery = .recorded
+                    mapping.collisions.append(ResultMapping.Collision(result: mapped, path: path))
+                }
+                mapping.results.append(mapped)
             }
         }
-        return mapped
+        return mapping
     }
 
     /// One result of `step` as a ``NewResult``; `ordinal` names a result that has neither a name nor an id,
@@ -53,17 +61,23 @@ package struct ResultMapper: Sendable {
     package func result(_ file: AssemblyFile, step: String, ordinal: Int, uploadFields: [String: String],
                         byIndex: [Int: FileRecord]) -> NewResult {
         let fields = file.field.map { [$0] } ?? file.originalIDs.compactMap { uploadFields[$0] }
-        let inputs = Set(fields.compactMap(Self.fileIndex(ofField:)).filter { byIndex[$0] != nil })
-        let input = inputs.count == 1 ? inputs.first.flatMap { byIndex[$0] } : nil
+        let inputs = Set(fields.compactMap(Self.fileIndex(ofField:)).filter { byIndex[$0] != nil }).sorted()
+        let source: ResultSource = switch inputs.count {
+        case 0: .unmatched
+        case 1: .file(inputs[0])
+        default: .several(inputs)
+        }
+        let input = inputs.count == 1 ? byIndex[inputs[0]] : nil
         let name = file.name ?? file.id ?? "\(step)-\(ordinal)"
         let url = file.downloadURL
         let delivery: NewResult.Delivery = switch output.steps.delivery(ofStep: step) {
-        case .download where url != nil: .download(to: outputPath(step: step, name: name, ext: file.ext, input: input?.file))
+        case .download where url != nil && source != .unmatched:
+            .download(to: outputPath(step: step, name: name, ext: file.ext, input: input?.file))
         case .export: .exported
         case .download, .record: .recorded
         }
         return NewResult(
-            fileIndex: input?.index, step: step, remoteID: file.id, name: name, url: url, size: file.size,
+            source: source, step: step, remoteID: file.id, name: name, url: url, size: file.size,
             md5: file.md5hash, mime: file.mime, width: file.width, height: file.height,
             isTemporary: file.isTemporaryURL ?? url.map(Self.isTemporaryStorage) ?? false, delivery: delivery)
     }

@@ -24,8 +24,9 @@ package struct ShardEvent: Sendable, Hashable {
         case everyFileArrived
         /// A resume found the Assembly completed: every upload had arrived before the stop.
         case completedBeforeRecorded
-        /// The Assembly completed with `count` results; `unreadable` entries of its status were left out.
-        case results(count: Int, unreadable: Int)
+        /// The Assembly completed with `count` results; `unreadable` entries of its status were left out,
+        /// `unmatched` results named no input of the Assembly (recorded, never a file's).
+        case results(count: Int, unreadable: Int, unmatched: Int)
         /// The shard's results are in place: `count` were to download.
         case downloads(count: Int)
         /// A failed step is tried again: try `number` of `of`, after `wait`.
@@ -38,7 +39,7 @@ package struct ShardEvent: Sendable, Hashable {
         case failed(FailureReason)
         /// An input failed alone; `othersLeft` files of the shard go on in a new Assembly.
         case inputFailed(file: String, FailureReason, othersLeft: Int)
-        /// Storage refused the result `result` of `file`: the file fails alone.
+        /// The result `result` of `file` could not be its output (storage refused it, or its path was taken): the file fails alone.
         case resultRefused(file: String?, result: String, FailureReason)
     }
 

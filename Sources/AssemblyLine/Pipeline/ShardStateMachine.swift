@@ -37,14 +37,18 @@ package struct ShardStateMachine: Sendable {
         package var resultLifetime: Duration
         /// Where results go, and the run and shard their paths may name.
         package var mapper: ResultMapper
+        /// The most results an Assembly may give for each file it was sent (`limits.max_results_per_file`).
+        package var maxResultsPerFile: Int
 
-        package init(endpoint: String, tus: Bool, retry: RetryPolicy, poll: PollSettings, resultLifetime: Duration, mapper: ResultMapper) {
+        package init(endpoint: String, tus: Bool, retry: RetryPolicy, poll: PollSettings, resultLifetime: Duration, mapper: ResultMapper,
+                     maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile) {
             self.endpoint = endpoint
             self.tus = tus
             self.retry = retry
             self.poll = poll
             self.resultLifetime = resultLifetime
             self.mapper = mapper
+            self.maxResultsPerFile = maxResultsPerFile
         }
     }
 
@@ -259,15 +263,17 @@ package struct ShardStateMachine: Sendable {
     /// `polling` is the poll under way, nil when the status came with the creation or the tus check.
     mutating func advance(with status: AssemblyStatus, polling: Poll?, _ facts: Facts, now: Date) -> Decision {
         var facts = facts
+        if let running = facts.running, status.assemblyID.map({ $0 != running.rawValue }) ?? status.isCompleted {
+            let named = status.assemblyID.map { "Assembly \($0)" } ?? "no Assembly"
+            let mismatch = ShardFailure(code: .assemblyIDMismatch, "the service's status names \(named), not \(running)", retryable: false)
+            let cancel = abandon(&facts)
+            return fail(mismatch, facts).after(cancel)
+        }
         if status.isCompleted || status.error != nil || status.ok == .aborted || status.ok == .canceled {
             facts.running = nil
         }
         if status.isCompleted {
-            let results = settings.mapper.results(of: status, files: facts.files)
-            let forget = polling.map { [Command.forgetStatusPacing(url: $0.url)] } ?? []
-            return enter(.completed, facts).after(
-                [.transition(.completed(results: results), .completed, .results(count: results.count, unreadable: status.unreadableEntries)),
-                 .checkpoint(.afterCompleted)] + forget)
+            return completed(status, polling: polling, facts)
         }
         if let error = status.error {
             let again = Retryability.isRetryable(assemblyError: error, said: status.retryable)
@@ -297,6 +303,37 @@ package struct ShardStateMachine: Sendable {
             return fail(timeout, facts).after(commands + cancel)
         }
         return pause(polling, facts, now: now).after(commands)
+    }
+
+    /// Records a completed Assembly's results, and fails alone the files whose results collide; past the bound, the shard.
+    private mutating func completed(_ status: AssemblyStatus, polling: Poll?, _ facts: Facts) -> Decision {
+        var facts = facts
+        let bound = settings.maxResultsPerFile * max(1, facts.files.count)
+        let count = status.results.values.reduce(0) { $0 + $1.count }
+        guard count <= bound else {
+            return fail(ShardFailure(code: .tooManyResults,
+                                     "the Assembly gave \(count) results for \(CountText.of(facts.files.count, "file")), more than "
+                                         + "limits.max_results_per_file (\(settings.maxResultsPerFile)) allows",
+                                     retryable: false), facts)
+        }
+        let mapping = settings.mapper.results(of: status, files: facts.files)
+        let forget = polling.map { [Command.forgetStatusPacing(url: $0.url)] } ?? []
+        var refused: [Command] = []
+        for collision in mapping.collisions {
+            let failing = collision.result.source.inputs.filter { index in facts.files.contains { $0.index == index && $0.state == .pending } }
+            let reason = FailureReason(code: .outputCollision,
+                                       message: "\(collision.result.name) of step \(collision.result.step) renders to \(collision.path), "
+                                           + "which another result of the Assembly took; nothing was overwritten",
+                                       isRetryable: false)
+            facts.markFailed(failing, reason)
+            for index in failing {
+                let input = facts.files.first { $0.index == index }?.file.relativePath
+                refused += [.failFiles([index], reason), .report(.fileFailed, .resultRefused(file: input, result: collision.result.name, reason))]
+            }
+        }
+        let detail = ShardEvent.Detail.results(count: mapping.results.count, unreadable: status.unreadableEntries, unmatched: mapping.unmatched)
+        return enter(.completed, facts).after(
+            [.transition(.completed(results: mapping.results), .completed, detail)] + refused + [.checkpoint(.afterCompleted)] + forget)
     }
 
     // MARK: - Failures

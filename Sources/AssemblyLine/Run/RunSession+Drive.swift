@@ -83,14 +83,15 @@ extension RunSession {
         let retry = RetryPolicy(manifest.retry)
         return PipelineContext(
             runID: runID, ledger: ports.ledger, client: client,
-            downloader: ResultDownloader(client: client, digester: adapters.digester), signer: ports.signer,
+            downloader: ResultDownloader(client: client, digester: adapters.digester, maxResultSize: manifest.resultLimits.maxResultSize),
+            signer: ports.signer,
             tus: manifest.upload.mode == .tus
                 ? TusUploader(transport: ports.transport, digester: adapters.digester, chunkSize: manifest.upload.chunkSize, retry: retry,
                               useChecksums: manifest.upload.checksums, clock: ports.clock, seed: ports.seed)
                 : nil,
             params: AssemblyParams(key: ports.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL),
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency, clock: ports.clock),
-            retry: retry, poll: manifest.poll, output: manifest.output,
+            retry: retry, poll: manifest.poll, output: manifest.output, resultLimits: manifest.resultLimits,
             report: { observer.report($0) }, checkpoint: ports.checkpoint, sent: { observer.sent($0) },
             clock: ports.clock, seed: ports.seed)
     }

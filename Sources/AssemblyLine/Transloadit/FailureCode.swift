@@ -92,6 +92,13 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
 
     // MARK: - Downloads
 
+    /// Two results of one Assembly render to one output path: the second's file fails, nothing is overwritten.
+    package static let outputCollision: FailureCode = "OUTPUT_COLLISION"
+    /// An Assembly gave more results than `limits.max_results_per_file` allows for its files.
+    package static let tooManyResults: FailureCode = "TOO_MANY_RESULTS"
+    /// A result's body ran past its declared size, its `Content-Length` or `limits.max_result_size`: the download stopped there.
+    package static let resultTooLarge: FailureCode = "RESULT_TOO_LARGE"
+
     package static let outputNotWritable: FailureCode = "OUTPUT_NOT_WRITABLE"
     /// Storage refused a result (401, 403): an export Robot's, in the customer's private storage.
     package static let resultNotDownloadable: FailureCode = "RESULT_NOT_DOWNLOADABLE"

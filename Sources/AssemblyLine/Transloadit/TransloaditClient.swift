@@ -96,13 +96,14 @@ package struct TransloaditClient: Sendable {
     ///
     /// Redirects are followed, at most ``maxDownloadRedirects``, never from https to http; no
     /// credentials go with a result request, so none can follow a redirect elsewhere.
-    package func download(url: String, to path: String, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
+    package func download(url: String, to path: String, limit: Int64? = nil,
+                          progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
         var following = options
         following.followRedirects = true
         following.maxRedirects = Self.maxDownloadRedirects
         let response: HTTPResponseInfo
         do {
-            response = try await transport.send(.get(url), to: .file(path: path), options: following, progress: progress)
+            response = try await transport.send(.get(url), to: .file(path: path, limit: limit), options: following, progress: progress)
         } catch {
             throw TransloaditError(error)
         }

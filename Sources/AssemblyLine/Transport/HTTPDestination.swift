@@ -2,9 +2,9 @@
 package enum HTTPDestination: Sendable, Hashable {
     /// Keep the body in memory; a body longer than `limit` bytes fails the transfer with `tooLarge`.
     case memory(limit: Int)
-    /// Write the body to `path`, created or truncated (mode 0644); a failed transfer leaves the partial file
-    /// for the caller to remove.
-    case file(path: String)
+    /// Write the body to `path`, created or truncated (mode 0644); a body longer than `limit` bytes fails the
+    /// transfer with `tooLarge` once it passes it. A failed transfer leaves the partial file for the caller to remove.
+    case file(path: String, limit: Int64? = nil)
     /// Hand each chunk to `receiver` as it arrives and keep nothing: a body without a known end, such
     /// as an event stream. The chunks of an interim or redirect response are handed over too.
     case stream(HTTPStreamReceiver)

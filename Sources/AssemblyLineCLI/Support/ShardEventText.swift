@@ -15,8 +15,9 @@ enum ShardEventText {
             "\(CountText.of(totals.files, "file")) over tus, \(totals.bytesSent) bytes sent, \(totals.resumed) resumed"
         case .everyFileArrived: "every file was already there"
         case .completedBeforeRecorded: "every upload had arrived; the Assembly completed"
-        case let .results(count, unreadable):
+        case let .results(count, unreadable, unmatched):
             CountText.of(count, "result") + (unreadable == 0 ? "" : ", \(unreadable) unreadable entr\(unreadable == 1 ? "y" : "ies") left out")
+                + (unmatched == 0 ? "" : ", \(unmatched) naming no file of the Assembly (recorded, not downloaded)")
         case let .downloads(count): CountText.of(count, "file")
         case let .retry(reason, number, of, wait): "\(reason) (try \(number) of \(of) in \(ConfigUnits.formatDuration(wait)))"
         case let .rateLimited(code, wait): "\(code): waiting \(ConfigUnits.formatDuration(wait))"

@@ -77,7 +77,7 @@ import Testing
         ]
         let output = OutputSettings(dir: "/out", layout: try OutputLayout("{run}/{step}/{relpath}.{ext}"))
         let mapper = ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 2, output: output)
-        let results = mapper.results(of: status, files: files)
+        let results = mapper.results(of: status, files: files).results
         #expect(results.map(\.fileIndex) == [7, 9])
         #expect(results.map(\.outputPath) == ["/out/20261130T210501Z-3f9a2c/resize/a/cat.jpg", "/out/20261130T210501Z-3f9a2c/resize/dog.webp"])
         #expect(results.first?.md5 == "abc")

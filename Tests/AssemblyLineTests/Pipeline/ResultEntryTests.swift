@@ -27,7 +27,7 @@ import Testing
             {"thumb":[{"name":"a.jpg","ext":"jpg","original_id":"u0","ssl_url":"https://tmp/a.jpg","md5hash":"aa"},
                       {"id":"r1","name":"b.jpg","ext":"jpg","field":"file_1","size":20,"ssl_url":"https://tmp/b.jpg"}]}
             """#)
-        let results = try Self.mapper().results(of: status, files: Self.files)
+        let results = try Self.mapper().results(of: status, files: Self.files).results
         #expect(results.map(\.fileIndex) == [0, 1])
         #expect(results.map(\.remoteID) == [nil, "r1"] && results.map(\.size) == [nil, 20] && results.map(\.md5) == ["aa", nil])
         #expect(results.map(\.outputPath) == ["/out/thumb/a.jpg", "/out/thumb/b.jpg"])
@@ -41,7 +41,7 @@ import Testing
             """#)
         #expect(status.unreadableEntries == 3)
         #expect(status.results.keys.sorted() == ["medium", "thumb"])
-        let results = try Self.mapper().results(of: status, files: Self.files)
+        let results = try Self.mapper().results(of: status, files: Self.files).results
         #expect(results.map(\.remoteID) == ["r1", "r0"] && results.map(\.size) == [5, nil])
     }
 
@@ -50,9 +50,50 @@ import Testing
             {"one":[{"id":"r0","name":"a.jpg","original_id":["u0",null],"ssl_url":"https://tmp/a.jpg"}],
              "zip":[{"id":"r1","name":"all.zip","ext":"zip","original_id":["u0","u1"],"ssl_url":"https://tmp/all.zip"}]}
             """#)
-        let results = try Self.mapper().results(of: status, files: Self.files)
+        let results = try Self.mapper().results(of: status, files: Self.files).results
         #expect(results.map(\.step) == ["one", "zip"] && results.map(\.fileIndex) == [0, nil])
+        #expect(results.map(\.source) == [.file(0), .several([0, 1])])
         #expect(results.map(\.outputPath) == ["/out/one/a.jpg", "/out/zip/all.zip"])
+    }
+
+    @Test func aResultThatNamesNoInputOfTheAssemblyIsRecordedApartAndNeverDownloaded() throws {
+        let status = try Self.status(results: #"""
+            {"thumb":[{"id":"r0","name":"../../etc/x.jpg","field":"file_7","ssl_url":"https://tmp/x.jpg"},
+                      {"id":"r1","name":"y.jpg","original_id":"u9","ssl_url":"https://tmp/y.jpg"},
+                      {"id":"r2","name":"z.jpg","ssl_url":"https://tmp/z.jpg"},
+                      {"id":"r3","name":"b.jpg","field":"file_1","ssl_url":"https://tmp/b.jpg"}]}
+            """#)
+        let mapping = try Self.mapper().results(of: status, files: Self.files)
+        #expect(mapping.results.map(\.source) == [.unmatched, .unmatched, .unmatched, .file(1)])
+        #expect(mapping.results.map(\.outputPath) == [nil, nil, nil, "/out/thumb/b.jpg"])
+        #expect(mapping.unmatched == 3 && mapping.collisions.isEmpty)
+    }
+
+    @Test func aSecondResultForATakenPathIsRefusedAndNothingIsOverwritten() throws {
+        let status = try Self.status(results: #"""
+            {"thumb":[{"id":"r0","name":"a.jpg","field":"file_0","ssl_url":"https://tmp/a0.jpg"},
+                      {"id":"r1","name":"a.jpg","field":"file_0","ssl_url":"https://tmp/a1.jpg"},
+                      {"id":"r2","name":"b.jpg","field":"file_1","ssl_url":"https://tmp/b.jpg"}]}
+            """#)
+        let mapping = try Self.mapper().results(of: status, files: Self.files)
+        #expect(mapping.results.map(\.outputPath) == ["/out/thumb/a.jpg", nil, "/out/thumb/b.jpg"])
+        #expect(mapping.collisions.map(\.result.remoteID) == ["r1"] && mapping.collisions.map(\.path) == ["/out/thumb/a.jpg"])
+    }
+
+    @Test func pathsThatAreCanonicallyEquivalentButNotTheSameBytesDoNotCollide() throws {
+        let files = [("caf\u{E9}", 0), ("cafe\u{301}", 1)].map { name, index in
+            FileRecord(index: index, shardIndex: 0, file: PlannedFile(path: "/in/\(name).jpg", relativePath: "\(name).jpg", size: 1,
+                                                                      modifiedNanoseconds: 0), state: .pending, failure: nil)
+        }
+        #expect(files[0].file.relativePath == files[1].file.relativePath, "Swift's == equates them")
+        let status = try Self.status(results: #"""
+            {"thumb":[{"id":"r0","name":"x.jpg","ext":"jpg","field":"file_0","ssl_url":"https://tmp/0.jpg"},
+                      {"id":"r1","name":"x.jpg","ext":"jpg","field":"file_1","ssl_url":"https://tmp/1.jpg"}]}
+            """#)
+        let mapping = try Self.mapper().results(of: status, files: files)
+        #expect(mapping.collisions.isEmpty)
+        #expect(mapping.results.compactMap(\.outputPath).map { Array($0.utf8) }
+            == [Array("/out/thumb/caf\u{E9}.jpg".utf8), Array("/out/thumb/cafe\u{301}.jpg".utf8)])
     }
 
     @Test func exportResultsAreRecordedAndOthersFollowTheSelection() throws {
@@ -63,7 +104,7 @@ import Testing
              "lost":[{"id":"r3","name":"a.jpg","field":"file_0"}]}
             """#)
         let selection = ResultSelection(downloaded: ["thumb", "lost"], exported: ["stored"])
-        let results = try Self.mapper(selection).results(of: status, files: Self.files)
+        let results = try Self.mapper(selection).results(of: status, files: Self.files).results
         #expect(results.map(\.step) == ["lost", "medium", "stored", "thumb"])
         #expect(results.map(\.delivery) == [.recorded, .recorded, .exported, .download(to: "/out/thumb/a.jpg")])
         #expect(results.map(\.isTemporary) == [false, true, false, true])

@@ -53,7 +53,21 @@ import Testing
 
     static let executing = status(#"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"\#(id)","assembly_ssl_url":"\#(machineURL)"}"#)
     static let uploading = status(#"{"ok":"ASSEMBLY_UPLOADING","assembly_id":"\#(id)","assembly_ssl_url":"\#(machineURL)","tus_url":"\#(tusURL)"}"#)
-    static let completed = status(#"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(machineURL)","results":{"r":[{"id":"x","name":"a.jpg","ssl_url":"https://tmp/a.jpg","size":3,"field":"file_0"}]}}"#)
+    static let completed = status(#"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(machineURL)","results":{"r":[{"id":"x","name":"a.jpg","ssl_url":"https://tmp/a.jpg","size":3,"field":"file_4"}]}}"#)
+    static let otherAssembly = status(#"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"ffffffffffffffffffffffffffffffff","assembly_ssl_url":"\#(machineURL)","results":{}}"#)
+    static let completedAnonymously = status(#"{"ok":"ASSEMBLY_COMPLETED","assembly_ssl_url":"\#(machineURL)","results":{}}"#)
+    static let flooded = status(#"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(machineURL)","results":{"r":["#
+        + (0..<301).map { #"{"id":"x\#($0)","name":"a.jpg","ssl_url":"https://tmp/\#($0).jpg","field":"file_4"}"# }.joined(separator: ",") + "]}}")
+    static let collided = status(#"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(machineURL)","results":{"r":["#
+        + #"{"id":"x","name":"a.jpg","ssl_url":"https://tmp/a.jpg","field":"file_4"},{"id":"y","name":"a.jpg","ssl_url":"https://tmp/b.jpg","field":"file_4"}]}}"#)
+    static let collisionRefused: [Command] = {
+        let mapping = mapper.results(of: collided, files: files)
+        let reason = FailureReason(code: .outputCollision, message: "a.jpg of step r renders to /out/a.jpg, which another result of the Assembly took; "
+                                       + "nothing was overwritten", isRetryable: false)
+        return [.transition(.completed(results: mapping.results), .completed, .results(count: 2, unreadable: 0, unmatched: 0)),
+                .failFiles([4], reason), .report(.fileFailed, .resultRefused(file: "a.jpg", result: "a.jpg", reason)),
+                .checkpoint(.afterCompleted)]
+    }()
     static let canceled = status(#"{"ok":"ASSEMBLY_CANCELED","assembly_id":"\#(id)"}"#)
     static let corrupt = status(#"{"ok":null,"error":"IMAGE_RESIZE_ERROR","message":"bad","original_id":"u1","uploads":[{"id":"u1","field":"file_4"}]}"#)
     static let aborted = status(#"{"ok":null,"error":"REQUEST_ABORTED","message":"cut off"}"#)
@@ -62,7 +76,7 @@ import Testing
 
     static func result(temporary: Bool, fetches: Int = 0) -> ResultRecord {
         ResultRecord(id: temporary ? 1 : 2, shardIndex: 0, attempt: 1, result: NewResult(
-            fileIndex: 4, step: "thumb", remoteID: nil, name: "a.jpg", url: "https://tmp/a.jpg", size: 3, md5: nil, mime: nil,
+            source: .file(4), step: "thumb", remoteID: nil, name: "a.jpg", url: "https://tmp/a.jpg", size: 3, md5: nil, mime: nil,
             width: nil, height: nil, isTemporary: temporary, delivery: .download(to: "/out/a.jpg")), downloadedAt: nil, fetches: fetches)
     }
 
@@ -142,7 +156,7 @@ import Testing
         .transition(.uploaded, .uploaded, .none), .checkpoint(.afterCreated),
     ]
     static let recordedCompletion: [Command] = [
-        .transition(.completed(results: mapper.results(of: completed, files: files)), .completed, .results(count: 1, unreadable: 0)),
+        .transition(.completed(results: mapper.results(of: completed, files: files).results), .completed, .results(count: 1, unreadable: 0, unmatched: 0)),
         .checkpoint(.afterCompleted),
     ]
     static let creating: [Event] = [.attempt(attempt(created: false), files: files), .lookedUp(nil), .signed(params)]
@@ -277,6 +291,21 @@ import Testing
         Row(name: "completed: results recorded, pacing forgotten", start: .executing, path: [.attempt(attempt(), files: files)],
             event: .statusAnswered(completed),
             expected: ask([.checkpoint(.midPoll)] + recordedCompletion + [.forgetStatusPacing(url: machineURL)], .loadDownloads)),
+        Row(name: "a status naming another Assembly fails the shard and cancels ours", start: .executing, path: [.attempt(attempt(), files: files)],
+            event: .statusAnswered(otherAssembly),
+            expected: failed(.assemblyIDMismatch, "the service's status names Assembly ffffffffffffffffffffffffffffffff, not \(id)", retryable: false,
+                             after: [.checkpoint(.midPoll), .cancelAssembly(id)])),
+        Row(name: "a completed status naming no Assembly is refused", start: .executing, path: [.attempt(attempt(), files: files)],
+            event: .statusAnswered(completedAnonymously),
+            expected: failed(.assemblyIDMismatch, "the service's status names no Assembly, not \(id)", retryable: false,
+                             after: [.checkpoint(.midPoll), .cancelAssembly(id)])),
+        Row(name: "more results than the files may have fails the shard", start: .executing, path: [.attempt(attempt(), files: files)],
+            event: .statusAnswered(flooded),
+            expected: failed(.tooManyResults, "the Assembly gave 301 results for 3 files, more than limits.max_results_per_file (100) allows",
+                             retryable: false, after: [.checkpoint(.midPoll)])),
+        Row(name: "a second result for a taken path fails its file alone", start: .executing, path: [.attempt(attempt(), files: files)],
+            event: .statusAnswered(collided),
+            expected: ask([.checkpoint(.midPoll)] + collisionRefused + [.forgetStatusPacing(url: machineURL)], .loadDownloads)),
         Row(name: "not found at the machine: the API host is asked", start: .executing, path: [.attempt(attempt(), files: files)],
             event: .statusAnswered(nil), expected: askingTheAPIHost),
         Row(name: "a machine that does not answer: the API host is asked", start: .executing, path: [.attempt(attempt(), files: files)],

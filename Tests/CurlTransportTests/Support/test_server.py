@@ -9,6 +9,7 @@ Endpoints (query parameters in brackets):
                                    {method, path, length, sha256, headers, body (first 64 KiB as text)}
   GET  /bytes?n=N                  N bytes of the pattern (byte i is PATTERN[i % PERIOD])
   GET  /slow-bytes?n=N&chunk=C&delay=S   the pattern, C bytes every S seconds
+  GET  /endless                    the pattern without a Content-Length, chunked, until the client goes away
   GET  /sleep?seconds=S            answers {"slept": S} after S seconds
   GET  /status?code=C[&body=TEXT][&size=N]   answers status C with TEXT, or N bytes of "x"
   GET  /redirect?to=PATH[&code=302]          answers a redirect to PATH
@@ -82,6 +83,7 @@ class Handler(BaseHTTPRequestHandler):
             "/echo": self.echo,
             "/bytes": self.pattern_bytes,
             "/slow-bytes": self.slow_bytes,
+            "/endless": self.endless,
             "/sleep": self.sleep,
             "/status": self.status,
             "/redirect": self.redirect,
@@ -157,6 +159,20 @@ class Handler(BaseHTTPRequestHandler):
     def slow_bytes(self, url, query):
         self.drain_body()
         self.send_pattern(int(query.get("n", "0")), int(query.get("chunk", "1")), float(query.get("delay", "1")))
+
+    def endless(self, url, query):
+        self.drain_body()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self.close_connection = True
+        size = 1 << 16
+        sent = 0
+        while True:
+            start = sent % PERIOD
+            self.wfile.write(b"%x\r\n" % size + memoryview(REPEATED)[start : start + size] + b"\r\n")
+            sent += size
 
     def sleep(self, url, query):
         self.drain_body()

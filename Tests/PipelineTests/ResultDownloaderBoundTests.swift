@@ -1,0 +1,50 @@
+import AssemblyLine
+import Digests
+import Foundation
+import HTTPMessages
+import TestSupport
+import Testing
+
+/// A result's body stops at its declared size, or at `limits.max_result_size` when none is declared
+/// (or a larger one is): a service that streams on cannot fill the disk, and nothing reaches the output.
+@Suite struct ResultDownloaderBoundTests {
+    static let url = "https://tmp.test/r/a.jpg"
+
+    /// A downloader against a transport that answers the result with `served` bytes.
+    static func downloader(serving served: Int, maxResultSize: Int64) -> ResultDownloader {
+        let transport = ScriptedTransport()
+        transport.script(.get, url) { _ in .bytes(200, Array(repeating: 7, count: served)) }
+        let client = TransloaditClient(transport: transport, endpoint: "https://api2.test")
+        return ResultDownloader(client: client, digester: LibcryptoFileDigester(), maxResultSize: maxResultSize)
+    }
+
+    static func result(declared size: Int64?, at path: String) -> NewResult {
+        NewResult(source: .file(0), step: "thumb", remoteID: "r1", name: "a.jpg", url: url, size: size, md5: nil,
+                  mime: "image/jpeg", width: nil, height: nil, delivery: .download(to: path))
+    }
+
+    @Test(arguments: [
+        (declared: Int64?.some(3), max: Int64(1_000), served: 5_000, bound: "its declared 3 bytes"),
+        (declared: nil, max: 100, served: 101, bound: "limits.max_result_size (100 bytes)"),
+        (declared: 200, max: 100, served: 150, bound: "limits.max_result_size (100 bytes)"),
+    ])
+    func aBodyPastItsBoundFailsTheResultAndLeavesNothing(declared: Int64?, max: Int64, served: Int, bound: String) async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("out/a.jpg")
+        let downloader = Self.downloader(serving: served, maxResultSize: max)
+        await #expect(throws: TransloaditError(code: .resultTooLarge,
+                                               message: "a.jpg of step thumb ran past \(bound); the download stopped there",
+                                               isRetryable: true)) {
+            try await downloader.fetch(Self.result(declared: declared, at: path))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")).isEmpty, "no output, no temp file")
+    }
+
+    @Test func aBodyOfExactlyItsBoundIsDownloaded() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("out/a.jpg")
+        let fetched = try await Self.downloader(serving: 100, maxResultSize: 100).fetch(Self.result(declared: nil, at: path))
+        #expect(fetched == 100)
+        #expect(FileManager.default.contents(atPath: path)?.count == 100)
+    }
+}
