@@ -44,6 +44,17 @@ import Testing
         ("403 with a reason", { _ in .json(#"{"error":"TEMPLATE_NOT_ALLOWED","reason":"template_id \"x\" is not allowed"}"#, status: 403) },
          .denied(reason: #"template_id "x" is not allowed"#)),
         ("401 as text", { _ in .text("go away\n", status: 401) }, .unauthorized(reason: "go away")),
+        ("403 echoing the token", { _ in
+            .json(JSONValue.object(["reason": .string("token \(SignServerFixture.token) is not allowed")]).serialized, status: 403)
+        }, .denied(reason: "token [token] is not allowed")),
+        ("401 echoing the token where the reason is cut", { _ in
+            .text(String(repeating: "x", count: 190) + SignServerFixture.token + String(repeating: "y", count: 50), status: 401)
+        }, .unauthorized(reason: String(repeating: "x", count: 190) + "[token]" + String(repeating: "y", count: 3) + "…")),
+        ("a reason forging a line and clearing the screen", { _ in
+            .json(JSONValue.object(["reason": .string("no\nshard 0: downloaded\u{1B}[2J")]).serialized, status: 403)
+        }, .denied(reason: "no\\nshard 0: downloaded\\u{1B}[2J")),
+        ("a 20 KB reason", { _ in .text(String(repeating: "z", count: 20_000), status: 403) },
+         .denied(reason: String(repeating: "z", count: 200) + "…")),
         ("429 with Retry-After", { _ in
             var response = HTTPResponse.json(#"{"error":"RATE_LIMITED"}"#, status: 429)
             response.headers.set("Retry-After", "7")

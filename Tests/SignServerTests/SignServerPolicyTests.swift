@@ -110,7 +110,7 @@ import Testing
         #expect(response.status == 401)
         #expect(response.header("WWW-Authenticate") == "Bearer")
         #expect(throws: SigningError.unauthorized(reason: "expected Authorization: Bearer <token>")) {
-            try SignerAnswer(response: response).signature(for: TestParams.template())
+            try SignerAnswer(response: response, token: "never-sent").signature(for: TestParams.template())
         }
         #expect(fixture.log.all.first?.contains(" 401 UNAUTHORIZED token=- ") == true)
     }

@@ -63,7 +63,7 @@ package struct BackendSigner: Signer, CustomStringConvertible, CustomReflectable
         } catch {
             throw Self.mapped(error, endpoint: endpoint, timeout: timeout)
         }
-        return try SignerAnswer(response: response).signature(for: params)
+        return try SignerAnswer(response: response, token: token).signature(for: params)
     }
 
     /// The service's `scheme://host:port`, all that messages show of its URL.

@@ -7,6 +7,8 @@ struct SignerAnswer {
     static let reasonLimit = 200
 
     let response: HTTPResponseInfo
+    /// The bearer token sent: a service that echoes it in its reason must not put it in a message.
+    let token: String
 
     /// The signature of `params` in a 2xx answer, after checking the answer echoes `params` byte for byte.
     func signature(for params: String) throws(SigningError) -> String {
@@ -66,16 +68,14 @@ struct SignerAnswer {
         return lhs.count == rhs.count ? nil : min(lhs.count, rhs.count)
     }
 
-    /// The service's reason: `reason`, `message` or `error` of a JSON answer, else the body text, on one line.
+    /// The service's reason: `reason`, `message` or `error` of a JSON answer, else the body text, on one
+    /// line, the token replaced by `[token]` before it is cut (a cut must not leave part of it).
     private var reason: String {
         let body = response.bodyBytes
-        if let members = (try? JSONValue(parsing: body))?.objectValue {
-            for key in ["reason", "message", "error"] {
-                if let text = members[key]?.stringValue { return TransportError.oneLine(text, limit: Self.reasonLimit) }
-            }
-        }
-        let text = String(String(decoding: body, as: UTF8.self).drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        return TransportError.oneLine(text, limit: Self.reasonLimit)
+        let members = (try? JSONValue(parsing: body))?.objectValue
+        let said = ["reason", "message", "error"].lazy.compactMap { members?[$0]?.stringValue }.first
+        let text = said ?? String(String(decoding: body, as: UTF8.self).drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        return RemoteText.escaped(text.replacing(token, with: "[token]"), limit: Self.reasonLimit)
     }
 
     /// `Retry-After` in seconds (the date form is not used by signing services).

@@ -35,11 +35,11 @@ package struct AssemblyFile: Sendable, Hashable, Decodable {
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try? container.decodeIfPresent(String.self, forKey: .id)
-        name = try? container.decodeIfPresent(String.self, forKey: .name)
-        ext = try? container.decodeIfPresent(String.self, forKey: .ext)
+        id = Self.text(container, .id)
+        name = Self.text(container, .name)
+        ext = Self.text(container, .ext)
         size = (try? container.decodeIfPresent(Int64.self, forKey: .size)).flatMap { $0 >= 0 ? $0 : nil }
-        mime = try? container.decodeIfPresent(String.self, forKey: .mime)
+        mime = Self.text(container, .mime)
         field = try? container.decodeIfPresent(String.self, forKey: .field)
         md5hash = try? container.decodeIfPresent(String.self, forKey: .md5hash)
         if let one = try? container.decodeIfPresent(String.self, forKey: .originalID) {
@@ -53,6 +53,11 @@ package struct AssemblyFile: Sendable, Hashable, Decodable {
         let meta = try? container.nestedContainer(keyedBy: MetaKeys.self, forKey: .meta)
         width = try? meta?.decodeIfPresent(Int.self, forKey: .width)
         height = try? meta?.decodeIfPresent(Int.self, forKey: .height)
+    }
+
+    /// A text member people read (an id, a name, an extension, a MIME type), escaped and bounded (``RemoteText``).
+    private static func text(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) -> String? {
+        (try? container.decodeIfPresent(String.self, forKey: key)).flatMap { $0 }.map { RemoteText.escaped($0, limit: RemoteText.nameLimit) }
     }
 
     /// Where to download it: the ssl URL, else the plain one.

@@ -1,6 +1,9 @@
 import Foundation
 
 /// The parts of an Assembly Status JSON the orchestrator acts on (transloadit-api.md §3).
+///
+/// The texts people read (the error code, message and reason, step names) are escaped and bounded
+/// as they are read (``RemoteText``).
 package struct AssemblyStatus: Sendable, Hashable, Decodable {
     /// Where the Assembly stands (`ok`); nil on errors.
     package var ok: AssemblyState?
@@ -55,9 +58,12 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         ok = (try? container.decodeIfPresent(String.self, forKey: .ok)).flatMap { $0 }.map(AssemblyState.init(code:))
-        error = (try? container.decodeIfPresent(String.self, forKey: .error)).flatMap { $0 }.map(FailureCode.init(rawValue:))
-        message = try? container.decodeIfPresent(String.self, forKey: .message)
-        reason = try? container.decodeIfPresent(String.self, forKey: .reason)
+        error = (try? container.decodeIfPresent(String.self, forKey: .error)).flatMap { $0 }
+            .map { FailureCode(rawValue: RemoteText.escaped($0, limit: RemoteText.nameLimit)) }
+        message = (try? container.decodeIfPresent(String.self, forKey: .message)).flatMap { $0 }
+            .map { RemoteText.escaped($0, limit: RemoteText.messageLimit) }
+        reason = (try? container.decodeIfPresent(String.self, forKey: .reason)).flatMap { $0 }
+            .map { RemoteText.escaped($0, limit: RemoteText.messageLimit) }
         retryable = try? container.decodeIfPresent(Bool.self, forKey: .retryable)
         failedOriginalID = (try? container.decodeIfPresent(String.self, forKey: .failedOriginalID))
             ?? (try? container.decodeIfPresent([String].self, forKey: .failedOriginalID)).flatMap { $0.count == 1 ? $0.first : nil }
@@ -77,7 +83,7 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
                     unreadable += 1
                     continue
                 }
-                results[step.stringValue] = entries.files
+                results[RemoteText.escaped(step.stringValue, limit: RemoteText.nameLimit), default: []] += entries.files
                 unreadable += entries.unreadable
             }
         }

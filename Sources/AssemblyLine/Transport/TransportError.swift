@@ -62,15 +62,9 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
         case let .fileIO(path, reason):
             "transport: file \(path): \(reason)"
         case let .httpStatus(endpoint, code, body):
-            "transport: HTTP \(code) from \(endpoint)" + (body.isEmpty ? "" : ": " + Self.oneLine(body, limit: 200))
+            "transport: HTTP \(code) from \(endpoint)" + (body.isEmpty ? "" : ": " + RemoteText.escaped(body, limit: 200))
         case let .failed(endpoint, reason):
             "transport: transfer with \(endpoint) failed: \(reason)"
         }
-    }
-
-    /// `text` on one line (control characters as spaces), cut to `limit` characters with an ellipsis.
-    static func oneLine(_ text: String, limit: Int) -> String {
-        let flat = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
-        return flat.count <= limit ? flat : String(flat.prefix(limit)) + "…"
     }
 }

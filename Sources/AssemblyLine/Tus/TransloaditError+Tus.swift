@@ -10,8 +10,8 @@ extension TransloaditError {
     ///
     /// Retryable as ``Retryability`` says for a tus server, with the server's `Retry-After` (seconds) as the wait.
     static func tusAnswer(_ request: String, file path: String, response: HTTPResponseInfo) -> TransloaditError {
-        let detail = TransportError.oneLine(response.bodyPrefix(limit: 200).trimmingCharacters(in: .whitespacesAndNewlines),
-                                            limit: 120)
+        let detail = RemoteText.escaped(response.bodyPrefix(limit: 200).trimmingCharacters(in: .whitespacesAndNewlines),
+                                        limit: 120)
         return TransloaditError(
             code: .http(response.status),
             message: "\(path): tus \(request) answered HTTP \(response.status)" + (detail.isEmpty ? "" : " (\(detail))"),

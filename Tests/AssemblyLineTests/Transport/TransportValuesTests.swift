@@ -50,7 +50,7 @@ import Testing
             bytesSent: 0, bytesReceived: 17, httpVersion: "1.1")
         let error = #expect(throws: TransportError.self) { try response.requireSuccess() }
         #expect(error == .httpStatus(endpoint: "http://127.0.0.1:9", code: 503, body: "line one\nline two"))
-        #expect(error?.description == "transport: HTTP 503 from http://127.0.0.1:9: line one line two")
+        #expect(error?.description == "transport: HTTP 503 from http://127.0.0.1:9: line one\\nline two", "escaped: a body cannot forge a line")
         #expect(error?.isRetryable == true)
     }
 
