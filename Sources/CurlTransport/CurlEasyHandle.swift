@@ -55,6 +55,10 @@ final class CurlEasyHandle {
         try check(ccurl_easy_setopt_seek_callback(raw, option, callback), option)
     }
 
+    func set(_ option: CURLoption, openSocket callback: curl_opensocket_callback) throws(TransportError) {
+        try check(ccurl_easy_setopt_opensocket_callback(raw, option, callback), option)
+    }
+
     func set(_ option: CURLoption, transferInfo callback: curl_xferinfo_callback) throws(TransportError) {
         try check(ccurl_easy_setopt_xferinfo_callback(raw, option, callback), option)
     }

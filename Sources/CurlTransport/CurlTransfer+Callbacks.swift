@@ -67,6 +67,32 @@ extension CurlTransfer {
         return digits.count == 3 ? Int(String(decoding: digits, as: UTF8.self)) : nil
     }
 
+    /// https://curl.se/libcurl/c/CURLOPT_OPENSOCKETFUNCTION.html: called for every connection, redirects
+    /// included, with the address it would go to; a link-local or metadata address gets no socket.
+    static let openCheckedSocket: curl_opensocket_callback = { userData, _, address in
+        guard let address else { return CURL_SOCKET_BAD }
+        let family = address.pointee.family
+        let peer: PeerAddress? = withUnsafePointer(to: &address.pointee.addr) { pointer in
+            let raw = UnsafeRawPointer(pointer)
+            switch family {
+            case AF_INET:
+                let v4 = raw.load(as: sockaddr_in.self).sin_addr
+                return withUnsafeBytes(of: v4) { PeerAddress(bytes: Array($0)) }
+            case AF_INET6:
+                let v6 = raw.load(as: sockaddr_in6.self).sin6_addr
+                return withUnsafeBytes(of: v6) { PeerAddress(bytes: Array($0)) }
+            default:
+                return nil
+            }
+        }
+        if let peer, peer.isLinkLocalOrMetadata {
+            let transfer = CurlTransfer.from(userData)
+            transfer.pendingError = .refusedAddress(endpoint: transfer.order.endpoint, address: peer.description)
+            return CURL_SOCKET_BAD
+        }
+        return socket(family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+    }
+
     /// `Name: value` from one header line, the value without surrounding blanks and line end.
     static func parseHeader(_ line: UnsafeRawBufferPointer) -> HTTPHeader? {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }

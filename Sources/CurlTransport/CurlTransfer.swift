@@ -110,6 +110,10 @@ final class CurlTransfer {
 
         try configureMethod(request)
         try installCallbacks(userData)
+        if options.refusesLinkLocalPeers {
+            try handle.set(CURLOPT_OPENSOCKETFUNCTION, openSocket: Self.openCheckedSocket)
+            try handle.set(CURLOPT_OPENSOCKETDATA, pointer: userData)
+        }
     }
 
     private func configureMethod(_ request: HTTPRequestSpec) throws(TransportError) {

@@ -114,6 +114,22 @@ import Testing
         #expect(error == .fileIO(path: path, reason: "open: No such file or directory"))
     }
 
+    @Test(arguments: ["http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/x", "http://[::ffff:169.254.1.1]/x",
+                      "http://100.100.100.200/x"])
+    func aLinkLocalOrMetadataAddressGetsNoConnectionDirectlyOrThroughARedirect(target: String) async throws {
+        var options = HTTPTransferOptions(connectTimeout: .seconds(3), followRedirects: true)
+        options.refusesLinkLocalPeers = true
+        let expected = TransportError.refusedAddress(endpoint: TransportEndpoint(url: target).description,
+                                                     address: PeerAddress(URLText.host(of: target, scheme: "http")!)!.description)
+        let (direct, _) = await failure { () throws(TransportError) in try await transport.send(.get(target), options: options) }
+        #expect(direct == expected)
+        let redirect = server.url("/redirect?to=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        let (redirected, _) = await failure { () throws(TransportError) in try await transport.send(.get(redirect), options: options) }
+        #expect(redirected == TransportError.refusedAddress(endpoint: endpoint, address: PeerAddress(URLText.host(of: target, scheme: "http")!)!.description))
+        let loopback = try await transport.send(.get(server.url("/bytes?n=10")), options: options)
+        #expect(loopback.status == 200 && loopback.bodyBytes == Pattern.prefix(10), "any other address is connected as before")
+    }
+
     @Test func unwritableDestinationIsFileIO() async throws {
         let path = "/nonexistent-dir/out.bin"
         let (error, _) = await failure { () throws(TransportError) in

@@ -6,11 +6,14 @@ package struct ResultMapper: Sendable {
     package var runID: RunID
     package var shardIndex: Int
     package var output: OutputSettings
+    /// Which result URLs are fetched.
+    package var urls: ResultURLRule
 
-    package init(runID: RunID, shardIndex: Int, output: OutputSettings) {
+    package init(runID: RunID, shardIndex: Int, output: OutputSettings, urls: ResultURLRule) {
         self.runID = runID
         self.shardIndex = shardIndex
         self.output = output
+        self.urls = urls
     }
 
     /// The form field name of the file with a ledger index.
@@ -35,8 +38,10 @@ package struct ResultMapper: Sendable {
     /// and their uploads, name: one (the file's own), several (a zip, a concatenation), or none
     /// (``ResultSource/unmatched``: recorded, never downloaded). A result of a step `output.steps`
     /// selects is downloaded when it has a URL; one of an export Robot's step is recorded as exported;
-    /// the rest are recorded. A result whose output path an earlier result of the Assembly took is
-    /// recorded, not downloaded, and listed in ``ResultMapping/collisions``: nothing is overwritten.
+    /// the rest are recorded. A result to download whose URL ``urls`` refuses, or whose output path an
+    /// earlier result of the Assembly took, is recorded instead and listed in ``ResultMapping/refusals``
+    /// (`RESULT_URL_REFUSED`, `OUTPUT_COLLISION`): nothing is fetched from it, nothing is overwritten.
+    /// No URL is kept with its credentials.
     package func results(of status: AssemblyStatus, files: [FileRecord]) -> ResultMapping {
         let byIndex = Dictionary(files.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
         let uploadFields = Dictionary(status.uploads.compactMap { upload in upload.id.flatMap { id in upload.field.map { (id, $0) } } },
@@ -46,14 +51,31 @@ package struct ResultMapper: Sendable {
         for step in status.results.keys.sorted() {
             for file in status.results[step] ?? [] {
                 var mapped = result(file, step: step, ordinal: mapping.results.count, uploadFields: uploadFields, byIndex: byIndex)
-                if let path = mapped.outputPath, !taken.insert(PathKey(path)).inserted {
+                if let refusal = refusal(of: mapped, taken: &taken) {
                     mapped.delivery = .recorded
-                    mapping.collisions.append(ResultMapping.Collision(result: mapped, path: path))
+                    mapping.refusals.append(ResultMapping.Refusal(result: mapped, reason: refusal))
                 }
+                mapped.url = mapped.url.map(ResultURLRule.withoutCredentials)
                 mapping.results.append(mapped)
             }
         }
         return mapping
+    }
+
+    /// Why a result to download is not, if it is not: its URL, or its path taken by an earlier one (which it then does not take).
+    private func refusal(of result: NewResult, taken: inout Set<PathKey>) -> FailureReason? {
+        guard let path = result.outputPath, let url = result.url else { return nil }
+        if let problem = urls.problem(with: url) {
+            return FailureReason(code: .resultURLRefused, message: "\(result.name) of step \(result.step) is not fetched: \(problem)",
+                                 isRetryable: false)
+        }
+        guard taken.insert(PathKey(path)).inserted else {
+            return FailureReason(code: .outputCollision,
+                                 message: "\(result.name) of step \(result.step) renders to \(path), which another result of the Assembly took; "
+                                     + "nothing was overwritten",
+                                 isRetryable: false)
+        }
+        return nil
     }
 
     /// One result of `step` as a ``NewResult``; `ordinal` names a result that has neither a name nor an id,

@@ -1,17 +1,16 @@
-/// An Assembly's results as the mapper gives them: each with its inputs and delivery, and those refused a path.
+/// An Assembly's results as the mapper gives them: each with its inputs and delivery, and those refused.
 package struct ResultMapping: Sendable, Hashable {
-    /// A result refused its output path because an earlier result of the Assembly took it.
-    package struct Collision: Sendable, Hashable {
-        /// The result, recorded and not downloaded.
+    /// A result that is recorded and not downloaded, and why: its files fail with the reason.
+    package struct Refusal: Sendable, Hashable {
         package var result: NewResult
-        /// The output path both rendered to.
-        package var path: String
+        /// `OUTPUT_COLLISION` (an earlier result took its output path) or `RESULT_URL_REFUSED`.
+        package var reason: FailureReason
     }
 
     /// Every result, steps and files in order.
     package var results: [NewResult] = []
-    /// The results that rendered to a path taken before them: their files fail (`OUTPUT_COLLISION`).
-    package var collisions: [Collision] = []
+    /// The results refused a download: their files fail.
+    package var refusals: [Refusal] = []
 
     package init() {}
 

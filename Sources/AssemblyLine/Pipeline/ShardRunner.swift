@@ -42,7 +42,8 @@ package struct ShardRunner: Sendable {
         ShardStateMachine.Settings(
             endpoint: context.client.endpoint, tus: context.tus != nil, retry: context.retry, poll: context.poll,
             resultLifetime: context.resultLifetime,
-            mapper: ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output),
+            mapper: ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output,
+                                 urls: ResultURLRule(endpoint: context.client.endpoint)),
             maxResultsPerFile: context.resultLimits.maxResultsPerFile)
     }
 

@@ -23,8 +23,8 @@ extension ShardStateMachine {
     ///
     /// What a refusal means comes from ``Retryability/storageRefusal(status:temporary:)``: a result the
     /// service no longer has needs the shard run again (a retry of the download cannot help); a private
-    /// one (an export's, in the customer's storage) fails its file alone, or the shard when it belongs to
-    /// no single file.
+    /// one (an export's, in the customer's storage) fails its files alone, and so does a URL that led to a
+    /// link-local or metadata address (`RESULT_URL_REFUSED`).
     mutating func downloadsEnded(_ outcomes: [DownloadOutcome], of pending: [ResultRecord], _ facts: Facts) -> Decision {
         var facts = facts
         var commands: [Command] = []
@@ -32,24 +32,33 @@ extension ShardStateMachine {
         for outcome in outcomes {
             guard let error = outcome.error else { continue }
             let result = outcome.record.result
+            let alone: FailureReason
             switch error.httpStatus.flatMap({ Retryability.storageRefusal(status: $0, temporary: result.isTemporary) }) {
             case .gone?:
                 failure = failure ?? ShardFailure(error.failureReason.retryable, needsNewAssembly: true)
+                continue
             case .private?:
-                let reason = FailureReason(
+                alone = FailureReason(
                     code: .resultNotDownloadable,
                     message: "storage refused \(result.name) of step \(result.step) (HTTP \(error.httpStatus ?? 0)); an export Robot's "
                         + "results are recorded, not downloaded, unless output.steps names their step: leave \(result.step) out of output.steps",
                     isRetryable: false)
-                guard let file = result.fileIndex else {
-                    failure = failure ?? ShardFailure(reason)
-                    continue
-                }
-                let input = facts.files.first { $0.index == file }?.file.relativePath
-                facts.markFailed([file], reason)
-                commands += [.failFiles([file], reason), .report(.fileFailed, .resultRefused(file: input, result: result.name, reason))]
+            case nil where error.code == .transportRefusedAddress:
+                alone = FailureReason(code: .resultURLRefused, message: "\(result.name) of step \(result.step) is not fetched: \(error.message)",
+                                      isRetryable: false)
             case nil:
                 failure = failure ?? ShardFailure(error)
+                continue
+            }
+            let files = result.source.inputs
+            guard !files.isEmpty else {
+                failure = failure ?? ShardFailure(alone)
+                continue
+            }
+            facts.markFailed(files, alone)
+            for file in files {
+                let input = facts.files.first { $0.index == file }?.file.relativePath
+                commands += [.failFiles([file], alone), .report(.fileFailed, .resultRefused(file: input, result: result.name, alone))]
             }
         }
         if let failure { return fail(failure, facts).after(commands) }

@@ -305,7 +305,7 @@ package struct ShardStateMachine: Sendable {
         return pause(polling, facts, now: now).after(commands)
     }
 
-    /// Records a completed Assembly's results, and fails alone the files whose results collide; past the bound, the shard.
+    /// Records a completed Assembly's results, and fails alone the files whose results are refused; past the bound, the shard.
     private mutating func completed(_ status: AssemblyStatus, polling: Poll?, _ facts: Facts) -> Decision {
         var facts = facts
         let bound = settings.maxResultsPerFile * max(1, facts.files.count)
@@ -319,16 +319,12 @@ package struct ShardStateMachine: Sendable {
         let mapping = settings.mapper.results(of: status, files: facts.files)
         let forget = polling.map { [Command.forgetStatusPacing(url: $0.url)] } ?? []
         var refused: [Command] = []
-        for collision in mapping.collisions {
-            let failing = collision.result.source.inputs.filter { index in facts.files.contains { $0.index == index && $0.state == .pending } }
-            let reason = FailureReason(code: .outputCollision,
-                                       message: "\(collision.result.name) of step \(collision.result.step) renders to \(collision.path), "
-                                           + "which another result of the Assembly took; nothing was overwritten",
-                                       isRetryable: false)
-            facts.markFailed(failing, reason)
+        for refusal in mapping.refusals {
+            let failing = refusal.result.source.inputs.filter { index in facts.files.contains { $0.index == index && $0.state == .pending } }
+            facts.markFailed(failing, refusal.reason)
             for index in failing {
                 let input = facts.files.first { $0.index == index }?.file.relativePath
-                refused += [.failFiles([index], reason), .report(.fileFailed, .resultRefused(file: input, result: collision.result.name, reason))]
+                refused += [.failFiles([index], refusal.reason), .report(.fileFailed, .resultRefused(file: input, result: refusal.result.name, refusal.reason))]
             }
         }
         let detail = ShardEvent.Detail.results(count: mapping.results.count, unreadable: status.unreadableEntries, unmatched: mapping.unmatched)

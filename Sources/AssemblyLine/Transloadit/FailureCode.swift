@@ -98,6 +98,9 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     package static let tooManyResults: FailureCode = "TOO_MANY_RESULTS"
     /// A result's body ran past its declared size, its `Content-Length` or `limits.max_result_size`: the download stopped there.
     package static let resultTooLarge: FailureCode = "RESULT_TOO_LARGE"
+    /// A result's URL is one the client does not fetch: not https (nor http from a loopback http endpoint),
+    /// with credentials, or on a link-local or cloud metadata address, directly or through a redirect.
+    package static let resultURLRefused: FailureCode = "RESULT_URL_REFUSED"
 
     package static let outputNotWritable: FailureCode = "OUTPUT_NOT_WRITABLE"
     /// Storage refused a result (401, 403): an export Robot's, in the customer's private storage.
@@ -131,4 +134,5 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     package static let transportTooLarge: FailureCode = "TRANSPORT_TOO_LARGE"
     package static let transportFileIO: FailureCode = "TRANSPORT_FILE_IO"
     package static let transportFailed: FailureCode = "TRANSPORT_FAILED"
+    package static let transportRefusedAddress: FailureCode = "TRANSPORT_REFUSED_ADDRESS"
 }

@@ -95,12 +95,14 @@ package struct TransloaditClient: Sendable {
     /// Downloads a result into `path` (created or truncated); returns the bytes received.
     ///
     /// Redirects are followed, at most ``maxDownloadRedirects``, never from https to http; no
-    /// credentials go with a result request, so none can follow a redirect elsewhere.
+    /// credentials go with a result request, so none can follow a redirect elsewhere; no connection
+    /// goes to a link-local or metadata address, whatever name or redirect leads there.
     package func download(url: String, to path: String, limit: Int64? = nil,
                           progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
         var following = options
         following.followRedirects = true
         following.maxRedirects = Self.maxDownloadRedirects
+        following.refusesLinkLocalPeers = true
         let response: HTTPResponseInfo
         do {
             response = try await transport.send(.get(url), to: .file(path: path, limit: limit), options: following, progress: progress)

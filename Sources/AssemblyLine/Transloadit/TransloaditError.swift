@@ -47,6 +47,7 @@ package struct TransloaditError: Error, Sendable, Hashable, CustomStringConverti
         case .fileIO: .transportFileIO
         case let .httpStatus(_, code, _): .http(code)
         case .failed: .transportFailed
+        case .refusedAddress: .transportRefusedAddress
         }
     }
 

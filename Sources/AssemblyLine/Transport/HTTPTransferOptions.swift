@@ -23,6 +23,9 @@ package struct HTTPTransferOptions: Sendable, Hashable {
     package var maxRedirects = 5
     /// A PEM file of the CA certificates to trust instead of the system's. TLS verification itself is never off.
     package var caBundlePath: String?
+    /// Refuse every connection to a link-local or cloud metadata address (``PeerAddress``), redirects
+    /// and names that resolve there included, before it is made: `refusedAddress`.
+    package var refusesLinkLocalPeers = false
 
     package init(
         connectTimeout: Duration = .seconds(15),

@@ -39,7 +39,7 @@ package enum Retryability {
         switch error {
         case .resolve, .connect, .timeout, .reset: true
         case let .httpStatus(_, code, _): isRetryable(status: code, from: peer)
-        case .invalidRequest, .tls, .cancelled, .tooLarge, .fileIO, .failed: false
+        case .invalidRequest, .tls, .cancelled, .tooLarge, .fileIO, .failed, .refusedAddress: false
         }
     }
 

@@ -27,6 +27,8 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
     case httpStatus(endpoint: String, code: Int, body: String)
     /// Any other transfer failure, with libcurl's (or the server's) explanation.
     case failed(endpoint: String, reason: String)
+    /// The connection would have gone to an address the request may not reach (``PeerAddress``); nothing was sent.
+    case refusedAddress(endpoint: String, address: String)
 
     /// The transport's name for a request body that could not be built or read.
     package init(_ error: BodyPlanError) {
@@ -65,6 +67,8 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
             "transport: HTTP \(code) from \(endpoint)" + (body.isEmpty ? "" : ": " + RemoteText.escaped(body, limit: 200))
         case let .failed(endpoint, reason):
             "transport: transfer with \(endpoint) failed: \(reason)"
+        case let .refusedAddress(endpoint, address):
+            "transport: \(endpoint) leads to \(address), a link-local or cloud metadata address; nothing was sent"
         }
     }
 }

@@ -76,7 +76,9 @@ import Testing
             FileRecord(index: 9, shardIndex: 2, file: PlannedFile(path: "/in/dog.png", relativePath: "dog.png", size: 1, modifiedNanoseconds: 0), state: .pending, failure: nil),
         ]
         let output = OutputSettings(dir: "/out", layout: try OutputLayout("{run}/{step}/{relpath}.{ext}"))
-        let mapper = ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 2, output: output)
+        // dog.webp has only a plain `url`, as from a loopback http endpoint
+        let mapper = ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 2, output: output,
+                                  urls: ResultURLRule(allowsPlainHTTP: true))
         let results = mapper.results(of: status, files: files).results
         #expect(results.map(\.fileIndex) == [7, 9])
         #expect(results.map(\.outputPath) == ["/out/20261130T210501Z-3f9a2c/resize/a/cat.jpg", "/out/20261130T210501Z-3f9a2c/resize/dog.webp"])

@@ -19,7 +19,8 @@ import Testing
 
     static func mapper(_ selection: ResultSelection = ResultSelection(downloaded: nil, exported: [])) throws -> ResultMapper {
         ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 0,
-                     output: OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{relpath}.{ext}"), steps: selection))
+                     output: OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{relpath}.{ext}"), steps: selection),
+                     urls: ResultURLRule(allowsPlainHTTP: false))
     }
 
     @Test func aResultWithoutIDOrSizeIsKeptAndTheOthersToo() throws {
@@ -66,7 +67,7 @@ import Testing
         let mapping = try Self.mapper().results(of: status, files: Self.files)
         #expect(mapping.results.map(\.source) == [.unmatched, .unmatched, .unmatched, .file(1)])
         #expect(mapping.results.map(\.outputPath) == [nil, nil, nil, "/out/thumb/b.jpg"])
-        #expect(mapping.unmatched == 3 && mapping.collisions.isEmpty)
+        #expect(mapping.unmatched == 3 && mapping.refusals.isEmpty)
     }
 
     @Test func aSecondResultForATakenPathIsRefusedAndNothingIsOverwritten() throws {
@@ -77,7 +78,10 @@ import Testing
             """#)
         let mapping = try Self.mapper().results(of: status, files: Self.files)
         #expect(mapping.results.map(\.outputPath) == ["/out/thumb/a.jpg", nil, "/out/thumb/b.jpg"])
-        #expect(mapping.collisions.map(\.result.remoteID) == ["r1"] && mapping.collisions.map(\.path) == ["/out/thumb/a.jpg"])
+        #expect(mapping.refusals.map(\.result.remoteID) == ["r1"])
+        #expect(mapping.refusals.map(\.reason) == [FailureReason(
+            code: .outputCollision, message: "a.jpg of step thumb renders to /out/thumb/a.jpg, which another result of the Assembly took; nothing was overwritten",
+            isRetryable: false)])
     }
 
     @Test func pathsThatAreCanonicallyEquivalentButNotTheSameBytesDoNotCollide() throws {
@@ -91,9 +95,39 @@ import Testing
                       {"id":"r1","name":"x.jpg","ext":"jpg","field":"file_1","ssl_url":"https://tmp/1.jpg"}]}
             """#)
         let mapping = try Self.mapper().results(of: status, files: files)
-        #expect(mapping.collisions.isEmpty)
+        #expect(mapping.refusals.isEmpty)
         #expect(mapping.results.compactMap(\.outputPath).map { Array($0.utf8) }
             == [Array("/out/thumb/caf\u{E9}.jpg".utf8), Array("/out/thumb/cafe\u{301}.jpg".utf8)])
+    }
+
+    @Test(arguments: [
+        ("http://tmp.test/a.jpg", "its URL is not https"),
+        ("ftp://tmp.test/a.jpg", "its URL is not https"),
+        ("https://user:secret@tmp.test/a.jpg", "its URL carries credentials"),
+        ("https://169.254.169.254/latest/meta-data/", "its URL names 169.254.169.254, a link-local or cloud metadata address"),
+        ("https://[fe80::1]/a.jpg", "its URL names fe80::1, a link-local or cloud metadata address"),
+        ("https://[::ffff:169.254.0.1]:8443/a.jpg", "its URL names ::ffff:169.254.0.1, a link-local or cloud metadata address"),
+        ("https://100.100.100.200/a.jpg", "its URL names 100.100.100.200, a link-local or cloud metadata address"),
+        ("https://[fd00:ec2::254]/a.jpg", "its URL names fd00:ec2::254, a link-local or cloud metadata address"),
+        ("https://tmp.test/a b.jpg", "its URL holds a space, a control or a non-ASCII character"),
+    ])
+    func aResultWhoseURLIsRefusedIsRecordedAndFailsItsFile(url: String, problem: String) throws {
+        let status = try Self.status(results: #"{"thumb":[{"id":"r0","name":"a.jpg","field":"file_0","ssl_url":"\#(url)"}]}"#)
+        let mapping = try Self.mapper().results(of: status, files: Self.files)
+        #expect(mapping.results.map(\.delivery) == [.recorded])
+        #expect(mapping.refusals.map(\.reason) == [FailureReason(code: .resultURLRefused, message: "a.jpg of step thumb is not fetched: \(problem)",
+                                                                  isRetryable: false)])
+        #expect(mapping.results.allSatisfy { !($0.url ?? "").contains("secret") }, "no credentials are kept")
+    }
+
+    @Test func plainHTTPIsTakenOnlyFromALoopbackHTTPEndpoint() throws {
+        #expect(ResultURLRule(endpoint: "http://127.0.0.1:9000").problem(with: "http://127.0.0.1:9000/files/a.jpg") == nil)
+        #expect(ResultURLRule(endpoint: "http://localhost:9000").problem(with: "http://127.0.0.1:9000/files/a.jpg") == nil)
+        #expect(ResultURLRule(endpoint: "https://api2.transloadit.com").problem(with: "http://tmp.transloadit.net/a.jpg") == "its URL is not https")
+        #expect(ResultURLRule(endpoint: "http://10.0.0.5:9000").problem(with: "http://10.0.0.5:9000/a.jpg") == "its URL is not https")
+        #expect(ResultURLRule(endpoint: "https://api2.transloadit.com").problem(with: "https://tmp-eu.transloadit.net/a.jpg?s=1@2") == nil,
+                "an @ after the authority is no credential")
+        #expect(ResultURLRule.withoutCredentials("https://u:p@host/x@y") == "https://host/x@y")
     }
 
     @Test func exportResultsAreRecordedAndOthersFollowTheSelection() throws {

@@ -20,7 +20,8 @@ import Testing
     static let params = SignedParams(params: #"{"auth":{}}"#, signature: "sha384:" + String(repeating: "0", count: 96))
 
     static let mapper = ResultMapper(runID: RunID("20990101T000000Z-aaaaaa")!, shardIndex: 0,
-                                     output: OutputSettings(dir: "/out", layout: try! OutputLayout("{relpath}.{ext}")))
+                                     output: OutputSettings(dir: "/out", layout: try! OutputLayout("{relpath}.{ext}")),
+                                     urls: ResultURLRule(allowsPlainHTTP: false))
 
     static func settings(tus: Bool = false, attempts: Int = 3, stream: Bool = true) -> ShardStateMachine.Settings {
         ShardStateMachine.Settings(
@@ -107,6 +108,14 @@ import Testing
                                            byIndex: Dictionary(uniqueKeysWithValues: files.map { ($0.index, $0) }))
     static let forbidden = TransloaditError(code: .http(403), message: "forbidden", httpStatus: 403, isRetryable: false)
     static let goneResult = TransloaditError(code: .http(404), message: "gone", httpStatus: 404, isRetryable: false)
+    static let metadataAddress = TransloaditError(
+        code: .transportRefusedAddress, message: TransportError.refusedAddress(endpoint: "https://tmp.test:443", address: "169.254.169.254").description,
+        isRetryable: false)
+    static let urlRefusal = FailureReason(
+        code: .resultURLRefused,
+        message: "a.jpg of step thumb is not fetched: transport: https://tmp.test:443 leads to 169.254.169.254, a link-local or cloud metadata "
+            + "address; nothing was sent",
+        isRetryable: false)
     static let truncated = TransloaditError(code: .downloadSizeMismatch, message: "a.jpg: 2 bytes received, 3 expected", isRetryable: true)
 
     /// One row: a start, a path to the state under test, the event, and the decision it must give.
@@ -410,6 +419,11 @@ import Testing
             path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [exported], files: files)],
             event: .downloadsEnded([.init(exported, error: forbidden)]),
             expected: Decision([.failFiles([4], refusal), .report(.fileFailed, .resultRefused(file: "a.jpg", result: "a.jpg", refusal)),
+                                .checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, .downloads(count: 1))], .finish(.downloaded))),
+        Row(name: "a result URL that led to a metadata address fails its file alone", start: .completed,
+            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [temporary], files: files)],
+            event: .downloadsEnded([.init(temporary, error: metadataAddress)]),
+            expected: Decision([.failFiles([4], urlRefusal), .report(.fileFailed, .resultRefused(file: "a.jpg", result: "a.jpg", urlRefusal)),
                                 .checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, .downloads(count: 1))], .finish(.downloaded))),
         Row(name: "a result the service no longer has runs the shard again", start: .completed,
             path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [temporary], files: files)],
