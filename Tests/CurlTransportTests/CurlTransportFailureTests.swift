@@ -46,6 +46,19 @@ import Testing
         #expect(elapsed < .seconds(30), "the server answers only after 60 s")
     }
 
+    @Test func aStatusTricklingAtTwoBytesASecondEndsAtThePollsTimeLeft() async throws {
+        // 2 bytes a second passes libcurl's low-speed limit (1 byte a second for 60 s) for ever; the deadline does not.
+        let client = TransloaditClient(transport: transport, endpoint: endpoint)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: TransloaditError.self) {
+            _ = try await client.status(url: server.url("/slow-bytes?n=100000&chunk=2&delay=1"), within: .seconds(1))
+        }
+        #expect(clock.now - start < .seconds(30), "the answer would take 14 hours")
+        #expect(error?.code == .transportTimeout && error?.isRetryable == true)
+        #expect(RequestDeadline.transfer(bytes: 3_010) == .seconds(60) && RequestDeadline.transfer(bytes: 1 << 30) == .seconds(60 + 65_536))
+    }
+
     @Test func lowSpeedLimitFires() async throws {
         // 10 bytes every half second is far below 1,000 bytes per second for a whole second.
         let options = HTTPTransferOptions(lowSpeed: .init(bytesPerSecond: 1000, duration: .seconds(1)))

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ShardRunner {
     /// Performs one of the machine's requests; a failure of the step is thrown as ``ShardFailure``.
     func request(_ request: ShardStateMachine.Request) async throws -> ShardStateMachine.Event {
@@ -27,9 +29,10 @@ extension ShardRunner {
             return .lookedUp(try await status(at: url))
         case let .create(id, signed, files):
             return .createAnswered(try await create(id, signed, files: files))
-        case let .pollStatus(url):
+        case let .pollStatus(url, until):
             try await context.governor.awaitStatus(of: url)
-            return .statusAnswered(try await status(at: url))
+            let left = Duration.milliseconds(Int64(until.timeIntervalSince(context.clock.now) * 1_000))
+            return .statusAnswered(try await status(at: url, within: min(left, RequestDeadline.answer)))
         case let .uploadByTus(attempt, uploads):
             return .tusUploaded(try await uploadByTus(uploads, attempt: attempt))
         case .download:
@@ -44,9 +47,9 @@ extension ShardRunner {
     }
 
     /// The status of an Assembly, nil when the service does not know it.
-    private func status(at url: String) async throws -> AssemblyStatus? {
+    private func status(at url: String, within: Duration = RequestDeadline.answer) async throws -> AssemblyStatus? {
         do throws(TransloaditError) {
-            return try await context.client.status(url: url)
+            return try await context.client.status(url: url, within: within)
         } catch {
             throw ShardFailure(error)
         }

@@ -1,3 +1,5 @@
+package import Foundation
+
 extension ShardStateMachine {
     /// What the driver is to do after an event: commands in order, then one request or the shard's end.
     ///
@@ -79,8 +81,9 @@ extension ShardStateMachine {
         /// Create the attempt's Assembly with these files (in the creating request, or announced for tus):
         /// ``Event/createAnswered(_:)`` or ``Event/failed(_:)``.
         case create(AssemblyID, SignedParams, files: [FileRecord])
-        /// Ask for the status once the run's pace allows: ``Event/statusAnswered(_:)`` or ``Event/failed(_:)``.
-        case pollStatus(url: String)
+        /// Ask for the status once the run's pace allows, with an answer by `until` (the poll's deadline):
+        /// ``Event/statusAnswered(_:)`` or ``Event/failed(_:)``.
+        case pollStatus(url: String, until: Date)
         /// Upload these files of the attempt over tus: ``Event/tusUploaded(_:)`` or ``Event/failed(_:)``.
         case uploadByTus(attempt: Int, [TusResumePlan.Upload])
         /// Download these results, verified, once the prefetches have ended: ``Event/downloadsEnded(_:)``.

@@ -15,7 +15,7 @@ extension ShardStateMachine {
         let poll = Poll(url: url, fallback: assemblyURL(of: attempt), deadline: deadline, interval: settings.poll.interval)
         guard statusIsFresh else {
             state = .polling(facts, poll)
-            return Decision(.request(.pollStatus(url: url)))
+            return Decision(.request(.pollStatus(url: url, until: deadline)))
         }
         return pause(poll, facts, now: now)
     }
@@ -40,7 +40,7 @@ extension ShardStateMachine {
         next.interval = min(poll.interval * 3 / 2, settings.poll.maxInterval)
         next.waitEnds = nil
         state = .polling(facts, next)
-        return Decision(.request(.pollStatus(url: next.url)))
+        return Decision(.request(.pollStatus(url: next.url, until: next.deadline)))
     }
 
     /// What the change stream's word leads to: a poll, or results to start early and the rest of the wait.

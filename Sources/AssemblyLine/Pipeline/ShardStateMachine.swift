@@ -77,6 +77,10 @@ package struct ShardStateMachine: Sendable {
     /// The decision that follows `event`, which arrived at wall-clock time `now`.
     package mutating func handle(_ event: Event, at now: Date) -> Decision {
         guard var facts = state.facts else { preconditionFailure("shard state machine: event \(event) after the end") }
+        // Past the poll's deadline nothing keeps the shard: not an answer cut off, not a rate limit asked again.
+        if case let .polling(_, poll) = state, case .failed = event, now >= poll.deadline {
+            return pollTimedOut([], facts)
+        }
         if case let .failed(failure) = event, failure.isRateLimit, let request = statusRequest(of: state) {
             state = .askingAgain(state, request)
             return Decision(.request(.wait(failure.retryIn ?? settings.poll.maxInterval)))
@@ -296,12 +300,7 @@ package struct ShardStateMachine: Sendable {
         guard let polling else {
             return enter(facts.recorded, facts, statusIsFresh: true).after(commands)
         }
-        guard now < polling.deadline else {
-            let timeout = ShardFailure(code: .pollTimeout, "the Assembly did not finish within \(ConfigUnits.formatDuration(settings.poll.timeout))",
-                                       retryable: false)
-            let cancel = abandon(&facts)
-            return fail(timeout, facts).after(commands + cancel)
-        }
+        guard now < polling.deadline else { return pollTimedOut(commands, facts) }
         return pause(polling, facts, now: now).after(commands)
     }
 
@@ -333,6 +332,15 @@ package struct ShardStateMachine: Sendable {
     }
 
     // MARK: - Failures
+
+    /// The Assembly did not finish within `poll.timeout`: the shard fails for good and the Assembly is cancelled.
+    private mutating func pollTimedOut(_ commands: [Command], _ facts: Facts) -> Decision {
+        var facts = facts
+        let timeout = ShardFailure(code: .pollTimeout, "the Assembly did not finish within \(ConfigUnits.formatDuration(settings.poll.timeout))",
+                                   retryable: false)
+        let cancel = abandon(&facts)
+        return fail(timeout, facts).after(commands + cancel)
+    }
 
     /// The service no longer knows the Assembly: nothing is left to cancel.
     mutating func gone(_ facts: Facts) -> Decision {
@@ -431,7 +439,7 @@ package struct ShardStateMachine: Sendable {
         moved.url = poll.fallback
         state = .polling(facts, moved)
         return Decision([.forgetStatusPacing(url: poll.url), .noteRetry(.askingAPIHost(unreachable: poll.url, asking: poll.fallback))],
-                        .request(.pollStatus(url: poll.fallback)))
+                        .request(.pollStatus(url: poll.fallback, until: poll.deadline)))
     }
 
     /// Looks the Assembly up at the API host before its tus uploads, without using up a try.
@@ -454,7 +462,7 @@ package struct ShardStateMachine: Sendable {
     /// The status request `state` waits on, which a rate limit asks again.
     private func statusRequest(of state: State) -> Request? {
         switch state {
-        case let .polling(_, poll): .pollStatus(url: poll.url)
+        case let .polling(_, poll): .pollStatus(url: poll.url, until: poll.deadline)
         case let .checkingTus(_, _, url, _): .lookUp(url: url)
         case let .checkingExisting(_, attempt), let .confirmingTaken(_, attempt, _): .lookUp(url: assemblyURL(of: attempt))
         default: nil

@@ -52,7 +52,8 @@ package struct TransloaditClient: Sendable {
         } catch {
             throw TransloaditError(error)
         }
-        let (response, status) = try await exchange(request, progress: progress)
+        let (response, status) = try await exchange(request, within: RequestDeadline.transfer(bytes: request.body.contentLength),
+                                                    progress: progress)
         return try Self.usable(status, of: response)
     }
 
@@ -60,9 +61,10 @@ package struct TransloaditClient: Sendable {
     ///
     /// "Not found" is the body's word (`ASSEMBLY_NOT_FOUND` and its kin), with a 200 as with a 404;
     /// a bare 404 from a machine that is gone is an error like any other. An Assembly that ended in
-    /// error is its status whatever the HTTP status it came with (docs/transloadit-fidelity.md).
-    package func status(url: String) async throws(TransloaditError) -> AssemblyStatus? {
-        let (response, status) = try await exchange(.get(url), progress: nil)
+    /// error is its status whatever the HTTP status it came with (docs/transloadit-fidelity.md). The answer
+    /// must come within `within` (a poll's time left), and never takes longer than ``RequestDeadline/answer``.
+    package func status(url: String, within: Duration = RequestDeadline.answer) async throws(TransloaditError) -> AssemblyStatus? {
+        let (response, status) = try await exchange(.get(url), within: within, progress: nil)
         if let code = status?.error, code.meansAssemblyNotFound { return nil }
         if let status, status.isAssemblyError { return status }
         return try Self.usable(status, of: response)
@@ -71,7 +73,7 @@ package struct TransloaditClient: Sendable {
     /// Cancels the Assembly at `url` (`DELETE`), so that an abandoned one stops costing and stops
     /// counting against the account's running Assemblies; returns its status after the cancel.
     package func cancel(url: String) async throws(TransloaditError) -> AssemblyStatus {
-        let (response, status) = try await exchange(HTTPRequestSpec(method: .delete, url: url), progress: nil)
+        let (response, status) = try await exchange(HTTPRequestSpec(method: .delete, url: url), within: RequestDeadline.answer, progress: nil)
         return try Self.usable(status, of: response)
     }
 
@@ -105,7 +107,8 @@ package struct TransloaditClient: Sendable {
         following.refusesLinkLocalPeers = true
         let response: HTTPResponseInfo
         do {
-            response = try await transport.send(.get(url), to: .file(path: path, limit: limit), options: following, progress: progress)
+            response = try await transport.send(.get(url), to: .file(path: path, limit: limit),
+                                                options: following.bounded(by: RequestDeadline.transfer(bytes: limit ?? 0)), progress: progress)
         } catch {
             throw TransloaditError(error)
         }
@@ -115,11 +118,12 @@ package struct TransloaditClient: Sendable {
         return response.bytesReceived
     }
 
-    /// Sends a request to the API and decodes its answer's body, whatever its status.
-    private func exchange(_ request: HTTPRequestSpec, progress: TransferProgressHandler?)
+    /// Sends a request to the API and decodes its answer's body, whatever its status; the whole exchange
+    /// ends within `within` (at most ``RequestDeadline/answer`` unless it carries a body).
+    private func exchange(_ request: HTTPRequestSpec, within: Duration, progress: TransferProgressHandler?)
         async throws(TransloaditError) -> (HTTPResponseInfo, AssemblyStatus?) {
         do {
-            let response = try await transport.send(request, to: .memory, options: options, progress: progress)
+            let response = try await transport.send(request, to: .memory, options: options.bounded(by: within), progress: progress)
             return (response, AssemblyStatus.decode(response.bodyBytes))
         } catch {
             throw TransloaditError(error)

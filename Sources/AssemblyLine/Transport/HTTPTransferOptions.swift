@@ -27,6 +27,13 @@ package struct HTTPTransferOptions: Sendable, Hashable {
     /// and names that resolve there included, before it is made: `refusedAddress`.
     package var refusesLinkLocalPeers = false
 
+    /// These options with a total timeout of `deadline`, or their own when it is shorter.
+    package func bounded(by deadline: Duration) -> HTTPTransferOptions {
+        var bounded = self
+        bounded.totalTimeout = max(.milliseconds(1), min(deadline, totalTimeout ?? deadline))
+        return bounded
+    }
+
     package init(
         connectTimeout: Duration = .seconds(15),
         totalTimeout: Duration? = nil,

@@ -68,8 +68,8 @@ extension TusUploader {
         let counter = TusByteCounter(report: onBytes)
         let response: HTTPResponseInfo
         do {
-            response = try await transport.send(request, to: .memory(limit: Self.answerLimit), options: options,
-                                                progress: counter.handler)
+            response = try await transport.send(request, to: .memory(limit: Self.answerLimit),
+                                                options: options.bounded(by: RequestDeadline.transfer(bytes: length)), progress: counter.handler)
         } catch {
             session.bytesSent += counter.counted
             try Task.checkCancellation()
@@ -129,7 +129,8 @@ extension TusUploader {
         while true {
             let response: HTTPResponseInfo
             do {
-                response = try await transport.send(request, to: .memory(limit: Self.answerLimit), options: options, progress: nil)
+                response = try await transport.send(request, to: .memory(limit: Self.answerLimit),
+                                                    options: options.bounded(by: RequestDeadline.answer), progress: nil)
             } catch {
                 try Task.checkCancellation()
                 let failure = TransloaditError.tusTransport(error, file: job.file.path)

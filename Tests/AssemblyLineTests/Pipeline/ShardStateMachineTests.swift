@@ -48,6 +48,9 @@ import Testing
             completedAt: completedAgo.map { now.addingTimeInterval(-$0) }, failure: failure)
     }
 
+    /// When the polls of ``attempt(_:created:tus:completedAgo:failure:)`` run out: its creation and the 60 s `poll.timeout`.
+    static let pollDeadline = now.addingTimeInterval(40)
+
     static func status(_ json: String) -> AssemblyStatus {
         AssemblyStatus.decode(Array(json.utf8))!
     }
@@ -94,6 +97,8 @@ import Testing
     static let reused = TransloaditError(code: .signatureReused, message: "seen before", httpStatus: 403, isRetryable: false)
     static let params2 = SignedParams(params: #"{"auth":{"nonce":"2"}}"#, signature: "sha384:" + String(repeating: "1", count: 96))
     static let idTaken = TransloaditError(code: .assemblyIDTaken, message: "taken", httpStatus: 409, isRetryable: false)
+    static let answerCutOff = TransloaditError(code: .transportTimeout, message: "transport: timed out talking to https://api2-m1.transloadit.com:443",
+                                               isRetryable: true)
     static let unavailable = TransloaditError(code: .http(503), message: "down", httpStatus: 503, retryIn: .seconds(30), isRetryable: true)
     static let invalid = TransloaditError(code: "INVALID_SIGNATURE", message: "no", httpStatus: 401, isRetryable: false)
     static let changed = ShardFailure(TransloaditError(code: .inputChanged, message: "a.jpg changed", isRetryable: false), uploading: 4)
@@ -156,7 +161,7 @@ import Testing
     static let unavailableRetry = ask([.noteRetry(.retry(FailureReason(code: .http(503), message: "down", isRetryable: true), number: 2, of: 3, wait: .seconds(30)))],
                                       .wait(.seconds(30)))
     static let askingTheAPIHost = ask([.forgetStatusPacing(url: machineURL), .noteRetry(.askingAPIHost(unreachable: machineURL, asking: url))],
-                                      .pollStatus(url: url))
+                                      .pollStatus(url: url, until: pollDeadline))
     static let askingTheAPIHostForTus = ask([.noteRetry(.askingAPIHost(unreachable: machineURL, asking: url))], .lookUp(url: url))
 
     /// What recording an accepted multipart Assembly writes: created with its URL and the pending files' bytes, then uploaded.
@@ -284,19 +289,25 @@ import Testing
             expected: ask([.transition(.uploaded, .uploaded, .uploadedOverTus(TusUploadTotals(files: 2, bytesSent: 6, resumed: 1)))], .loadAttempt)),
 
         // Polling.
-        Row(name: "polling starts", start: .uploaded, event: .attempt(attempt(), files: files), expected: ask(.pollStatus(url: machineURL))),
+        Row(name: "polling starts", start: .uploaded, event: .attempt(attempt(), files: files), expected: ask(.pollStatus(url: machineURL, until: pollDeadline))),
         Row(name: "no status URL in the ledger", start: .uploaded, attempts: 1, event: .attempt(attempt(created: false), files: files),
             expected: failed(.assemblyURLMissing, "the ledger has no status URL for the Assembly", retryable: true)),
         Row(name: "executing: recorded, then a pause", start: .uploaded, path: [.attempt(attempt(), files: files)], event: .statusAnswered(executing),
             expected: ask([.checkpoint(.midPoll), .transition(.executing, .executing, .none)], .wait(.seconds(1)))),
         Row(name: "after the pause, the next poll", start: .uploaded, path: [.attempt(attempt(), files: files), .statusAnswered(executing)], event: .waited,
-            expected: ask(.pollStatus(url: machineURL))),
+            expected: ask(.pollStatus(url: machineURL, until: pollDeadline))),
         Row(name: "pauses grow by half up to the maximum", start: .executing,
             path: [.attempt(attempt(), files: files), .statusAnswered(executing), .waited], event: .statusAnswered(executing),
             expected: ask([.checkpoint(.midPoll)], .wait(.milliseconds(1_500)))),
         Row(name: "past the poll timeout", start: .executing, path: [.attempt(attempt(), files: files)], event: .statusAnswered(executing),
             at: now.addingTimeInterval(41),
             expected: failed(.pollTimeout, "the Assembly did not finish within 1m", retryable: false, after: [.checkpoint(.midPoll), .cancelAssembly(id)])),
+        Row(name: "a status cut off at the poll timeout ends the shard, with no try again", start: .executing, path: [.attempt(attempt(), files: files)],
+            event: .failed(ShardFailure(answerCutOff)), at: now.addingTimeInterval(40),
+            expected: failed(.pollTimeout, "the Assembly did not finish within 1m", retryable: false, after: [.cancelAssembly(id)])),
+        Row(name: "a rate limit past the poll timeout is not asked again", start: .executing, path: [.attempt(attempt(), files: files)],
+            event: .failed(ShardFailure(statusRateLimited)), at: now.addingTimeInterval(41),
+            expected: failed(.pollTimeout, "the Assembly did not finish within 1m", retryable: false, after: [.cancelAssembly(id)])),
         Row(name: "completed: results recorded, pacing forgotten", start: .executing, path: [.attempt(attempt(), files: files)],
             event: .statusAnswered(completed),
             expected: ask([.checkpoint(.midPoll)] + recordedCompletion + [.forgetStatusPacing(url: machineURL)], .loadDownloads)),
@@ -327,7 +338,7 @@ import Testing
             expected: ask([.checkpoint(.midPoll), .forgetStatusPacing(url: url), .recordStatusURL(machine2URL)], .wait(.seconds(1)))),
         Row(name: "the next poll goes to the new machine", start: .executing,
             path: [.attempt(attempt(), files: files), .failed(ShardFailure(connectRefused)), .statusAnswered(executingOnM2)], event: .waited,
-            expected: ask(.pollStatus(url: machine2URL))),
+            expected: ask(.pollStatus(url: machine2URL, until: pollDeadline))),
         Row(name: "the API host does not answer either: a retry", start: .executing,
             path: [.attempt(attempt(), files: files), .failed(ShardFailure(connectRefused))], event: .failed(ShardFailure(connectRefused)),
             expected: firstRetry(.transportConnect, "refused")),
@@ -353,7 +364,7 @@ import Testing
         Row(name: "a rate-limited poll waits the hint", start: .executing, path: [.attempt(attempt(), files: files)],
             event: .failed(ShardFailure(statusRateLimited)), expected: ask(.wait(.seconds(3)))),
         Row(name: "after the rate limit's wait, the same poll", start: .executing,
-            path: [.attempt(attempt(), files: files), .failed(ShardFailure(statusRateLimited))], event: .waited, expected: ask(.pollStatus(url: machineURL))),
+            path: [.attempt(attempt(), files: files), .failed(ShardFailure(statusRateLimited))], event: .waited, expected: ask(.pollStatus(url: machineURL, until: pollDeadline))),
         Row(name: "rate limits use up no try", start: .uploaded, attempts: 1,
             path: [.attempt(attempt(), files: files), .failed(ShardFailure(statusRateLimited)), .waited, .failed(ShardFailure(statusRateLimited)), .waited],
             event: .statusAnswered(executing), expected: ask([.checkpoint(.midPoll), .transition(.executing, .executing, .none)], .wait(.seconds(1)))),
@@ -371,10 +382,10 @@ import Testing
             event: .statusAnswered(streaming),
             expected: ask([.checkpoint(.midPoll), .transition(.executing, .executing, .none)], .wait(.seconds(1)))),
         Row(name: "the stream's word: the next poll", start: .uploaded, path: [.attempt(attempt(), files: files), .statusAnswered(streaming)],
-            event: .changeAwaited(.changed), expected: ask(.pollStatus(url: machineURL))),
+            event: .changeAwaited(.changed), expected: ask(.pollStatus(url: machineURL, until: pollDeadline))),
         Row(name: "the stream ended: noted, polled, then waited on the interval", start: .uploaded,
             path: [.attempt(attempt(), files: files), .statusAnswered(streaming)], event: .changeAwaited(.streamEnded(reason: "HTTP 404")),
-            expected: ask([.noteStreamEnded(url: streamURL, reason: "HTTP 404")], .pollStatus(url: machineURL))),
+            expected: ask([.noteStreamEnded(url: streamURL, reason: "HTTP 404")], .pollStatus(url: machineURL, until: pollDeadline))),
         Row(name: "an ended stream is not opened again", start: .uploaded,
             path: [.attempt(attempt(), files: files), .statusAnswered(streaming), .changeAwaited(.streamEnded(reason: "HTTP 404"))],
             event: .statusAnswered(streaming), expected: ask([.checkpoint(.midPoll)], .wait(.milliseconds(1_500)))),
@@ -397,7 +408,7 @@ import Testing
         Row(name: "an announcement after the wait's end: the next poll", start: .uploaded,
             path: [.attempt(attempt(), files: files), .statusAnswered(streaming)],
             event: .changeAwaited(.announced([.init(step: "thumb", file: executingWithResult.results["thumb"]![0])])), at: now.addingTimeInterval(11),
-            expected: ask([.prefetch([earlyResult])], .pollStatus(url: machineURL))),
+            expected: ask([.prefetch([earlyResult])], .pollStatus(url: machineURL, until: pollDeadline))),
 
         // Downloads.
         Row(name: "completed: download", start: .completed,
