@@ -9,8 +9,8 @@ extension Manifest {
     /// Plans the inputs, and refuses a plan in which the layout gives two inputs one output path.
     ///
     /// Each input's path is rendered for every step whose results are downloaded (for a Template,
-    /// whose steps are not known here, once), with the step's `format` as the extension, else the
-    /// input's own, and the result named `<stem>.<ext>` as Transloadit names it. Paths are compared
+    /// whose steps are not known here, once) by the run's own function (``ResultMapper/outputPath(_:run:shard:step:from:)``),
+    /// so that the paths checked are the paths written. Paths are compared
     /// by a 64-bit hash, and a match is confirmed on the paths, so that a million inputs need no
     /// million paths in memory.
     /// - Throws: ``PlanError/sharedOutput(output:first:second:others:)`` naming the first two
@@ -27,8 +27,8 @@ extension Manifest {
         var others = 0
         for shard in shards {
             for (position, file) in shard.files.enumerated() {
-                for (step, format) in steps {
-                    let path = outputPath(of: file, shard: shard.index, step: step, format: format, run: run)
+                for step in steps {
+                    let path = outputPath(of: file, shard: shard.index, step: step, run: run)
                     let key = FNVHash.of(path)
                     guard let earlierPlace = seen[key] else {
                         seen[key] = UInt64(shard.index) << 32 | UInt64(position)
@@ -37,7 +37,7 @@ extension Manifest {
                     let earlierShard = Int(earlierPlace >> 32)
                     let earlier = shards[earlierShard].files[Int(earlierPlace & 0xFFFF_FFFF)]
                     guard earlier != file,
-                          outputPath(of: earlier, shard: earlierShard, step: step, format: format, run: run) == path else { continue }
+                          PathText.same(outputPath(of: earlier, shard: earlierShard, step: step, run: run), path) else { continue }
                     if clash == nil { clash = (path, earlier, file) } else { others += 1 }
                 }
             }
@@ -48,17 +48,15 @@ extension Manifest {
         return result
     }
 
-    /// The steps with downloaded results, each with its `format` if it sets one; one nameless step for a Template.
+    /// The steps with downloaded results; one nameless step for a Template.
     ///
     /// A step has results when it says `result: true` or no other step uses it (Transloadit's rule).
-    private func knownStepsDownloaded() -> [(step: String, format: String?)] {
-        guard let steps = recipe.knownSteps?.objectValue else { return [("result", nil)] }
+    private func knownStepsDownloaded() -> [String] {
+        guard let steps = recipe.knownSteps?.objectValue else { return ["result"] }
         let used = Set(steps.values.flatMap { Self.names(in: $0.objectValue?["use"]) })
-        return steps.keys.sorted().compactMap { name in
+        return steps.keys.sorted().filter { name in
             let step = steps[name]?.objectValue
-            guard output.steps.delivery(ofStep: name) == .download, step?["result"] == .bool(true) || !used.contains(name) else { return nil }
-            if case .string(let format)? = step?["format"] { return (name, format) }
-            return (name, nil)
+            return output.steps.delivery(ofStep: name) == .download && (step?["result"] == .bool(true) || !used.contains(name))
         }
     }
 
@@ -72,10 +70,7 @@ extension Manifest {
         }
     }
 
-    private func outputPath(of file: PlannedFile, shard: Int, step: String, format: String?, run: RunID) -> String {
-        let (stem, ownExt) = PathText.stemAndExtension(of: PathText.lastComponent(of: file.relativePath))
-        let ext = format ?? ownExt ?? ""
-        return ResultMapper.outputPath(output, run: run, shard: shard, step: step, name: ext.isEmpty ? stem : "\(stem).\(ext)",
-                                       ext: ext, input: file)
+    private func outputPath(of file: PlannedFile, shard: Int, step: String, run: RunID) -> String {
+        ResultMapper.outputPath(output, run: run, shard: shard, step: step, from: .input(file))
     }
 }

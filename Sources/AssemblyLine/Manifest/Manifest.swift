@@ -106,6 +106,15 @@ extension Recipe {
         }
     }
 
+    /// The `format` of each step that sets one, by name; empty for a Template.
+    package var formatsByStep: [String: String] {
+        guard let steps = knownSteps?.objectValue else { return [:] }
+        return steps.compactMapValues { step in
+            guard case .string(let format)? = step.objectValue?["format"] else { return nil }
+            return format
+        }
+    }
+
     /// The robot of each step, by name; nil for a Template.
     package var robotsByStep: [String: String]? {
         knownSteps.map(ResultSelection.robots(of:))

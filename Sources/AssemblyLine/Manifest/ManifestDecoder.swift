@@ -207,7 +207,7 @@ struct ManifestSections {
         let steps = recipe.map { selection(section, recipe: $0) }
         do {
             let layout = try OutputLayout(text)
-            return steps.map { OutputSettings(dir: dir, layout: layout, steps: $0) }
+            return steps.map { OutputSettings(dir: dir, layout: layout, steps: $0, formats: recipe?.formatsByStep ?? [:]) }
         } catch {
             section?.report("layout", error.description)
             return nil

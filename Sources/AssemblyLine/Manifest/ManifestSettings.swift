@@ -105,10 +105,14 @@ package struct OutputSettings: Sendable, Hashable {
     package var layout: OutputLayout
     /// Which steps' results are downloaded (`output.steps`).
     package var steps: ResultSelection
+    /// The `format` each step of the recipe writes, by step name: a result's `{ext}`. Empty for a Template.
+    package var formats: [String: String]
 
-    package init(dir: String, layout: OutputLayout, steps: ResultSelection = ResultSelection(downloaded: nil, exported: [])) {
+    package init(dir: String, layout: OutputLayout, steps: ResultSelection = ResultSelection(downloaded: nil, exported: []),
+                 formats: [String: String] = [:]) {
         self.dir = dir
         self.layout = layout
         self.steps = steps
+        self.formats = formats
     }
 }

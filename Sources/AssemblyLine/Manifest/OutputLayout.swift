@@ -3,7 +3,9 @@
 /// Placeholders: `{run}` the run ID, `{step}` the Step that made the result, `{shard}` the shard's
 /// index, `{relpath}` the input's path relative to `inputs.base` without its extension, `{dir}` the
 /// directory part of that path (`.` at the top), `{stem}` the input's file name without its
-/// extension, `{ext}` the result's extension, `{name}` the result's file name as the service gave it.
+/// extension, `{ext}` the step's `format` in the recipe (else the input's extension), `{name}`
+/// `<stem>.<ext>`. A result made from several inputs takes `{stem}` and `{name}` from the name the
+/// service gave it, reduced to one safe file name (``SafeFileName``).
 package struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
     /// The placeholders a layout may use.
     package enum Placeholder: String, Sendable, CaseIterable {

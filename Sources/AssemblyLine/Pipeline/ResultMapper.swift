@@ -94,7 +94,8 @@ package struct ResultMapper: Sendable {
         let url = file.downloadURL
         let delivery: NewResult.Delivery = switch output.steps.delivery(ofStep: step) {
         case .download where url != nil && source != .unmatched:
-            .download(to: outputPath(step: step, name: name, ext: file.ext, input: input?.file))
+            .download(to: Self.outputPath(output, run: runID, shard: shardIndex, step: step,
+                                          from: input.map { .input($0.file) } ?? .named(name, ext: file.ext)))
         case .export: .exported
         case .download, .record: .recorded
         }
@@ -111,17 +112,34 @@ package struct ResultMapper: Sendable {
         return host.hasPrefix("tmp") && (host.hasSuffix(".transloadit.net") || host.hasSuffix(".transloadit.com"))
     }
 
-    /// The absolute path of a result under `output.dir`, from the layout.
-    func outputPath(step: String, name: String, ext: String?, input: PlannedFile?) -> String {
-        Self.outputPath(output, run: runID, shard: shardIndex, step: step, name: name, ext: ext, input: input)
+    /// What a result's path is rendered from: the one input it was made from, or, for a result of
+    /// several inputs, the name and extension the service gave it.
+    package enum PathSource: Sendable {
+        case input(PlannedFile)
+        case named(String, ext: String?)
     }
 
-    /// The absolute path under `output.dir` that the layout gives a result of `step` named `name`, made from `input`.
-    package static func outputPath(_ output: OutputSettings, run: RunID, shard: Int, step: String, name: String, ext: String?,
-                                   input: PlannedFile?) -> String {
-        let relative = input?.relativePath ?? name
+    /// The absolute path under `output.dir` that the layout gives a result of `step`: the one function
+    /// `plan`'s collision check and the run's downloads both use, so that they test the same paths.
+    ///
+    /// `{ext}` is the step's `format` in the recipe, else the input's own extension; `{name}` is
+    /// `<stem>.<ext>`, as Transloadit names results. Nothing the service says reaches the path of a
+    /// result made from one input. A result of several inputs (a zip) takes its name from the service,
+    /// reduced to one safe file name (``SafeFileName``), and its extension from the recipe, else that name.
+    package static func outputPath(_ output: OutputSettings, run: RunID, shard: Int, step: String, from source: PathSource) -> String {
+        let relative: String
+        let ownExt: String?
+        switch source {
+        case let .input(file):
+            relative = file.relativePath
+            ownExt = PathText.stemAndExtension(of: PathText.lastComponent(of: relative)).extension
+        case let .named(name, ext):
+            relative = SafeFileName.from(name)
+            ownExt = (ext.map(SafeFileName.from) ?? PathText.stemAndExtension(of: relative).extension).flatMap { $0.isEmpty ? nil : $0 }
+        }
         let stem = PathText.stemAndExtension(of: PathText.lastComponent(of: relative)).stem
         let directory = PathText.directory(of: relative)
+        let ext = output.formats[step] ?? ownExt ?? ""
         let path = output.layout.render { placeholder in
             switch placeholder {
             case .run: run.rawValue
@@ -130,8 +148,8 @@ package struct ResultMapper: Sendable {
             case .relpath: directory == "." ? stem : directory + "/" + stem
             case .dir: directory
             case .stem: stem
-            case .ext: ext ?? PathText.stemAndExtension(of: name).extension ?? ""
-            case .name: name
+            case .ext: ext
+            case .name: ext.isEmpty ? stem : "\(stem).\(ext)"
             }
         }
         return PathText.resolve(path, against: output.dir)

@@ -30,7 +30,7 @@ package enum RemoteText {
     }
 
     /// Whether a scalar changes what a terminal or a line-based log shows beyond itself.
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator: true
         default: false

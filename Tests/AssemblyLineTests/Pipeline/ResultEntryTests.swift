@@ -130,6 +130,37 @@ import Testing
         #expect(ResultURLRule.withoutCredentials("https://u:p@host/x@y") == "https://host/x@y")
     }
 
+    @Test(arguments: [#""name":"a.","ext":"""#, #""name":"a.j\u0000pg","ext":"j\u0000pg""#, #""name":"a.jpg/x","ext":"jpg/x""#,
+                      #""name":"a\n\u001b[2J.jpg","ext":"jpg\n""#, #""name":"..","ext":"..""#])
+    func whatTheServiceCallsAResultOfOneInputNeverReachesItsPath(naming: String) throws {
+        let layouts = ["{step}/{relpath}.{ext}": "/out/thumb/b.png", "{step}/{name}": "/out/thumb/b.png", "{dir}/{stem}-{step}.{ext}": "/out/b-thumb.png"]
+        for (layout, expected) in layouts {
+            let output = OutputSettings(dir: "/out", layout: try OutputLayout(layout), formats: ["thumb": "png"])
+            let mapper = ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 0, output: output,
+                                      urls: ResultURLRule(allowsPlainHTTP: false))
+            let status = try Self.status(results: #"{"thumb":[{"id":"r0",\#(naming),"field":"file_1","ssl_url":"https://tmp/r0"}]}"#)
+            let path = try #require(mapper.results(of: status, files: Self.files).results.first?.outputPath)
+            let planned = ResultMapper.outputPath(output, run: mapper.runID, shard: 0, step: "thumb", from: .input(Self.files[1].file))
+            #expect(path == planned, "\(layout): the run writes the path the plan checked")
+            #expect(path == expected, "\(layout)")
+        }
+    }
+
+    @Test func aResultOfSeveralInputsGetsOneSafeNameFromTheService() throws {
+        let output = OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{name}"), formats: [:])
+        let cases: [(name: String, ext: String?, expected: String)] = [
+            ("../../etc/passwd", nil, "/out/zip/.._.._etc_passwd"),
+            ("all.zip/x", "zip", "/out/zip/all.zip"),
+            ("..", nil, "/out/zip/_"),
+            ("a\u{0}b.zip", nil, "/out/zip/a_b.zip"),
+            (String(repeating: "é", count: 300) + ".zip", "zip", "/out/zip/" + String(repeating: "é", count: 100) + ".zip"),
+        ]
+        for (name, ext, expected) in cases {
+            #expect(ResultMapper.outputPath(output, run: try RunID(parsing: "20261130T210501Z-3f9a2c"), shard: 0, step: "zip",
+                                            from: .named(name, ext: ext)) == expected, "\(name.debugDescription)")
+        }
+    }
+
     @Test func exportResultsAreRecordedAndOthersFollowTheSelection() throws {
         let status = try Self.status(results: #"""
             {"thumb":[{"id":"r0","name":"a.jpg","field":"file_0","ssl_url":"https://tmp-eu.transloadit.net/a.jpg"}],
