@@ -84,7 +84,7 @@ final class CurlMultiEngine {
             everything || $0.order.ticket.isCancelled || $0.order.generation < generation
         }
         for transfer in doomed {
-            finish(transfer, with: .failure(.cancelled(endpoint: transfer.order.endpoint)))
+            finish(transfer, with: .failure(.cancelled(endpoint: transfer.endpoint)))
         }
     }
 

@@ -31,8 +31,12 @@ extension CurlTransfer {
     static let writeBody: curl_write_callback = { data, size, count, userData in
         let transfer = CurlTransfer.from(userData)
         let length = size * count
+        if let deadline = transfer.deadline, ContinuousClock.now > deadline {
+            transfer.pendingError = .timeout(endpoint: transfer.endpoint, reason: "the exchange passed its total deadline")
+            return 0
+        }
         do throws(TransportError) {
-            try transfer.sink.append(UnsafeRawBufferPointer(start: data, count: length), endpoint: transfer.order.endpoint)
+            try transfer.sink.append(UnsafeRawBufferPointer(start: data, count: length), endpoint: transfer.endpoint)
             return length
         } catch {
             transfer.pendingError = error
@@ -87,7 +91,7 @@ extension CurlTransfer {
         }
         if let peer, peer.isLinkLocalOrMetadata {
             let transfer = CurlTransfer.from(userData)
-            transfer.pendingError = .refusedAddress(endpoint: transfer.order.endpoint, address: peer.description)
+            transfer.pendingError = .refusedAddress(endpoint: transfer.endpoint, address: peer.description)
             return CURL_SOCKET_BAD
         }
         return socket(family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)

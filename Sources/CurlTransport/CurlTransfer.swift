@@ -9,6 +9,11 @@ import HTTPMessages
 /// through `Unmanaged` user data (see `CurlTransfer+Callbacks.swift`).
 final class CurlTransfer {
     let order: TransferOrder
+    /// The request's endpoint as error messages show it, worked out once (a body may come in many small chunks).
+    let endpoint: String
+    /// When the whole exchange must be over (`totalTimeout` from the start); the body's callbacks check it
+    /// too, since libcurl checks its own timeout late while a fast peer keeps the socket busy.
+    let deadline: ContinuousClock.Instant?
     let handle: CurlEasyHandle
     let reader: BodyPlanReader
     let sink: ResponseSink
@@ -35,6 +40,8 @@ final class CurlTransfer {
             throw .invalidRequest(url: request.url, reason: "\(request.method) with a body")
         }
         self.order = order
+        endpoint = order.endpoint
+        deadline = order.options.totalTimeout.map { ContinuousClock.now + $0 }
         handle = try CurlEasyHandle(url: request.url)
         reader = BodyPlanReader(plan: request.body.asPlan)
         sink = try ResponseSink(order.destination)

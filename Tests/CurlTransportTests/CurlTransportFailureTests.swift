@@ -59,6 +59,15 @@ import Testing
         #expect(RequestDeadline.transfer(bytes: 3_010) == .seconds(60) && RequestDeadline.transfer(bytes: 1 << 30) == .seconds(60 + 65_536))
     }
 
+    @Test func totalTimeoutFiresWhileTheBodyKeepsComing() async throws {
+        let options = HTTPTransferOptions(totalTimeout: .seconds(1))
+        let (error, elapsed) = await failure { () throws(TransportError) in
+            try await transport.send(.get(server.url("/chatter")), options: options)
+        }
+        guard case .timeout(endpoint, _)? = error else { Issue.record("expected .timeout, got \(String(describing: error))"); return }
+        #expect(elapsed < .seconds(10), "a body that never ends, one byte a chunk")
+    }
+
     @Test func lowSpeedLimitFires() async throws {
         // 10 bytes every half second is far below 1,000 bytes per second for a whole second.
         let options = HTTPTransferOptions(lowSpeed: .init(bytesPerSecond: 1000, duration: .seconds(1)))

@@ -10,6 +10,7 @@ Endpoints (query parameters in brackets):
   GET  /bytes?n=N                  N bytes of the pattern (byte i is PATTERN[i % PERIOD])
   GET  /slow-bytes?n=N&chunk=C&delay=S   the pattern, C bytes every S seconds
   GET  /endless                    the pattern without a Content-Length, chunked, until the client goes away
+  GET  /chatter                    one space a chunk, as fast as it goes, until the client goes away
   GET  /sleep?seconds=S            answers {"slept": S} after S seconds
   GET  /status?code=C[&body=TEXT][&size=N]   answers status C with TEXT, or N bytes of "x"
   GET  /redirect?to=PATH[&code=302]          answers a redirect to PATH
@@ -84,6 +85,7 @@ class Handler(BaseHTTPRequestHandler):
             "/bytes": self.pattern_bytes,
             "/slow-bytes": self.slow_bytes,
             "/endless": self.endless,
+            "/chatter": self.chatter,
             "/sleep": self.sleep,
             "/status": self.status,
             "/redirect": self.redirect,
@@ -173,6 +175,16 @@ class Handler(BaseHTTPRequestHandler):
             start = sent % PERIOD
             self.wfile.write(b"%x\r\n" % size + memoryview(REPEATED)[start : start + size] + b"\r\n")
             sent += size
+
+    def chatter(self, url, query):
+        self.drain_body()
+        self.send_response(200)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self.close_connection = True
+        while True:
+            self.wfile.write(b"1\r\n \r\n")
+            self.wfile.flush()
 
     def sleep(self, url, query):
         self.drain_body()
