@@ -72,6 +72,9 @@ let package = Package(
         .testTarget(name: "HostileInputTests", dependencies: [
             "assemblyline", "TestSupport", "Digests", "AssemblyLine", "ConfigFormat", "HTTPMessages",
         ]),
+        .testTarget(name: "HostileServiceTests", dependencies: [
+            "assemblyline", "TestSupport", "Digests", "ConfigFormat", "HTTPMessages", "HTTPServer", "SQLiteLedger",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
