@@ -70,6 +70,31 @@ import Testing
         #expect(outcome.stdout.isEmpty, "no run was recorded: \(outcome.stdout)")
     }
 
+    @Test func anEndpointThatTakesTheConnectionButNeverAnswersIsGivenUpAfterTenSeconds() async throws {
+        // A listening socket nobody accepts on: the kernel completes the connection, no answer ever comes.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try #require(withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) == 0 && listen(listener, 8) == 0
+                && getsockname(listener, $0, &size) == 0 }
+        })
+        let port = UInt16(bigEndian: address.sin_port)
+        let directory = try await RunCommandTests.job()
+        let manifest = directory.url.appendingPathComponent("job/m.yaml")
+        try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: "state_dir: state", with: "state_dir: state\nendpoint: http://127.0.0.1:\(port)\nauth: {key: k}\n"
+                                      + "signer: {kind: local, secret_env: TL_SECRET}\nretry: {attempts: 1}\n")
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let outcome = try await BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url, environment: ["TL_SECRET": "s"])
+        #expect(outcome.status == 69, "\(outcome.stderr)")
+        // libcurl says how long it waited; docs/pipeline.md says 10 s (it was 20).
+        #expect(outcome.stderr.contains("timed out after 10"), "\(outcome.stderr)")
+    }
+
     @Test func sixtyNineWhenTheSignerDoesNotAnswer() async throws {
         let directory = try await RunCommandTests.job()
         let serve = try FaultSurvivalTests.service([], in: directory, secret: "s")

@@ -42,6 +42,17 @@ import Testing
         #expect(report.status == 0, "\(report.stderr)")
     }
 
+    @Test func aHomeThatDoesNotExistIsNeverCreated() async throws {
+        let directory = try await RunCommandTests.job()
+        let home = directory.url.appendingPathComponent("nonexistent").path
+        let environment = ["XDG_STATE_HOME": "", "HOME": home, "TMPDIR": directory.url.appendingPathComponent("tmp").path]
+        let run = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url, environment: environment)
+        #expect(run.status == 0 && !run.stderr.contains("warning"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home), "cron as a system user (HOME=/nonexistent) must not get a home made")
+        let fallback = directory.url.appendingPathComponent("tmp/assemblyline-\(getuid())/runs.tsv").path
+        #expect(FileManager.default.fileExists(atPath: fallback))
+    }
+
     @Test func withNoPlaceToRecordTheRunGoesOnAndSaysHowToFindIt() async throws {
         let directory = try await RunCommandTests.job()
         try directory.write("file", "")

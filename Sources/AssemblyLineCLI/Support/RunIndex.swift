@@ -7,8 +7,9 @@ import Glibc
 /// Where each run's ledger is, so that a run ID alone finds its run from any directory (cron included).
 ///
 /// One line per run, appended when the run starts: `RUN_ID<TAB>STATE_DIR`, in `runs.tsv` under
-/// `$XDG_STATE_HOME/assemblyline`, else `~/.local/state/assemblyline`; when that cannot be written
-/// (no home, a read-only one), under `$TMPDIR/assemblyline-<uid>` (else `/tmp/assemblyline-<uid>`).
+/// `$XDG_STATE_HOME/assemblyline`, else `~/.local/state/assemblyline` when HOME exists (it is never
+/// created); when that cannot be written (no home, a read-only one), under `$TMPDIR/assemblyline-<uid>`
+/// (else `/tmp/assemblyline-<uid>`).
 /// A line of up to a few hundred bytes is appended with one `write(2)` on an `O_APPEND` file, so
 /// runs started at once never mix their lines. Lookups read every place, the newest line winning.
 struct RunIndex: Sendable {
@@ -19,12 +20,19 @@ struct RunIndex: Sendable {
         var directories: [String] = []
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             directories.append("\(state)/assemblyline")
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
+        } else if let home = environment["HOME"], home.hasPrefix("/"), Self.isDirectory(home) {
             directories.append("\(home)/.local/state/assemblyline")
         }
         let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         directories.append("\(temporary)/assemblyline-\(getuid())")
         paths = directories.map { "\($0)/runs.tsv" }
+    }
+
+    /// Whether `path` is a directory that exists: a HOME that does not (`/nonexistent`, cron as a system
+    /// user) is never created; the temporary directory is used instead.
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Records where `run` is; returns nil, or why it could not be recorded (for a warning: the run goes on).
