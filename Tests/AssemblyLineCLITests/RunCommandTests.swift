@@ -192,6 +192,8 @@ import Glibc
         let failed = try await BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--failed"], in: directory.url)
         #expect(failed.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(2).joined(separator: " ") }
             == ["landscapes/broken.png IMAGE_RESIZE_ERROR"])
+        #expect(failed.stdout.contains("could not resize broken.png.: ") && failed.stdout.contains("libpng read error"),
+                "the service's own reason is shown, not only that the step failed: \(failed.stdout)")
 
         let json = try await BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--format", "json"], in: directory.url)
         let report = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue)

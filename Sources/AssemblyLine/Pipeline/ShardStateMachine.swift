@@ -281,7 +281,7 @@ package struct ShardStateMachine: Sendable {
         }
         if let error = status.error {
             let again = Retryability.isRetryable(assemblyError: error, said: status.retryable)
-            var failure = ShardFailure(code: error, status.message ?? status.reason ?? "the Assembly failed",
+            var failure = ShardFailure(code: error, status.errorText ?? "the Assembly failed",
                                        retryable: again, needsNewAssembly: again)
             if !again { failure.culprit = ResultMapper.failedFileIndex(of: status) }
             return fail(failure, facts)
@@ -292,7 +292,7 @@ package struct ShardStateMachine: Sendable {
             facts.recorded = .executing
             commands.append(.transition(.executing, .executing, .none))
         case .aborted?, .canceled?:
-            return fail(ShardFailure(code: FailureCode(rawValue: status.ok?.code ?? ""), status.message ?? "the Assembly stopped",
+            return fail(ShardFailure(code: FailureCode(rawValue: status.ok?.code ?? ""), status.errorText ?? "the Assembly stopped",
                                      retryable: true, needsNewAssembly: true), facts)
         default:
             break

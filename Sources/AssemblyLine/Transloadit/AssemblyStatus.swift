@@ -138,6 +138,13 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     /// True while the Assembly still runs: uploading, executing or replaying.
     package var isRunning: Bool { error == nil && ok?.isRunning == true }
 
+    /// What the service said of an error, for people: its `message` and its `reason` (a Robot's own
+    /// words, such as libvips' `Premature end of input file`), each when it gave it.
+    package var errorText: String? {
+        let said = [message, reason].compactMap { $0 }.filter { !$0.isEmpty }
+        return said.isEmpty ? nil : said.joined(separator: ": ")
+    }
+
     /// True when it completed without error.
     package var isCompleted: Bool { error == nil && ok == .completed }
 

@@ -22,7 +22,7 @@ package struct TransloaditError: Error, Sendable, Hashable, CustomStringConverti
     /// body says so (`retryable`), else as ``Retryability`` says for the Assembly API; a rate limit always is.
     init(status: Int, body: AssemblyStatus?, retryAfter: String?) {
         let code = body?.error ?? .http(status)
-        self.init(code: code, message: body?.message ?? body?.reason ?? "the service answered HTTP \(status)",
+        self.init(code: code, message: body?.errorText ?? "the service answered HTTP \(status)",
                   httpStatus: status, retryIn: Retryability.wait(retryIn: body?.retryIn, retryAfter: retryAfter),
                   isRetryable: Retryability.isRateLimit(code)
                       || (body?.retryable ?? Retryability.isRetryable(status: status, from: .assemblyAPI)))

@@ -35,4 +35,12 @@ import Testing
         let result = try #require(status.results["re\\nsize"]?.first)
         #expect([result.name, result.ext, result.mime, result.id] == ["a\\u{1B}[2J.jpg", "j\\npg", "image/\\u{7}jpeg", "x\\ny"])
     }
+
+    @Test func anErrorSaysTheServicesMessageAndItsReason() throws {
+        let json = #"{"error":"IMAGE_RESIZE_ERROR","message":"Step 'resize' could not resize a.png.","reason":"VipsJpeg: Premature end of input file"}"#
+        let status = try #require(AssemblyStatus.decode(Array(json.utf8)))
+        #expect(status.errorText == "Step 'resize' could not resize a.png.: VipsJpeg: Premature end of input file")
+        #expect(AssemblyStatus.decode(Array(#"{"error":"X","reason":"only this"}"#.utf8))?.errorText == "only this")
+        #expect(AssemblyStatus.decode(Array(#"{"error":"X"}"#.utf8))?.errorText == nil)
+    }
 }
