@@ -51,6 +51,26 @@ import Testing
         #expect(try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url).status == 0)
     }
 
+    @Test func inputsApartOnlyByTheirExtensionAreAdvisedTheInputExtPlaceholderWhichKeepsThemApart() async throws {
+        let directory = try TemporaryDirectory()
+        for name in ["photo.jpg", "photo.png"] { try directory.write("job/in/\(name)", "image") }
+        try directory.write("job/m.yaml", """
+            version: 1
+            name: formats
+            inputs: {include: ["in/*.jpg", "in/*.png"], base: in}
+            resize: {width: 10, format: jpg}
+            state_dir: state
+
+            """)
+        let refused = try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("such as {step}/{relpath}.{input_ext}.{ext}, which keeps each input's own extension"), "\(refused.stderr)")
+        try directory.write("job/m.yaml", try String(contentsOf: directory.url.appendingPathComponent("job/m.yaml"), encoding: .utf8)
+            + "output: {layout: \"{step}/{relpath}.{input_ext}.{ext}\"}\n")
+        let planned = try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        #expect(planned.status == 0, "the advised layout works: \(planned.stderr)")
+    }
+
     @Test func tableListsShardsAndTotalsAndWritesNothing() async throws {
         let directory = try Self.jobDirectory()
         let outcome = try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)

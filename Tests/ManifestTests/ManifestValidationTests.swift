@@ -74,7 +74,7 @@ struct BadManifest: CustomTestStringConvertible, Sendable {
         BadManifest(yaml: minimalManifest + "poll:\n  interval: 5\n",
                     issue: "m.yaml:9:13: poll.interval: expected a duration such as 500ms, 90s, 5m, 1h or 1h30m, from 50ms to 10m, found '5'"),
         BadManifest(yaml: minimalManifest + "output:\n  layout: \"{foo}/{relpath}\"\n",
-                    issue: "m.yaml:9:11: output.layout: unknown placeholder {foo}; expected one of {run}, {step}, {shard}, {relpath}, {dir}, {stem}, {ext}, {name}"),
+                    issue: "m.yaml:9:11: output.layout: unknown placeholder {foo}; expected one of {run}, {step}, {shard}, {relpath}, {dir}, {stem}, {ext}, {name}, {input_ext}"),
         BadManifest(yaml: minimalManifest + "output:\n  layout: \"{run}/{step}\"\n",
                     issue: "m.yaml:9:11: output.layout: expected {relpath}, {stem} or {name} in the layout, so that results do not overwrite each other"),
         BadManifest(yaml: "version: 1\nname: ${JOB_NAME}\ninputs: {include: x}\nresize: {width: 1}\n",

@@ -4,12 +4,14 @@
 /// index, `{relpath}` the input's path relative to `inputs.base` without its extension, `{dir}` the
 /// directory part of that path (`.` at the top), `{stem}` the input's file name without its
 /// extension, `{ext}` the step's `format` in the recipe (else the input's extension), `{name}`
-/// `<stem>.<ext>`. A result made from several inputs takes `{stem}` and `{name}` from the name the
+/// `<stem>.<ext>`, `{input_ext}` the input's own extension (what keeps `photo.jpg` and `photo.png`
+/// apart when both become `jpg`). A result made from several inputs takes `{stem}` and `{name}` from the name the
 /// service gave it, reduced to one safe file name (``SafeFileName``).
 package struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
     /// The placeholders a layout may use.
     package enum Placeholder: String, Sendable, CaseIterable {
         case run, step, shard, relpath, dir, stem, ext, name
+        case inputExt = "input_ext"
     }
 
     enum Piece: Sendable, Hashable {

@@ -150,6 +150,7 @@ package struct ResultMapper: Sendable {
             case .stem: stem
             case .ext: ext
             case .name: ext.isEmpty ? stem : "\(stem).\(ext)"
+            case .inputExt: ownExt ?? ""
             }
         }
         return PathText.resolve(path, against: output.dir)

@@ -40,8 +40,13 @@ package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no file matches the include patterns \(list)"
         case let .sharedOutput(output, first, second, others):
             let more = others > 0 ? " (and \(others) more such pairs)" : ""
+            let (firstStem, firstExt) = PathText.stemAndExtension(of: first)
+            let (secondStem, secondExt) = PathText.stemAndExtension(of: second)
+            let advice = firstStem == secondStem && firstExt != secondExt
+                ? "{step}/{relpath}.{input_ext}.{ext}, which keeps each input's own extension"
+                : "{step}/{relpath}.{ext}, which mirrors the inputs' paths"
             return "output.layout gives the inputs '\(first)' and '\(second)' one output, \(output)\(more); "
-                + "expected a layout that keeps them apart, such as one with {relpath}"
+                + "expected a layout that keeps them apart, such as \(advice)"
         }
     }
 }

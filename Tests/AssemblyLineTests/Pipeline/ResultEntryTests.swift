@@ -146,6 +146,13 @@ import Testing
         }
     }
 
+    @Test func inputExtIsTheInputsOwnExtension() throws {
+        let output = OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{relpath}.{input_ext}.{ext}"), formats: ["thumb": "jpg"])
+        let file = PlannedFile(path: "/in/a/photo.png", relativePath: "a/photo.png", size: 1, modifiedNanoseconds: 0)
+        #expect(ResultMapper.outputPath(output, run: try RunID(parsing: "20261130T210501Z-3f9a2c"), shard: 0, step: "thumb", from: .input(file))
+            == "/out/thumb/a/photo.png.jpg")
+    }
+
     @Test func aResultOfSeveralInputsGetsOneSafeNameFromTheService() throws {
         let output = OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{name}"), formats: [:])
         let cases: [(name: String, ext: String?, expected: String)] = [
