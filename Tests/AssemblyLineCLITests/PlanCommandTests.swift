@@ -71,6 +71,28 @@ import Testing
         #expect(planned.status == 0, "the advised layout works: \(planned.stderr)")
     }
 
+    @Test func anOutputNameLongerThanAFileNameMayBeIsFoundByThePlanNamingItsInput() async throws {
+        let directory = try TemporaryDirectory()
+        let long = String(repeating: "n", count: 240) + ".jpg"
+        for name in [long, "short.jpg"] { try directory.write("job/in/\(name)", "image") }
+        try directory.write("job/m.yaml", """
+            version: 1
+            name: long
+            inputs: {include: "in/*.jpg", base: in}
+            resize: {width: 10}
+            output: {layout: "{step}/{relpath}-{step}-thumbnail.{ext}"}
+            state_dir: state
+
+            """)
+        for command in [["plan", "job/m.yaml"], ["run", "job/m.yaml"]] {
+            let outcome = try await BinaryRunner.run(command, in: directory.url)
+            #expect(outcome.status == 65, "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("output.layout gives the input '\(long)' the output ")
+                && outcome.stderr.contains("which cannot be created: a name in it is over the 255 bytes a file name may have"), "\(outcome.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("job/state/ledger.sqlite").path), "nothing was sent")
+    }
+
     @Test func tableListsShardsAndTotalsAndWritesNothing() async throws {
         let directory = try Self.jobDirectory()
         let outcome = try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)

@@ -6,7 +6,8 @@ extension Manifest {
         Planner(include: inputs.include, exclude: inputs.exclude, base: inputs.base, limits: shards)
     }
 
-    /// Plans the inputs, and refuses a plan in which the layout gives two inputs one output path.
+    /// Plans the inputs, and refuses a plan in which the layout gives two inputs one output path, or an
+    /// input a path no file can have (a name over 255 bytes, a path over 4,095).
     ///
     /// Each input's path is rendered for every step whose results are downloaded (for a Template,
     /// whose steps are not known here, once) by the run's own function (``ResultMapper/outputPath(_:run:shard:step:from:)``),
@@ -25,10 +26,15 @@ extension Manifest {
         seen.reserveCapacity(shards.reduce(0) { $0 + $1.files.count } * steps.count)
         var clash: (output: String, first: PlannedFile, second: PlannedFile)?
         var others = 0
+        var tooLong: (input: PlannedFile, output: String, problem: String)?
+        var longOthers = 0
         for shard in shards {
             for (position, file) in shard.files.enumerated() {
                 for step in steps {
                     let path = outputPath(of: file, shard: shard.index, step: step, run: run)
+                    if let problem = PathText.lengthProblem(of: path) {
+                        if tooLong == nil { tooLong = (file, path, problem) } else { longOthers += 1 }
+                    }
                     let key = FNVHash.of(path)
                     guard let earlierPlace = seen[key] else {
                         seen[key] = UInt64(shard.index) << 32 | UInt64(position)
@@ -41,6 +47,9 @@ extension Manifest {
                     if clash == nil { clash = (path, earlier, file) } else { others += 1 }
                 }
             }
+        }
+        if let tooLong {
+            throw .outputTooLong(input: tooLong.input.relativePath, output: tooLong.output, problem: tooLong.problem, others: longOthers)
         }
         if let clash {
             throw .sharedOutput(output: clash.output, first: clash.first.relativePath, second: clash.second.relativePath, others: others)

@@ -64,12 +64,9 @@ package struct ResultDownloader: Sendable {
         return bytes
     }
 
-    /// The longest file name the file systems here take (`NAME_MAX`), in bytes.
-    static let nameLimit = 255
-
     /// `<output>.<result>.part`, where `<result>` is a 64-bit FNV-1a hash in hex of the result's step, name and
     /// inputs: what stays the same when a resume's new Assembly makes the result again (its id and URL do
-    /// not), so the next try overwrites what a killed one left. Where that name would pass ``nameLimit``,
+    /// not), so the next try overwrites what a killed one left. Where that name would pass ``PathText/nameLimit``,
     /// the output name's first 200 bytes (whole characters), a dash and a hash of the whole name take the
     /// output name's place.
     package static func temporaryPath(for path: String, of result: NewResult) -> String {
@@ -77,7 +74,7 @@ package struct ResultDownloader: Sendable {
         let inputs = result.source.inputs.map(String.init).joined(separator: ",")
         let identity = [result.step, result.name, result.source.kind.rawValue, inputs].joined(separator: "\u{0}")
         let suffix = "." + hex(FNVHash.of(identity)) + ".part"
-        guard name.utf8.count + suffix.utf8.count > nameLimit else { return path + suffix }
+        guard name.utf8.count + suffix.utf8.count > PathText.nameLimit else { return path + suffix }
         var head = ""
         for character in name {
             guard head.utf8.count + character.utf8.count <= 200 else { break }

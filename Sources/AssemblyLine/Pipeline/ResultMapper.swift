@@ -69,6 +69,10 @@ package struct ResultMapper: Sendable {
             return FailureReason(code: .resultURLRefused, message: "\(result.name) of step \(result.step) is not fetched: \(problem)",
                                  isRetryable: false)
         }
+        if let problem = PathText.lengthProblem(of: path) {
+            return FailureReason(code: .outputNameTooLong, message: "\(result.name) of step \(result.step) renders to \(path), which cannot be created: \(problem)",
+                                 isRetryable: false)
+        }
         guard taken.insert(PathKey(path)).inserted else {
             return FailureReason(code: .outputCollision,
                                  message: "\(result.name) of step \(result.step) renders to \(path), which another result of the Assembly took; "

@@ -154,4 +154,20 @@ package enum PathText {
         var path = path
         path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
+
+    /// The longest file name Linux file systems take (`NAME_MAX`), in bytes.
+    package static let nameLimit = 255
+    /// The longest path a system call takes (`PATH_MAX` less its NUL), in bytes.
+    package static let pathLimit = 4095
+
+    /// Why a file could not be created at `path`, or nil: a name over ``nameLimit`` bytes, or a whole over ``pathLimit``.
+    package static func lengthProblem(of path: String) -> String? {
+        if path.utf8.count > pathLimit { return "it is \(path.utf8.count) bytes, more than the \(pathLimit) a path may have" }
+        var length = 0
+        for byte in path.utf8 {
+            length = byte == UInt8(ascii: "/") ? 0 : length + 1
+            if length > nameLimit { return "a name in it is over the \(nameLimit) bytes a file name may have" }
+        }
+        return nil
+    }
 }

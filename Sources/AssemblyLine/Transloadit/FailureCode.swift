@@ -94,6 +94,8 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
 
     /// Two results of one Assembly render to one output path: the second's file fails, nothing is overwritten.
     package static let outputCollision: FailureCode = "OUTPUT_COLLISION"
+    /// A result's output path has a name over 255 bytes or is over 4,095: its file fails alone.
+    package static let outputNameTooLong: FailureCode = "OUTPUT_NAME_TOO_LONG"
     /// An Assembly gave more results than `limits.max_results_per_file` allows for its files.
     package static let tooManyResults: FailureCode = "TOO_MANY_RESULTS"
     /// A result's body ran past its declared size, its `Content-Length` or `limits.max_result_size`: the download stopped there.

@@ -146,6 +146,18 @@ import Testing
         }
     }
 
+    @Test func aResultWhosePathNoFileCanHaveFailsItsFilesAlone() throws {
+        let output = OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{name}-" + String(repeating: "x", count: 80)))
+        let mapper = ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 0, output: output,
+                                  urls: ResultURLRule(allowsPlainHTTP: false))
+        let name = String(repeating: "z", count: 190) + ".zip"
+        let status = try Self.status(results: #"{"zip":[{"id":"z","name":"\#(name)","original_id":["u0","u1"],"ssl_url":"https://tmp/z"}]}"#)
+        let mapping = mapper.results(of: status, files: Self.files)
+        #expect(mapping.results.map(\.delivery) == [.recorded])
+        #expect(mapping.refusals.map(\.reason.code) == [.outputNameTooLong])
+        #expect(mapping.refusals.first?.result.source == .several([0, 1]), "both its files fail, each alone")
+    }
+
     @Test func inputExtIsTheInputsOwnExtension() throws {
         let output = OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{relpath}.{input_ext}.{ext}"), formats: ["thumb": "jpg"])
         let file = PlannedFile(path: "/in/a/photo.png", relativePath: "a/photo.png", size: 1, modifiedNanoseconds: 0)
