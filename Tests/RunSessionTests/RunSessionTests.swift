@@ -68,6 +68,18 @@ import Testing
         #expect(harness.service.created.count == 3, "the shard of a.txt and b.txt goes on without b.txt in a new Assembly")
     }
 
+    @Test func anEmptyInputFailsBeforeItIsSentAndCostsNoAssembly() async throws {
+        let harness = try SessionHarness(files: ["a.txt": "first\n", "empty.txt": ""])
+
+        let outcome = try await harness.run()
+
+        #expect(outcome.failures == ["INPUT_EMPTY"] && outcome.summary.filesByState[.done] == 1)
+        let files = try await harness.ledger { try await $0.files(of: outcome.runID) }
+        #expect(files.first { $0.state == .failed }?.file.relativePath == "empty.txt")
+        #expect(harness.service.created.count == 1, "one Assembly, for a.txt alone: the empty file was never sent")
+        #expect(harness.output("a.txt") == "first\n")
+    }
+
     @Test func anInputWithALongNameIsDoneLikeAnyOther() async throws {
         // 252 bytes: its download's temp file cannot be `<name>.part` (255 at most), and takes a hashed name.
         let long = String(repeating: "n", count: 248) + ".txt"

@@ -24,10 +24,10 @@ package struct ShardFailure: Error, Sendable, Hashable {
         isRateLimit = error.isRateLimit
     }
 
-    /// A failure uploading one input: a file changed, gone or unreadable since the plan fails alone (`culprit`).
+    /// A failure uploading one input: a file changed, gone, unreadable or empty fails alone (`culprit`).
     package init(_ error: TransloaditError, uploading file: Int) {
         self.init(error)
-        if [.inputChanged, .inputMissing, .inputUnreadable].contains(error.code) { culprit = file }
+        if [.inputChanged, .inputMissing, .inputUnreadable, .inputEmpty].contains(error.code) { culprit = file }
     }
 
     package init(_ error: SigningError) {

@@ -58,10 +58,11 @@ extension ShardRunner {
     /// Sends the creating request with `files` (announced only, over tus), once the run's pace allows.
     private func create(_ id: AssemblyID, _ signed: SignedParams, files: [FileRecord]) async throws -> Result<AssemblyStatus, TransloaditError> {
         let tus = context.tus != nil
-        let uploads: [TransloaditClient.Upload] = tus ? [] : try files.map { record in
-            try Self.checkUnchanged(record)
-            return TransloaditClient.Upload(field: ResultMapper.field(forFile: record.index), path: record.file.path,
-                                            filename: PathText.lastComponent(of: record.file.relativePath))
+        // Every file is checked before the creation, tus or not: an Assembly is never made for a file that fails alone.
+        for record in files { try Self.checkUnchanged(record) }
+        let uploads: [TransloaditClient.Upload] = tus ? [] : files.map { record in
+            TransloaditClient.Upload(field: ResultMapper.field(forFile: record.index), path: record.file.path,
+                                     filename: PathText.lastComponent(of: record.file.relativePath))
         }
         try await context.governor.awaitCreation()
         let client = context.client
@@ -112,7 +113,7 @@ extension ShardRunner {
         context.checkpoint(.afterDownloadCommit)
     }
 
-    /// Refuses a file whose size or modification time changed since the plan; the file fails alone.
+    /// Refuses a file that changed since the plan, or is gone, unreadable or empty; the file fails alone.
     static func checkUnchanged(_ record: FileRecord) throws {
         do {
             try record.file.checkUnchanged()

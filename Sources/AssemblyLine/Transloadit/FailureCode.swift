@@ -25,6 +25,8 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     package static let inputChanged: FailureCode = "INPUT_CHANGED"
     /// An input is gone since the plan.
     package static let inputMissing: FailureCode = "INPUT_MISSING"
+    /// An input of zero bytes: no Robot makes anything of it, so it fails before it is sent.
+    package static let inputEmpty: FailureCode = "INPUT_EMPTY"
     /// An input's bytes could not be read.
     package static let inputUnreadable: FailureCode = "INPUT_UNREADABLE"
 
