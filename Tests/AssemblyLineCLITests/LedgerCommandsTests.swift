@@ -104,6 +104,17 @@ import Testing
         #expect(try await BinaryRunner.run(["prune"], in: directory.url).status == 64)
     }
 
+    @Test func pruneFindsTheManifestsStateDirectoryAndSaysWhenThereIsNoLedger() async throws {
+        let directory = try await RunCommandTests.job()
+        #expect(try await BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url).status == 0)
+        let mine = try await BinaryRunner.run(["prune", "--older-than", "1d", "--manifest", "job/m.yaml"], in: directory.url)
+        #expect(mine.status == 0 && mine.stdout.hasSuffix("older than 1d in \(directory.url.path)/job/state\n") && !mine.stdout.contains("no ledger"),
+                "\(mine.stdout)\(mine.stderr)")
+        let elsewhere = try await BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
+        #expect(elsewhere.status == 0 && elsewhere.stdout.hasPrefix("no ledger in \(directory.url.path)/runs"), "./runs holds none: \(elsewhere.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("runs").path), "and it is not made")
+    }
+
     @Test func runsWithoutALedgerSaysSoAndCreatesNothing() async throws {
         let directory = try TemporaryDirectory()
         let outcome = try await BinaryRunner.run(["runs", "--state-dir", "state"], in: directory.url)

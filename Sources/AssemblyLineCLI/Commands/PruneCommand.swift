@@ -42,6 +42,9 @@ struct PruneCommand: CLICommand {
         let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
         if FileManager.default.fileExists(atPath: path) {
             runs = try await SQLiteLedger.with(path: path) { [dryRun] in try await $0.pruneRuns(createdBefore: cutoff, dryRun: dryRun) }
+        } else {
+            console.line("no ledger in \(stateDirectory) (no \(path)): no runs to prune; is it the state directory you meant "
+                + "(--state-dir DIR, or --manifest FILE for the manifest's)?")
         }
         let assemblies = Self.oldAssemblies(in: "\(stateDirectory)/embedded-service/assemblies", before: cutoff)
         if !dryRun {
