@@ -28,7 +28,7 @@ package struct ResultURLRule: Sendable, Hashable {
         guard let scheme, scheme == "https" || allowsPlainHTTP else {
             return allowsPlainHTTP ? "its URL is neither https nor http" : "its URL is not https"
         }
-        if Self.authority(of: url).contains("@") { return "its URL carries credentials" }
+        if URLText.authority(of: url).contains("@") { return "its URL carries credentials" }
         if let host = URLText.host(of: url, scheme: scheme), let address = PeerAddress(host), address.isLinkLocalOrMetadata {
             return "its URL names \(address), a link-local or cloud metadata address"
         }
@@ -37,14 +37,8 @@ package struct ResultURLRule: Sendable, Hashable {
 
     /// `url` without the `user:pass@` of its authority, for the ledger.
     package static func withoutCredentials(_ url: String) -> String {
-        let authority = authority(of: url)
+        let authority = URLText.authority(of: url)
         guard let at = authority.lastIndex(of: "@") else { return url }
         return String(url[..<authority.startIndex]) + String(url[url.index(after: at)...])
-    }
-
-    /// What is between `scheme://` and the path, query or fragment.
-    private static func authority(of url: String) -> Substring {
-        guard let separator = url.firstRange(of: "://") else { return url[url.endIndex...] }
-        return url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     }
 }

@@ -2,15 +2,20 @@
 package enum URLText {
     /// The host of `scheme://host[:port][/path]`, lowercased, or nil when the text has another scheme.
     package static func host(of url: String, scheme: String) -> String? {
-        let prefix = scheme + "://"
-        guard url.lowercased().hasPrefix(prefix) else { return nil }
-        let authority = url.dropFirst(prefix.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard url.lowercased().hasPrefix(scheme + "://") else { return nil }
+        let authority = authority(of: url)
         guard !authority.contains("@") else { return nil }
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return nil }
             return String(authority[...close]).lowercased()
         }
         return String(authority.prefix { $0 != ":" }).lowercased()
+    }
+
+    /// What lies between `scheme://` and the path, query or fragment (`user:pass@host:port`); empty without a scheme.
+    package static func authority(of url: String) -> Substring {
+        guard let separator = url.firstRange(of: "://") else { return url[url.endIndex...] }
+        return url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     }
 
     /// True for `localhost`, `127.x.x.x` and `[::1]`.
