@@ -159,19 +159,34 @@ extension SQLiteLedger {
     }
 
     package func updateRunState(_ id: RunID, to state: RunState, at time: Date) throws {
+        try write { database in try move(id, to: state, at: time, in: database) }
+    }
+
+    package func endRun(_ id: RunID, as state: RunState, at time: Date) throws -> RunState {
         try write { database in
-            let current = try rows("SELECT state FROM runs WHERE id = ?", [.text(id.rawValue)], table: "runs") {
-                try $0.value(RunState.self)
-            }
-            guard let current = current.first else { throw LedgerError.runNotFound(id) }
-            guard current.canTransition(to: state) else {
-                throw LedgerError.illegalRunTransition(id, from: current, to: state)
-            }
-            let now = Self.text(time)
-            try database.execute("UPDATE runs SET state = ?, updated_at = ?, finished_at = ? WHERE id = ?",
-                                 [.state(state), .text(now), state.hasEnded ? .text(now) : .null,
-                                  .text(id.rawValue)])
-            try insertEvent(id, shard: nil, kind: .runState, message: "\(current) → \(state)", at: time, in: database)
+            guard try currentState(of: id) != .canceled else { return .canceled }
+            try move(id, to: state, at: time, in: database)
+            return state
         }
+    }
+
+    private func currentState(of id: RunID) throws -> RunState {
+        let current = try rows("SELECT state FROM runs WHERE id = ?", [.text(id.rawValue)], table: "runs") {
+            try $0.value(RunState.self)
+        }
+        guard let current = current.first else { throw LedgerError.runNotFound(id) }
+        return current
+    }
+
+    private func move(_ id: RunID, to state: RunState, at time: Date, in database: SQLiteConnection) throws {
+        let current = try currentState(of: id)
+        guard current.canTransition(to: state) else {
+            throw LedgerError.illegalRunTransition(id, from: current, to: state)
+        }
+        let now = Self.text(time)
+        try database.execute("UPDATE runs SET state = ?, updated_at = ?, finished_at = ? WHERE id = ?",
+                             [.state(state), .text(now), state.hasEnded ? .text(now) : .null,
+                              .text(id.rawValue)])
+        try insertEvent(id, shard: nil, kind: .runState, message: "\(current) → \(state)", at: time, in: database)
     }
 }

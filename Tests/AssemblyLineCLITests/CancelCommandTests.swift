@@ -29,14 +29,16 @@ import Testing
         #expect(cancel.status == 0, "\(cancel.stdout)\(cancel.stderr)")
         #expect(cancel.stdout.contains("run \(runID): stopping its process "), "\(cancel.stdout)")
         #expect(cancel.stdout.contains("run \(runID) canceled: "), "\(cancel.stdout)")
-        #expect(run.stop() == 2, "the run stopped in order: \(run.errors)")
+        #expect(run.stop() == 3, "the run stopped in order, canceled: \(run.errors)")
+        #expect(run.output.contains("run \(runID) canceled: "), "one word for it: \(run.output)")
         let states = try await listing.items().map(\.ok)
         #expect(states.contains("ASSEMBLY_CANCELED"), "\(states)")
         #expect(!states.contains("ASSEMBLY_EXECUTING") && !states.contains("ASSEMBLY_UPLOADING"), "\(states)")
         let runs = try await BinaryRunner.run(["runs", "--state-dir", "job/state", "--state", "canceled"], in: directory.url)
         #expect(runs.stdout.contains(runID), "\(runs.stdout)")
         let resume = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url, environment: ["TL_SECRET": secret])
-        #expect(resume.status == 0 && resume.stdout == "run \(runID) was canceled; start a new run instead\n", "\(resume.stdout)")
+        #expect(resume.status == 3 && resume.stderr == "Error: run \(runID) was canceled, which is final; start a new run instead\n",
+                "\(resume.stderr)")
         let again = try await BinaryRunner.run(["cancel", runID, "--state-dir", "job/state"], in: directory.url)
         #expect(again.status == 0 && again.stdout == "run \(runID) is canceled; nothing to cancel\n")
     }

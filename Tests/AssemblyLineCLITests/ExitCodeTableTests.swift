@@ -33,7 +33,7 @@ import Testing
 
     /// Every row below has a test of its own here, but 70 (a bug, never made on purpose).
     @Test func theTableListsTheCodesTestedHere() async throws {
-        #expect(try Self.readmeCodes() == [0, 1, 2, 64, 65, 69, 70, 73, 74, 75, 77, 78])
+        #expect(try Self.readmeCodes() == [0, 1, 2, 3, 64, 65, 69, 70, 73, 74, 75, 77, 78])
     }
 
     @Test func zeroWhenEverythingIsDone() async throws {
@@ -52,6 +52,22 @@ import Testing
     @Test func twoWhenInterrupted() async throws {
         #expect(try await Self.outcome([("poll: {interval: 100ms}", "poll: {interval: 100ms, stream: false}")],
                                  arguments: ["run", "job/m.yaml", "--max-duration", "100ms", "--quiet"]).status == 2)
+    }
+
+    @Test func threeWhenResumingACanceledRun() async throws {
+        let directory = try await RunCommandTests.job()
+        let path = directory.url.appendingPathComponent("job/m.yaml")
+        try String(contentsOf: path, encoding: .utf8).replacingOccurrences(of: "poll: {interval: 100ms}", with: "poll: {interval: 100ms, stream: false}")
+            .write(to: path, atomically: true, encoding: .utf8)
+        let run = try await BinaryRunner.run(["run", "job/m.yaml", "--max-duration", "100ms", "--quiet"], in: directory.url)
+        let runID = try #require(run.stdout.split(separator: "\n").first.map(String.init))
+        let cancel = try await BinaryRunner.run(["cancel", runID, "--state-dir", "job/state"], in: directory.url)
+        #expect(run.status == 2 && cancel.status == 0, "\(run.stderr)\(cancel.stderr)")
+
+        let resume = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state"], in: directory.url)
+
+        #expect(resume.status == 3, "\(resume.stdout)\(resume.stderr)")
+        #expect(resume.stderr == "Error: run \(runID) was canceled, which is final; start a new run instead\n")
     }
 
     @Test func sixtyFourForAWrongCommandLine() async throws {

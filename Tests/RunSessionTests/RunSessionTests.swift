@@ -202,6 +202,6 @@ import Testing
 
         #expect(cancelled == 1 && refused.isEmpty)
         #expect(harness.service.canceled == [open.rawValue], "only the Assembly that was created and has not ended")
-        #expect(try await harness.resumption(of: run) == .canceled(run))
+        await #expect(throws: RunSessionError.canceled(run)) { try await harness.resumption(of: run) }
     }
 }

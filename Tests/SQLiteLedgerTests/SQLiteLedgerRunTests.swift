@@ -119,6 +119,24 @@ import Testing
         #expect(messages == ["running → interrupted", "interrupted → running", "running → running", "running → finished"])
     }
 
+    @Test func aRunCanceledWhileItGoesEndsCanceledWhateverItsProcessRecordsAfter() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let going = try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 1, filesPerShard: 1))).id
+        let other = try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 1, filesPerShard: 1),
+                                                              id: RunID.generate(at: Fixture.time(5)))).id
+
+        #expect(try await ledger.endRun(going, as: .canceled, at: Fixture.time(60)) == .canceled)
+        #expect(try await ledger.endRun(going, as: .interrupted, at: Fixture.time(61)) == .canceled)
+        #expect(try await ledger.endRun(going, as: .canceled, at: Fixture.time(62)) == .canceled)
+        #expect(try await ledger.endRun(other, as: .failed, at: Fixture.time(63)) == .failed)
+
+        #expect(try await ledger.run(going).record.state == .canceled)
+        #expect(try await ledger.run(other).record.state == .failed)
+        let messages = try await ledger.events(of: going, shard: nil).filter { $0.kind == .runState }.map(\.message)
+        #expect(messages == ["running → canceled"])
+    }
+
     @Test func completedFilesAreFoundByManifestAndRecipe() async throws {
         let (directory, ledger, plan, first) = try await ledgerWithShardZeroDone()
         var expected: [FileIdentity: [RecordedOutput]] = [:]

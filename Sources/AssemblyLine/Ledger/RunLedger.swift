@@ -25,6 +25,10 @@ package protocol RunLedger: Sendable {
     /// Moves a run to `state` (see `RunState.canTransition(to:)`); an ended state sets `finishedAt`.
     func updateRunState(_ id: RunID, to state: RunState, at time: Date) async throws
 
+    /// Records how the run's process ended it (`state`), unless an operator canceled it meanwhile
+    /// (`cancel` records that before it stops the process); returns the state the run is in.
+    func endRun(_ id: RunID, as state: RunState, at time: Date) async throws -> RunState
+
     // MARK: Plan
 
     /// The run's shards, by index.

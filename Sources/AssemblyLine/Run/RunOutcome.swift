@@ -1,8 +1,9 @@
 /// How a run ended, as the ledger recorded it, and what its summary says.
 package struct RunOutcome: Sendable {
     package var runID: RunID
-    /// How the shards this process drove ended: finished, failed or interrupted. The ledger says
-    /// `interrupted` for a run whose other shards were left (a `resume --shard`), so that a later resume goes on.
+    /// How the shards this process drove ended: finished, failed or interrupted; canceled when `cancel`
+    /// stopped the run. The ledger says `interrupted` for a run whose other shards were left (a
+    /// `resume --shard`), so that a later resume goes on.
     package var state: RunState
     /// The codes the run's failed files and shards failed with.
     package var failures: Set<FailureCode>

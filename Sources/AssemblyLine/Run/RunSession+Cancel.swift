@@ -7,8 +7,8 @@ extension RunSession {
     }
 
     /// Cancels every Assembly of `runID` that was created and has not ended (each shard's open attempt)
-    /// with `DELETE` at the endpoint, and records the run canceled (final); returns how many were cancelled,
-    /// and those the endpoint refused.
+    /// with `DELETE` at the endpoint, and records the run canceled (final) unless that was recorded before
+    /// its process was stopped; returns how many were cancelled, and those the endpoint refused.
     ///
     /// The run's own process must have stopped: this takes the run's lock.
     package func cancel(_ runID: RunID) async throws -> (cancelled: Int, refused: [CancelRefusal]) {
@@ -28,7 +28,7 @@ extension RunSession {
                     }
                 }
             }
-            try await ports.ledger.updateRunState(runID, to: .canceled, at: ports.clock.now)
+            _ = try await ports.ledger.endRun(runID, as: .canceled, at: ports.clock.now)
             return (cancelled, refused)
         }
     }

@@ -62,14 +62,16 @@ extension RunSession {
 
     /// Records how the run ended: interrupted, failed when a file failed, else finished; a run with
     /// shards left that were not driven (a `resume --shard`) stays interrupted, so that a later resume goes on.
+    /// A run that `cancel` recorded canceled while it went (then stopped it) ends canceled.
     private func finish(_ started: StartedRun, interrupted: Bool, ports: RunPorts, elapsed: Duration,
                         observer: any RunObserver) async throws -> RunOutcome {
         let (ledger, runID) = (ports.ledger, started.runID)
         let failedFiles = try await ledger.files(of: runID, shard: nil, state: .failed)
         let shards = try await ledger.shards(of: runID)
-        let ended: RunState = interrupted ? .interrupted : failedFiles.isEmpty ? .finished : .failed
+        let driven: RunState = interrupted ? .interrupted : failedFiles.isEmpty ? .finished : .failed
         let left = shards.contains { $0.state != .downloaded && $0.state != .failed }
-        try await ledger.updateRunState(runID, to: ended == .finished && left ? .interrupted : ended, at: ports.clock.now)
+        let recorded = try await ledger.endRun(runID, as: driven == .finished && left ? .interrupted : driven, at: ports.clock.now)
+        let ended = recorded == .canceled ? .canceled : driven
         let outcome = RunOutcome(runID: runID, state: ended,
                                  failures: Set(failedFiles.compactMap(\.failure?.code) + shards.compactMap(\.failure?.code)),
                                  summary: try await ledger.run(runID), elapsed: elapsed)

@@ -69,7 +69,8 @@ package struct RunSession: Sendable {
     /// What a resume of `runID` (nil: the newest run `filter` matches) would do, read from `ledger` at `path`.
     ///
     /// - Throws: ``RunSessionError/noRuns(path:)`` for the newest run of a ledger without runs,
-    ///   ``RunSessionError/noSuchShards(_:_:has:)`` when `shards` names shards the run does not have.
+    ///   ``RunSessionError/noSuchShards(_:_:has:)`` when `shards` names shards the run does not have,
+    ///   ``RunSessionError/canceled(_:)`` for a canceled run.
     package static func resumption(of runID: RunID?, shards: Set<Int>, matching filter: RunFilter, in ledger: any RunLedger,
                                    path: String) async throws -> Resumption {
         var newest: RunID?
@@ -82,7 +83,7 @@ package struct RunSession: Sendable {
             throw RunSessionError.noSuchShards(id, strangers, has: indices.min().flatMap { low in indices.max().map { low...$0 } })
         }
         switch record.state {
-        case .canceled: return .canceled(id)
+        case .canceled: throw RunSessionError.canceled(id)
         case .finished: return .finished(id)
         case .running, .failed, .interrupted: return .resume(record)
         }
@@ -113,8 +114,6 @@ package struct RunSession: Sendable {
 package enum Resumption: Sendable, Hashable {
     /// Take the run up again.
     case resume(RunRecord)
-    /// Nothing: an operator canceled the run (final).
-    case canceled(RunID)
     /// Nothing: every shard is done.
     case finished(RunID)
 }

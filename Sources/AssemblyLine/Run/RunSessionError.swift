@@ -18,4 +18,6 @@ package enum RunSessionError: Error, Sendable, Hashable {
     case noSuchShards(RunID, [Int], has: ClosedRange<Int>?)
     /// A ledger without any run (for `latest`).
     case noRuns(path: String)
+    /// `resume` of a run an operator canceled (final).
+    case canceled(RunID)
 }

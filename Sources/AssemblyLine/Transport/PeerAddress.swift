@@ -46,6 +46,7 @@ package struct PeerAddress: Sendable, Hashable, CustomStringConvertible {
         var address = in6_addr()
         withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes) }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        return inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) == nil ? "?" : String(cString: text)
+        guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return "?" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

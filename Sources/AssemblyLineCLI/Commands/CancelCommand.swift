@@ -11,7 +11,8 @@ struct CancelCommand: CLICommand {
         commandName: "cancel",
         abstract: "Stop a run and cancel the Assemblies it left running; the run ends canceled.",
         discussion: """
-            A run that is going (its process holds the run's lock) is sent SIGTERM and stops in order; then each \
+            A run that is going (its process holds the run's lock) is recorded canceled, then sent SIGTERM: it \
+            stops in order and exits 3 (canceled), not 2 (interrupted). Then each \
             Assembly of the run that may still be running is cancelled with DELETE at the endpoint, so that it \
             stops costing and counting against the account, and the run is recorded canceled (final: resume \
             refuses it). Exits 0 when done, 75 when the run's process does not stop within \
@@ -46,6 +47,9 @@ struct CancelCommand: CLICommand {
         let lockPath = RunLock.path(stateDirectory: stateDirectory, manifestName: record.manifestName, manifestPath: record.manifestPath)
         if let pid = RunLock.holder(at: lockPath, of: id) {
             console.line("run \(id): stopping its process \(pid)")
+            try await SQLiteLedger.with(path: SQLiteLedger.path(inStateDirectory: stateDirectory)) { ledger in
+                _ = try await ledger.endRun(id, as: .canceled, at: Date())
+            }
             kill(pid, SIGTERM)
             let clock = ContinuousClock()
             let deadline = clock.now + Self.grace

@@ -10,7 +10,7 @@ struct ResumeCommand: CLICommand {
         discussion: """
             Reads the run's manifest again (its recipe must not have changed). An Assembly that exists is \
             polled, not created again; a verified download is kept; a shard past its results' lifetime runs \
-            again; completed shards are never touched. Exit codes as for run. With --shard, only those \
+            again; completed shards are never touched. Exit codes as for run; a canceled run is final (3). With --shard, only those \
             shards run and the exit code is theirs; the run stays interrupted while other shards are left.
             """,
         arguments: [ArgumentSpec(name: "run", help: "The run ID that run printed first, or latest.")],
@@ -51,8 +51,6 @@ struct ResumeCommand: CLICommand {
             try await RunSession.resumption(of: meant, shards: shardFilter, matching: filter, in: reader, path: ledgerPath)
         }
         switch resumption {
-        case let .canceled(id):
-            if !options.quiet { console.line("run \(id) was canceled; start a new run instead") }
         case let .finished(id):
             if !options.quiet { console.line("run \(id) is finished: every shard is done; nothing to resume") }
         case let .resume(record):

@@ -12,7 +12,7 @@ struct RunCommand: CLICommand {
             as long as the outputs it recorded are on disk with their sizes (--checksum: and MD5s); a file whose \
             outputs are missing or changed runs again. \
             Exits 0 when every shard is done, 1 when some failed (resume RUN_ID can retry them), 2 when stopped \
-            by a signal or --max-duration (resume continues), 65 for an invalid manifest, 69 when the endpoint \
+            by a signal or --max-duration (resume continues), 3 when canceled with cancel (final), 65 for an invalid manifest, 69 when the endpoint \
             or signer cannot be reached, 73 when an output cannot be written, 74 when the ledger cannot, 75 \
             when another run of the manifest holds the lock, 77 when credentials are refused, 78 when a secret \
             is missing (README has the table).

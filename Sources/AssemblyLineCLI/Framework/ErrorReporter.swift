@@ -55,7 +55,8 @@ enum ErrorReporter {
     static func status(of ended: RunEnded) -> ExitStatus {
         switch ended.state {
         case .finished: return .success
-        case .interrupted, .running, .canceled: return .interrupted
+        case .interrupted, .running: return .interrupted
+        case .canceled: return .canceled
         case .failed: break
         }
         if ended.failures.contains(where: \.meansUnreachable) { return .unavailable }
@@ -91,6 +92,7 @@ enum ErrorReporter {
             "run \(run) has no shard \(shards.map(String.init).joined(separator: ", ")) (its shards: "
                 + (range.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none") + ")"
         case let .noRuns(path): "no runs recorded in \(path)"
+        case let .canceled(run): "run \(run) was canceled, which is final; start a new run instead"
         }
     }
 
@@ -103,6 +105,7 @@ enum ErrorReporter {
         case .unreachable: .unavailable
         case .recipeChanged, .noRuns: .invalidInput
         case .noSuchShards: .usage
+        case .canceled: .canceled
         }
     }
 

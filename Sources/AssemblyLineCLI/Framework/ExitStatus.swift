@@ -6,6 +6,8 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     case failedShards = 1
     /// The run was interrupted by a signal or `--max-duration` and can be resumed.
     case interrupted = 2
+    /// The run was canceled with `cancel` (final): the run's own process, and `resume` of it, exit with this.
+    case canceled = 3
     /// The command line was wrong.
     case usage = 64
     /// The manifest or an input was invalid.
