@@ -98,6 +98,27 @@ struct GlobCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test(arguments: [
+        ("*.jpg", "/m/IMG_0001.JPG", true, false),
+        ("*.jpg", "/m/b.Jpg", true, false),
+        ("Photos/*.JPG", "/m/photos/a.jpg", true, false),
+        ("img_[0-9]*.jpg", "/m/IMG_0001.jpg", true, false),
+        ("[a-c]*", "/m/Bird", true, false),
+        ("[!a-z]*", "/m/Quail", false, true),
+        ("[!a-z]*", "/m/_x", true, true),
+        ("caf\u{E9}.jpg", "/m/CAF\u{C9}.jpg", false, false),
+        ("a?c", "/m/A\u{C9}C", true, false),
+        ("x_1", "/m/X-1", false, false),
+        ("@x", "/m/`x", false, false),
+    ])
+    func ignoringCaseFoldsASCIILettersAlone(_ pattern: String, _ path: String, _ caselessMatch: Bool, _ strictMatch: Bool) throws {
+        let strict = try GlobPattern(pattern, relativeTo: "/m")
+        let caseless = try GlobPattern(pattern, relativeTo: "/m", ignoringCase: true)
+        #expect(caseless.ignoresCase && caseless.matches(path) == caselessMatch)
+        #expect(strict.ignoringCase.matches(path) == caselessMatch, "the same pattern made caseless")
+        #expect(strict.matches(path) == strictMatch, "as written")
+    }
+
+    @Test(arguments: [
         ("a[bc", 2, "'[' is never closed by ']'"),
         ("photos/[!", 8, "'[' is never closed by ']'"),
         ("[]", 1, "'[' is never closed by ']'"),

@@ -44,6 +44,29 @@ import Glibc
         #expect(try tree.plan(["**/.*.jpg", ".dir/*.jpg"]).plan.relativePaths == [".dir/b.jpg", ".h.jpg", "sub/.c.jpg"])
     }
 
+    @Test func filesMissedOnlyByLetterCaseAreOneWarningAndCaseInsensitivePatternsTakeThem() throws {
+        let tree = try PlanningTree()
+        for name in ["in/a.jpg", "in/IMG_0001.JPG", "in/sub/B.Jpg", "in/c.png", "in/SKIP.JPG", "in/sub/DIR.JPG/d.txt"] {
+            try tree.file(name)
+        }
+        func plan(ignoringCase: Bool) throws -> PlanResult {
+            try Planner(include: [try GlobPattern("in/**/*.jpg", relativeTo: tree.root, ignoringCase: ignoringCase)],
+                        exclude: [try GlobPattern("**/SKIP.*", relativeTo: tree.root, ignoringCase: ignoringCase)],
+                        base: tree.path("in")).plan()
+        }
+
+        let strict = try plan(ignoringCase: false)
+        let caseless = try plan(ignoringCase: true)
+
+        #expect(strict.plan.relativePaths == ["a.jpg"])
+        #expect(strict.warnings == [PlanWarning(
+            path: tree.path("in/IMG_0001.JPG"),
+            problem: "not an input: include pattern 'in/**/*.jpg' matches it but for letter case (and 1 more such file); "
+                + "inputs.case_insensitive: true makes them inputs")])
+        #expect(caseless.plan.relativePaths == ["IMG_0001.JPG", "a.jpg", "sub/B.Jpg"])
+        #expect(caseless.warnings.isEmpty)
+    }
+
     @Test func onlyDirectoriesThePatternsCanReachAreRead() throws {
         let tree = try PlanningTree()
         try tree.file("in/x/2024/a.jpg")

@@ -11,6 +11,7 @@ import Testing
         #expect(manifest.auth == AuthSettings(key: nil, expiresIn: .seconds(3_600)))
         #expect(manifest.inputs.include.map(\.description) == ["/jobs/in/**/*.jpg"])
         #expect(manifest.inputs.exclude.isEmpty)
+        #expect(!manifest.inputs.include[0].ignoresCase, "names are matched as written")
         #expect(manifest.inputs.base == "/jobs")
         #expect(manifest.shards == ShardLimits(maxFiles: 20, maxBytes: 1 << 30))
         #expect(manifest.concurrency == ConcurrencyLimits(assemblies: 4, uploads: 4, downloads: 8))
@@ -44,6 +45,7 @@ import Testing
               include: ["/data/in/**/*.jpg", "more/*.png"]
               exclude: "**/tmp/**"
               base: /data/in
+              case_insensitive: true
             template:
               id: 0123456789abcdef0123456789abcdef
               fields: {size: 128, label: "$${literal}", on: true}
@@ -66,6 +68,7 @@ import Testing
         #expect(manifest.inputs.include.map(\.description) == ["/data/in/**/*.jpg", "/jobs/more/*.png"])
         #expect(manifest.inputs.exclude.map(\.description) == ["/jobs/**/tmp/**"])
         #expect(manifest.inputs.base == "/data/in")
+        #expect((manifest.inputs.include + manifest.inputs.exclude).allSatisfy { $0.ignoresCase })
         #expect(manifest.recipe == .template(id: "0123456789abcdef0123456789abcdef",
                                              fields: ["size": .integer(128), "label": .string("${literal}"), "on": .bool(true)]))
         #expect(manifest.notifyURL == "https://hooks.example.com/done")

@@ -113,22 +113,25 @@ struct ManifestSections {
     }
 
     private func inputs(_ table: ConfigTable) -> InputSettings? {
-        guard let section = table.table("inputs", keys: ["include", "exclude", "base"], required: true) else { return nil }
+        guard let section = table.table("inputs", keys: ["include", "exclude", "base", "case_insensitive"], required: true) else {
+            return nil
+        }
+        let ignoringCase = section.bool("case_insensitive") ?? false
         let include = section.strings("include", required: true)
         let exclude = section.strings("exclude") ?? []
         if include?.isEmpty == true { section.report("include", "expected at least one glob, found an empty list") }
         let base = section.string("base").map(resolve) ?? directory
-        guard let include, !include.isEmpty, let includePatterns = patterns(include, section, "include"),
-              let excludePatterns = patterns(exclude, section, "exclude") else { return nil }
+        guard let include, !include.isEmpty, let includePatterns = patterns(include, section, "include", ignoringCase: ignoringCase),
+              let excludePatterns = patterns(exclude, section, "exclude", ignoringCase: ignoringCase) else { return nil }
         return InputSettings(include: includePatterns, exclude: excludePatterns, base: base)
     }
 
     /// The patterns resolved against the manifest's directory; a malformed one is reported at its key.
-    private func patterns(_ texts: [String], _ section: ConfigTable, _ key: String) -> [GlobPattern]? {
+    private func patterns(_ texts: [String], _ section: ConfigTable, _ key: String, ignoringCase: Bool) -> [GlobPattern]? {
         var patterns: [GlobPattern] = []
         for text in texts {
             do {
-                patterns.append(try GlobPattern(text, relativeTo: directory))
+                patterns.append(try GlobPattern(text, relativeTo: directory, ignoringCase: ignoringCase))
             } catch {
                 section.report(key, error.description)
             }

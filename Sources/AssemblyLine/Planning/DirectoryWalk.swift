@@ -37,13 +37,18 @@ struct DirectoryWalk {
 
     private let include: [GlobPattern]
     private let exclude: [GlobPattern]
+    /// The include patterns ignoring case, to find the files they alone would match; nil when all ignore case already.
+    private let caseless: [GlobPattern]?
     private var stack: [Frame] = []
     private var onPath: Set<FileProbe.DirectoryIdentity> = []
     private(set) var warnings: [PlanWarning] = []
+    /// The first file an include pattern misses only by letter case, with that pattern, and how many such files there are.
+    private(set) var caseMisses: (path: String, pattern: String, count: Int)?
 
     init(include: [GlobPattern], exclude: [GlobPattern]) {
         self.include = include
         self.exclude = exclude
+        caseless = include.allSatisfy(\.ignoresCase) ? nil : include.map(\.ignoringCase)
     }
 
     /// Walks the tree under `root` (absolute, normalized), calling `visit` for each matching file.
@@ -89,10 +94,11 @@ struct DirectoryWalk {
         let name = entry.name
         let path = PathText.appending(name, to: parent.path)
         let includeStates = advance(parent.include, of: include, by: name, hiddenNames: .explicitOnly)
-        guard !includeStates.isEmpty else { return }
         let excludeStates = advance(parent.exclude, of: exclude, by: name, hiddenNames: .matchedByWildcards)
         guard !excludeStates.contains(where: { exclude[$0.pattern].accepts($0.state) }) else { return }
         let wantsFile = includeStates.contains { include[$0.pattern].accepts($0.state) }
+        if !wantsFile, entry.kind == .regular { noteCaseMiss(name, at: path, in: parent) }
+        guard !includeStates.isEmpty else { return }
         let wantsDirectory = includeStates.contains { include[$0.pattern].canMatchBelow($0.state) }
         guard wantsFile || wantsDirectory else { return }
 
@@ -196,6 +202,14 @@ struct DirectoryWalk {
             if !advanced.isDead { next.append((pattern, advanced)) }
         }
         return next
+    }
+
+    /// Counts a regular file that no include pattern matches but one would if it ignored letter case.
+    private mutating func noteCaseMiss(_ name: String, at path: String, in parent: Frame) {
+        guard let caseless, let state = parent.include.first(where: {
+            caseless[$0.pattern].accepts(caseless[$0.pattern].advance($0.state, by: name, hiddenNames: .explicitOnly))
+        }) else { return }
+        caseMisses = caseMisses.map { ($0.path, $0.pattern, $0.count + 1) } ?? (path, include[state.pattern].text, 1)
     }
 
     private mutating func warn(_ path: String, _ problem: String) {

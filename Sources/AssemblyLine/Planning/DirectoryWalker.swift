@@ -11,6 +11,8 @@
 ///   result independent of the order `readdir` returns names in.
 /// - Unreadable directories, broken symlinks, entries that vanish and paths of `PATH_MAX` bytes or
 ///   more are reported as warnings; the walk goes on.
+/// - Files in the directories walked that an include pattern misses only by letter case
+///   (`IMG_0001.JPG` against `*.jpg`) are one warning, naming the first and how many there are.
 ///
 /// Memory: the names of the directories on the current path, read one directory at a time, and at
 /// most `DirectoryWalk.openDirectoryLimit` open directories (the deepest on the current path, whose
@@ -47,7 +49,13 @@ package struct DirectoryWalker: Sendable {
         for root in roots() {
             walk.run(from: root, visit: visit)
         }
-        return walk.warnings.sorted {
+        var warnings = walk.warnings
+        if let (path, pattern, count) = walk.caseMisses {
+            let more = count > 1 ? " (and \(CountText.of(count - 1, "more such file")))" : ""
+            warnings.append(PlanWarning(path: path, problem: "not an input: include pattern '\(pattern)' matches it "
+                + "but for letter case\(more); inputs.case_insensitive: true makes them inputs"))
+        }
+        return warnings.sorted {
             PathText.same($0.path, $1.path) ? $0.problem < $1.problem : PathText.precedes($0.path, $1.path)
         }
     }

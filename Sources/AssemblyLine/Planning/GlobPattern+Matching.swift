@@ -23,7 +23,7 @@ extension GlobPattern {
         var next = GlobState(positions: [])
         for position in state.positions where position < segments.count {
             let segment = segments[position]
-            guard segment.matches(name, hiddenNames: hiddenNames) else { continue }
+            guard segment.matches(name, hiddenNames: hiddenNames, ignoringCase: ignoresCase) else { continue }
             insert(segment == .globstar ? position : position + 1, into: &next)
         }
         return next

@@ -9,7 +9,8 @@
 ///
 /// Hidden names (starting with `.`) are matched only by a segment that starts with a literal `.`,
 /// as in shells and rsync: `*` and `**` never enter `.git`, `.*` and `.cache/**` do. Names are
-/// compared byte for byte (case-sensitive, no Unicode normalization).
+/// compared byte for byte (case-sensitive, no Unicode normalization); a pattern compiled
+/// `ignoringCase` takes the ASCII letters A–Z and a–z as equal to their other case, nothing else.
 ///
 /// ```swift
 /// let jpegs = try GlobPattern("photos/**/*.jpg", relativeTo: "/srv/job")
@@ -32,6 +33,8 @@ package struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
     package let isAbsolute: Bool
     /// The pattern as it applies: `text` for a pattern written absolute or not resolved, else `directory/text`.
     package let description: String
+    /// Whether ASCII letters match either case (`inputs.case_insensitive`).
+    package let ignoresCase: Bool
     let segments: [GlobSegment]
 
     /// Compiles `text` as written; a relative pattern then matches relative paths.
@@ -43,14 +46,17 @@ package struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
         self.text = text
         self.isAbsolute = parsed.isAbsolute
         self.description = text
+        self.ignoresCase = false
         self.segments = parsed.segments
     }
 
     /// Compiles `text`, resolving it against the absolute `directory` when it is relative.
     ///
     /// The directory's names are taken literally (a `[` in a directory name is no bracket expression).
+    /// With `ignoringCase`, ASCII letters of every name match either case; the walk still starts at the
+    /// pattern's leading directory (``walkRoot``) as written.
     /// - Throws: `PlanError.relativeBase` when `directory` is relative, `PlanError.malformedPattern` as above.
-    package init(_ text: String, relativeTo directory: String) throws(PlanError) {
+    package init(_ text: String, relativeTo directory: String, ignoringCase: Bool = false) throws(PlanError) {
         guard directory.utf8.first == UInt8(ascii: "/") else {
             throw PlanError.relativeBase(base: directory)
         }
@@ -62,8 +68,20 @@ package struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
         self.description = text.utf8.first == UInt8(ascii: "/")
             ? text
             : PathText.appending(text, to: PathText.normalizedAbsolute(directory))
+        self.ignoresCase = ignoringCase
         self.segments = parsed.segments
     }
+
+    private init(_ pattern: GlobPattern, ignoringCase: Bool) {
+        text = pattern.text
+        isAbsolute = pattern.isAbsolute
+        description = pattern.description
+        ignoresCase = ignoringCase
+        segments = pattern.segments
+    }
+
+    /// The same pattern matching ASCII letters of either case; its states are this pattern's.
+    package var ignoringCase: GlobPattern { GlobPattern(self, ignoringCase: true) }
 
     /// Whether `path` is matched: an absolute path by an absolute pattern, a relative path by a relative one.
     ///

@@ -19,23 +19,26 @@ enum GlobSegment: Sendable, Hashable {
     /// Whether `name` (one path component, never containing `/`) matches this segment.
     ///
     /// A name starting with `.` matches only a segment that starts with a literal `.`, unless
-    /// `hiddenNames` is `.matchedByWildcards`. A globstar matches every name it may enter.
-    func matches(_ name: String, hiddenNames: GlobPattern.HiddenNames) -> Bool {
+    /// `hiddenNames` is `.matchedByWildcards`. A globstar matches every name it may enter. With
+    /// `ignoringCase`, an ASCII letter matches either case.
+    func matches(_ name: String, hiddenNames: GlobPattern.HiddenNames, ignoringCase: Bool) -> Bool {
         switch self {
         case let .literal(literal):
-            return literal.utf8.elementsEqual(name.utf8)
+            return ignoringCase
+                ? literal.utf8.elementsEqual(name.utf8) { $0 == $1 || GlobToken.otherCase(of: $0) == $1 }
+                : literal.utf8.elementsEqual(name.utf8)
         case let .wildcard(tokens):
             if hiddenNames == .explicitOnly, name.utf8.first == UInt8(ascii: "."), !namesHiddenEntries {
                 return false
             }
-            return Self.match(tokens, Array(name.unicodeScalars))
+            return Self.match(tokens, Array(name.unicodeScalars), ignoringCase: ignoringCase)
         case .globstar:
             return hiddenNames == .matchedByWildcards || name.utf8.first != UInt8(ascii: ".")
         }
     }
 
     /// Matches tokens against characters, backtracking only to the last `*` seen (linear in practice).
-    private static func match(_ tokens: [GlobToken], _ name: [Unicode.Scalar]) -> Bool {
+    private static func match(_ tokens: [GlobToken], _ name: [Unicode.Scalar], ignoringCase: Bool) -> Bool {
         var tokenIndex = 0
         var nameIndex = 0
         var lastStar: Int?
@@ -45,7 +48,7 @@ enum GlobSegment: Sendable, Hashable {
                 lastStar = tokenIndex
                 resumeAt = nameIndex
                 tokenIndex += 1
-            } else if tokenIndex < tokens.count, tokens[tokenIndex].matches(name[nameIndex]) {
+            } else if tokenIndex < tokens.count, tokens[tokenIndex].matches(name[nameIndex], ignoringCase: ignoringCase) {
                 tokenIndex += 1
                 nameIndex += 1
             } else if let star = lastStar {
