@@ -80,6 +80,25 @@ import Testing
         #expect(harness.output("a.txt") == "first\n")
     }
 
+    @Test func anInputWhoseOutputNameIsTooLongFailsAloneBeforeItIsSent() async throws {
+        let long = String(repeating: "n", count: 240) + ".txt"
+        let harness = try SessionHarness(files: ["a.txt": "first\n", long: "a long name\n", "z.txt": "third\n"],
+                                         layout: "{relpath}-thumbnail-of-the-night.{ext}")
+
+        let planned = try harness.manifest().plan()
+        let outcome = try await harness.run()
+
+        #expect(planned.plan.fileCount == 3 && planned.warnings.map(\.path) == [harness.directory.file("in/\(long)")],
+                "the plan shows it: \(planned.warnings)")
+        #expect(outcome.state == .failed && outcome.failures == ["OUTPUT_NAME_TOO_LONG"])
+        #expect(outcome.summary.filesByState[.done] == 2 && outcome.summary.filesByState[.failed] == 1)
+        let failed = try await harness.ledger { try await $0.files(of: outcome.runID, shard: nil, state: .failed) }
+        #expect(failed.map(\.file.relativePath) == [long])
+        #expect(failed.first?.failure?.message.contains("cannot be created: a name in it is over the 255 bytes a file name may have") == true)
+        #expect(harness.service.created.count == 2, "one Assembly a shard, the first for a.txt alone: \(harness.service.created.count)")
+        #expect(harness.output("a-thumbnail-of-the-night.txt") == "first\n" && harness.output("z-thumbnail-of-the-night.txt") == "third\n")
+    }
+
     @Test func anInputWithALongNameIsDoneLikeAnyOther() async throws {
         // 252 bytes: its download's temp file cannot be `<name>.part` (255 at most), and takes a hashed name.
         let long = String(repeating: "n", count: 248) + ".txt"

@@ -19,14 +19,17 @@ final class SessionHarness: Sendable {
     let observer = RecordingObserver()
     /// The manifest's text beyond the base, e.g. `"shards: {files: 1}"`.
     let extra: String
+    /// `output.layout`.
+    let layout: String
 
     /// A job of `files` (names under `in/`, with their contents), sharded by two.
     init(files: [String: String] = ["a.txt": "first\n", "b.txt": "second file\n", "c.txt": "third, longest file\n"],
-         extra: String = "") throws {
+         extra: String = "", layout: String = "{relpath}.{ext}") throws {
         directory = try TemporaryDirectory()
         for (name, text) in files { try directory.write("in/\(name)", text) }
         service = ScriptedService()
         self.extra = extra
+        self.layout = layout
         try writeManifest()
     }
 
@@ -42,7 +45,7 @@ final class SessionHarness: Sendable {
             \(recipe)
             shards: {files: 2}
             retry: {attempts: 3, base_delay: 1s, max_delay: 4s}
-            output: {layout: "{relpath}.{ext}"}
+            output: {layout: "\(layout)"}
             state_dir: state
             \(extra)
 

@@ -115,6 +115,28 @@ extension Recipe {
         }
     }
 
+    /// The steps with downloaded results under `selection`, sorted; `result` alone for a Template.
+    ///
+    /// A step has results when it says `result: true` or no other step uses it (Transloadit's rule).
+    package func stepsDownloaded(by selection: ResultSelection) -> [String] {
+        guard let steps = knownSteps?.objectValue else { return ["result"] }
+        let used = Set(steps.values.flatMap { Self.names(in: $0.objectValue?["use"]) })
+        return steps.keys.sorted().filter { name in
+            let step = steps[name]?.objectValue
+            return selection.delivery(ofStep: name) == .download && (step?["result"] == .bool(true) || !used.contains(name))
+        }
+    }
+
+    /// Every string in a `use` value: a name, a list of names, or objects naming steps.
+    private static func names(in use: JSONValue?) -> [String] {
+        switch use {
+        case .string(let name)?: [name]
+        case .array(let items)?: items.flatMap { names(in: $0) }
+        case .object(let members)?: members.values.flatMap { names(in: $0) }
+        default: []
+        }
+    }
+
     /// The robot of each step, by name; nil for a Template.
     package var robotsByStep: [String: String]? {
         knownSteps.map(ResultSelection.robots(of:))

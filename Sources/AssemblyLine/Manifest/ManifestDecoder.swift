@@ -210,7 +210,10 @@ struct ManifestSections {
         let steps = recipe.map { selection(section, recipe: $0) }
         do {
             let layout = try OutputLayout(text)
-            return steps.map { OutputSettings(dir: dir, layout: layout, steps: $0, formats: recipe?.formatsByStep ?? [:]) }
+            return steps.map { selection in
+                OutputSettings(dir: dir, layout: layout, steps: selection, formats: recipe?.formatsByStep ?? [:],
+                               downloadedSteps: recipe?.stepsDownloaded(by: selection) ?? ["result"])
+            }
         } catch {
             section?.report("layout", error.description)
             return nil

@@ -107,12 +107,16 @@ package struct OutputSettings: Sendable, Hashable {
     package var steps: ResultSelection
     /// The `format` each step of the recipe writes, by step name: a result's `{ext}`. Empty for a Template.
     package var formats: [String: String]
+    /// The steps whose results are downloaded, sorted; `result` alone for a Template, whose steps are
+    /// known only from its results: the steps an input's outputs are checked for before it is sent.
+    package var downloadedSteps: [String]
 
     package init(dir: String, layout: OutputLayout, steps: ResultSelection = ResultSelection(downloaded: nil, exported: []),
-                 formats: [String: String] = [:]) {
+                 formats: [String: String] = [:], downloadedSteps: [String] = ["result"]) {
         self.dir = dir
         self.layout = layout
         self.steps = steps
         self.formats = formats
+        self.downloadedSteps = downloadedSteps
     }
 }

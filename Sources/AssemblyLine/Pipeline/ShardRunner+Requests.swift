@@ -59,7 +59,14 @@ extension ShardRunner {
     private func create(_ id: AssemblyID, _ signed: SignedParams, files: [FileRecord]) async throws -> Result<AssemblyStatus, TransloaditError> {
         let tus = context.tus != nil
         // Every file is checked before the creation, tus or not: an Assembly is never made for a file that fails alone.
-        for record in files { try Self.checkUnchanged(record) }
+        for record in files {
+            try Self.checkUnchanged(record)
+            if let reason = ResultMapper.unwritableOutput(of: record.file, context.output, run: context.runID, shard: shard.index) {
+                var failure = ShardFailure(reason)
+                failure.culprit = record.index
+                throw failure
+            }
+        }
         let uploads: [TransloaditClient.Upload] = tus ? [] : files.map { record in
             TransloaditClient.Upload(field: ResultMapper.field(forFile: record.index), path: record.file.path,
                                      filename: PathText.lastComponent(of: record.file.relativePath))

@@ -19,8 +19,6 @@ package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     case noMatch(patterns: [String])
     /// The output layout gives two inputs (relative paths) one output path; `others` counts further such pairs.
     case sharedOutput(output: String, first: String, second: String, others: Int)
-    /// The output layout gives an input a path no file can have (``PathText/lengthProblem(of:)``); `others` counts further such inputs.
-    case outputTooLong(input: String, output: String, problem: String, others: Int)
 
     package var description: String {
         switch self {
@@ -49,10 +47,6 @@ package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
                 : "{step}/{relpath}.{ext}, which mirrors the inputs' paths"
             return "output.layout gives the inputs '\(first)' and '\(second)' one output, \(output)\(more); "
                 + "expected a layout that keeps them apart, such as \(advice)"
-        case let .outputTooLong(input, output, problem, others):
-            let more = others > 0 ? " (and \(others) more inputs)" : ""
-            return "output.layout gives the input '\(input)' the output \(output), which cannot be created: \(problem)\(more); "
-                + "expected shorter names or fewer folders (rename the input, or use {stem} or {dir} in the layout)"
         }
     }
 }
