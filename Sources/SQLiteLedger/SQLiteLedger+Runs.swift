@@ -46,13 +46,14 @@ extension SQLiteLedger {
     }
 
     /// One reused statement for every file: planned files numbered in plan order, then skipped files, each
-    /// of which confirms its entry in the done index.
+    /// of which confirms its entry in the done index, then known bad files, which confirm theirs in the bad index.
     private func insertFiles(of run: NewRun, in database: SQLiteConnection) throws {
         let insert = try database.cachedStatement("""
-            INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state,
+                               error_code, error_message, retryable)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        try insert.bind(.text(run.id.rawValue), at: 1)
+        try insert.bind([.text(run.id.rawValue)] + Array(repeating: .null, count: 10))
         var index: Int64 = 0
         func add(_ file: PlannedFile, shard: SQLiteValue, state: FileState) throws {
             try insert.bind(.integer(index), at: 2)
@@ -71,15 +72,26 @@ extension SQLiteLedger {
                 try add(file, shard: .integer(Int64(shard.index)), state: .pending)
             }
         }
-        let confirm = try doneFileConfirmation(in: database)
-        try confirm.bind([.text(Self.text(run.createdAt)), .text(run.manifestPath), .text(run.recipeFingerprint)])
+        let runKey: [SQLiteValue] = [.text(Self.text(run.createdAt)), .text(run.manifestPath), .text(run.recipeFingerprint)]
+        func confirm(_ file: PlannedFile, with statement: Statement) throws {
+            try statement.bind(.text(file.path), at: 4)
+            try statement.bind(.integer(file.size), at: 5)
+            try statement.bind(.integer(file.modifiedNanoseconds), at: 6)
+            try statement.step()
+            statement.reset()
+        }
+        let confirmDone = try doneFileConfirmation(in: database)
+        try confirmDone.bind(runKey)
         for file in run.skipped {
             try add(file, shard: .null, state: .skipped)
-            try confirm.bind(.text(file.path), at: 4)
-            try confirm.bind(.integer(file.size), at: 5)
-            try confirm.bind(.integer(file.modifiedNanoseconds), at: 6)
-            try confirm.step()
-            confirm.reset()
+            try confirm(file, with: confirmDone)
+        }
+        let confirmBad = try badFileConfirmation(in: database)
+        try confirmBad.bind(runKey)
+        for known in run.knownBad {
+            for (offset, value) in Self.values(known.reason).enumerated() { try insert.bind(value, at: Int32(9 + offset)) }
+            try add(known.file, shard: .null, state: .knownBad)
+            try confirm(known.file, with: confirmBad)
         }
     }
 
@@ -153,6 +165,7 @@ extension SQLiteLedger {
             if !dryRun {
                 for run in old { try database.execute("DELETE FROM runs WHERE id = ?", [.text(run.id.rawValue)]) }
                 try forgetDoneFiles(unconfirmedSince: cutoff, in: database)
+                try forgetBadFiles(unconfirmedSince: cutoff, in: database)
             }
             return old
         }

@@ -73,6 +73,7 @@ extension SQLiteLedger {
                     """, key + [.state(ResultState.downloaded), .state(ResultState.exported), .state(AttemptOutcome.completed),
                                 .state(FileState.done), .state(FileState.noResult), .state(FileState.pending)])
                 try recordDoneFiles(ofShard: key, in: database)
+                try forgetBadFiles(doneInShard: key, in: database)
             case let .failed(reason):
                 failure = reason
                 let error = Self.values(reason)
@@ -142,13 +143,15 @@ extension SQLiteLedger {
         }
     }
 
-    package func failFiles(_ run: RunID, files: [Int], reason: FailureReason, at time: Date) throws {
+    package func failFiles(_ run: RunID, files: [Int], reason: FailureReason, knownBad: Bool, at time: Date) throws {
         try write { database in
             let update = try database.cachedStatement("""
                 UPDATE files SET state = ?, error_code = ?, error_message = ?, retryable = ?
                 WHERE run_id = ? AND file_index = ? AND shard_index IS NOT NULL
                 """)
             try update.bind([.state(FileState.failed)] + Self.values(reason) + [.text(run.rawValue)])
+            let entry = knownBad ? try badFileEntry(in: database) : nil
+            try entry?.bind([.text(run.rawValue), .integer(0), .state(FileState.failed)])
             for file in files {
                 try update.bind(.integer(Int64(file)), at: 6)
                 try update.step()
@@ -156,6 +159,11 @@ extension SQLiteLedger {
                 guard database.changes == 1 else {
                     try requireRun(run, in: database)
                     throw LedgerError.fileNotFound(run, file: file)
+                }
+                if let entry {
+                    try entry.bind(.integer(Int64(file)), at: 2)
+                    try entry.step()
+                    entry.reset()
                 }
             }
             try insertEvent(run, shard: nil, kind: .filesFailed, message: "\(files.count) file(s): \(reason)",

@@ -225,3 +225,34 @@ import Glibc
         #expect(outcome.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"))
     }
 }
+
+/// A file the service cannot make is sent once, then left out as known bad night after night until `--retry-failed`.
+@Suite(.timeLimit(.minutes(3))) struct KnownBadRunTests {
+    @Test func aBrokenImageIsKnownBadTheNextNightAndSentAgainOnlyWithRetryFailed() async throws {
+        let directory = try await RunCommandTests.job()
+        try Data("not a png".utf8).write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))
+        let first = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        #expect(first.status == 1 && first.stdout.contains("files 12 done, 1 failed"), "\(first.stdout)\(first.stderr)")
+
+        let plan = try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        let second = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let failed = try await BinaryRunner.run(["report", "latest", "--failed", "--state-dir", "job/state"], in: directory.url)
+        let json = try await BinaryRunner.run(["report", "latest", "--failed", "--format", "json", "--state-dir", "job/state"], in: directory.url)
+
+        #expect(plan.status == 0 && plan.stdout.contains("0 files, 0 B in 0 shards; 12 skipped; 1 known bad"), "\(plan.stdout)")
+        #expect(plan.stdout.contains("  landscapes/broken.png: IMAGE_RESIZE_ERROR: "), "\(plan.stdout)")
+        #expect(second.status == 0, "nothing failed this night: \(second.stdout)\(second.stderr)")
+        #expect(second.stdout.contains("left out 1 known bad file an earlier run failed for a reason of its own, unchanged since "
+            + "(first: landscapes/broken.png, IMAGE_RESIZE_ERROR); --retry-failed sends them"), "\(second.stdout)")
+        #expect(second.stdout.contains("files 0 done, 0 failed, 12 skipped, 1 known bad, 0 pending"), "\(second.stdout)")
+        #expect(failed.stdout.hasPrefix("no failed files in run ") && failed.stdout.contains("known bad (1 file left out")
+            && failed.stdout.contains("landscapes/broken.png  IMAGE_RESIZE_ERROR"), "\(failed.stdout)")
+        let report = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue, "\(json.stdout)")
+        let known = report["known_bad_files"]?.arrayValue?.first?.objectValue
+        #expect(known?["relative_path"] == .string("landscapes/broken.png") && known?["state"] == .string("known_bad"), "\(json.stdout)")
+
+        let retried = try await BinaryRunner.run(["run", "job/m.yaml", "--retry-failed"], in: directory.url)
+
+        #expect(retried.status == 1 && retried.stdout.contains("files 0 done, 1 failed, 12 skipped, 0 pending"), "\(retried.stdout)")
+    }
+}

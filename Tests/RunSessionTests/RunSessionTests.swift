@@ -68,6 +68,29 @@ import Testing
         #expect(harness.service.created.count == 3, "the shard of a.txt and b.txt goes on without b.txt in a new Assembly")
     }
 
+    @Test func aFileTheServiceCannotMakeIsKnownBadTheNextNightsAndSentAgainOnlyWithRetryFailed() async throws {
+        let harness = try SessionHarness()
+        harness.service.fail("b.txt")
+        let first = try await harness.run()
+        #expect(first.failures == ["IMAGE_RESIZE_ERROR"] && harness.service.created.count == 3)
+
+        let forecast = try await harness.session().forecast(force: false, checksums: false)
+        let second = try await harness.run()
+
+        #expect(forecast.incremental.knownBad.map(\.file.relativePath) == ["b.txt"] && forecast.incremental.plan.shards.isEmpty)
+        #expect(forecast.incremental.knownBad.first?.reason.message == "cannot read the image")
+        #expect(second.state == .finished && second.failures.isEmpty, "nothing failed this night: \(second.failures)")
+        #expect(second.summary.filesByState[.knownBad] == 1 && second.summary.filesByState[.skipped] == 2)
+        #expect(harness.service.created.count == 3, "no Assembly for the known bad file, nor a restart of its shard")
+        let recorded = try await harness.ledger { try await $0.files(of: second.runID, shard: nil, state: .knownBad) }
+        #expect(recorded.map(\.file.relativePath) == ["b.txt"] && recorded.first?.failure?.code == "IMAGE_RESIZE_ERROR")
+
+        let retried = try await harness.run(retryFailed: true)
+
+        #expect(retried.failures == ["IMAGE_RESIZE_ERROR"] && harness.service.created.count == 4, "--retry-failed sends it again")
+        #expect(retried.summary.filesByState[.skipped] == 2 && retried.summary.filesByState[.knownBad] == 0)
+    }
+
     @Test func anEmptyInputFailsBeforeItIsSentAndCostsNoAssembly() async throws {
         let harness = try SessionHarness(files: ["a.txt": "first\n", "empty.txt": ""])
 
@@ -78,6 +101,9 @@ import Testing
         #expect(files.first { $0.state == .failed }?.file.relativePath == "empty.txt")
         #expect(harness.service.created.count == 1, "one Assembly, for a.txt alone: the empty file was never sent")
         #expect(harness.output("a.txt") == "first\n")
+        let next = try await harness.session().forecast(force: false, checksums: false)
+        #expect(next.incremental.knownBad.isEmpty && next.incremental.plan.shards.flatMap(\.files).map(\.relativePath) == ["empty.txt"],
+                "a check before sending costs nothing: it is made again, never known bad")
     }
 
     @Test func anInputWhoseOutputNameIsTooLongFailsAloneBeforeItIsSent() async throws {

@@ -69,8 +69,9 @@ final class SessionHarness: Sendable {
     }
 
     /// Runs the manifest to its end.
-    func run(force: Bool = false, stop: RunStop = RunStop(), embedded: Bool = true) async throws -> RunOutcome {
-        try await session(embedded: embedded).run(force: force, checksums: false, maxDuration: nil, observer: observer, stop: stop)
+    func run(force: Bool = false, retryFailed: Bool = false, stop: RunStop = RunStop(), embedded: Bool = true) async throws -> RunOutcome {
+        try await session(embedded: embedded).run(force: force, checksums: false, retryFailed: retryFailed, maxDuration: nil,
+                                                  observer: observer, stop: stop)
     }
 
     /// Resumes `run`, only `shards` when given.

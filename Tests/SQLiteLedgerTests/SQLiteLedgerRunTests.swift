@@ -21,7 +21,7 @@ import Testing
         #expect(summary.record.createdAt == Fixture.time())
         #expect(summary.record.finishedAt == nil)
         #expect(summary.shardsByState[.planned] == 3 && summary.shardsByState[.failed] == 0)
-        #expect(summary.filesByState == [.pending: 12, .done: 0, .noResult: 0, .failed: 0, .skipped: 1])
+        #expect(summary.filesByState == [.pending: 12, .done: 0, .noResult: 0, .failed: 0, .skipped: 1, .knownBad: 0])
         #expect(summary.unfinishedShards == 3)
 
         let shards = try await ledger.shards(of: new.id)
@@ -158,7 +158,7 @@ import Testing
         // Given: a run that did two shards' files on day 0, and a run on day 10 that skipped only shard 0's
         let (directory, ledger, plan, first) = try await ledgerWithShardZeroDone()
         defer { withExtendedLifetime(directory) {} }
-        try await completeShard(ledger, first, 1)
+        try await Self.completeShard(ledger, first, 1)
         try await ledger.updateRunState(first, to: .finished, at: Fixture.time(300))
         let skipped = plan.shards[0].files
         let later = Fixture.newRun(Plan(shards: []), id: RunID.generate(at: Fixture.time(10 * 86_400)), skipped: skipped,
@@ -182,7 +182,7 @@ import Testing
         let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
         let plan = Fixture.plan(shards: 2, filesPerShard: 2)
         let first = try await ledger.createRun(Fixture.newRun(plan)).id
-        try await completeShard(ledger, first, 0)
+        try await Self.completeShard(ledger, first, 0)
         return (directory, ledger, plan, first)
     }
 
@@ -192,7 +192,7 @@ import Testing
     }
 
     /// Drives shard `shard` through the whole happy path, with one result per file.
-    private func completeShard(_ ledger: SQLiteLedger, _ run: RunID, _ shard: Int) async throws {
+    static func completeShard(_ ledger: SQLiteLedger, _ run: RunID, _ shard: Int) async throws {
         try await ledger.recordAttempt(run, shard: shard, assemblyID: .generate(), at: Fixture.time(1))
         try await ledger.transition(run, shard: shard, .signed, at: Fixture.time(2))
         try await ledger.transition(run, shard: shard, .created(assemblyURL: "http://127.0.0.1:9442/assemblies/a",

@@ -100,7 +100,7 @@ import Testing
         let setup = try await Setup()
         let (ledger, run) = (setup.ledger, setup.run)
         try await setup.drive(to: .executing)
-        try await ledger.failFiles(run, files: [1], reason: Fixture.resizeError, at: Fixture.time(19))
+        try await ledger.failFiles(run, files: [1], reason: Fixture.resizeError, knownBad: false, at: Fixture.time(19))
         try await ledger.transition(run, shard: 0, .failed(Fixture.unavailable), at: Fixture.time(20))
 
         try await ledger.transition(run, shard: 0, .reopened(at: .executing), at: Fixture.time(21))
@@ -158,7 +158,7 @@ import Testing
         let setup = try await Setup()
         let (ledger, run) = (setup.ledger, setup.run)
         try await setup.drive(to: .executing)
-        try await ledger.failFiles(run, files: [1], reason: Fixture.resizeError, at: Fixture.time(20))
+        try await ledger.failFiles(run, files: [1], reason: Fixture.resizeError, knownBad: false, at: Fixture.time(20))
         let unavailable = FailureReason(code: "HTTP_503", message: "service unavailable", isRetryable: true)
         try await ledger.transition(run, shard: 0, .failed(unavailable), at: Fixture.time(21))
 
@@ -218,14 +218,14 @@ import Testing
 
     @Test func singleFilesFailWithoutTheirShardAndStayFailedWhenItRestartsForTheOthers() async throws {
         let setup = try await Setup()
-        try await setup.ledger.failFiles(setup.run, files: [0, 4], reason: Fixture.resizeError, at: Fixture.time())
+        try await setup.ledger.failFiles(setup.run, files: [0, 4], reason: Fixture.resizeError, knownBad: false, at: Fixture.time())
         #expect(try await setup.ledger.files(of: setup.run, shard: nil, state: .failed).map(\.index) == [0, 4])
         #expect(try await setup.state() == .planned)
         try await setup.drive(to: .executing)
         try await setup.ledger.transition(setup.run, shard: 0, .restarted, at: Fixture.time(30))
         #expect(try await setup.ledger.files(of: setup.run, shard: nil, state: .failed).map(\.index) == [0, 4])
         await #expect(throws: LedgerError.fileNotFound(setup.run, file: 99)) {
-            try await setup.ledger.failFiles(setup.run, files: [2, 99], reason: Fixture.resizeError, at: Fixture.time())
+            try await setup.ledger.failFiles(setup.run, files: [2, 99], reason: Fixture.resizeError, knownBad: false, at: Fixture.time())
         }
         #expect(try await setup.ledger.files(of: setup.run, shard: nil, state: .failed).map(\.index) == [0, 4])
     }

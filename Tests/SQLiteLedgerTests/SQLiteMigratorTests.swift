@@ -7,7 +7,7 @@ import Testing
 private struct Boom: Error, Equatable {}
 
 @Suite struct SQLiteMigratorTests {
-    static let tables = ["attempts", "done_files", "done_outputs", "events", "files", "migrations", "result_inputs", "results", "runs",
+    static let tables = ["attempts", "bad_files", "done_files", "done_outputs", "events", "files", "migrations", "result_inputs", "results", "runs",
                          "shards", "uploads"]
 
     private func tables(_ connection: SQLiteConnection) throws -> [String] {
@@ -16,7 +16,7 @@ private struct Boom: Error, Equatable {}
 
     static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent", "v3-tus-uploads",
                            "v4-no-result-files-and-recorded-results", "v5-canceled-runs", "v6-done-files",
-                           "v7-result-sources"]
+                           "v7-result-sources", "v8-known-bad-files"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()
@@ -29,7 +29,8 @@ private struct Boom: Error, Equatable {}
         }
         #expect(Set(indices) == ["runs_by_manifest", "shards_by_state", "files_by_shard", "files_by_state",
                                  "attempts_one_open", "results_by_shard", "results_by_file", "events_by_run",
-                                 "uploads_by_file", "done_files_by_confirmation", "done_outputs_by_file", "result_inputs_by_file"])
+                                 "uploads_by_file", "done_files_by_confirmation", "done_outputs_by_file", "result_inputs_by_file",
+                                 "bad_files_by_confirmation"])
     }
 
     @Test func reopeningChangesNothing() async throws {

@@ -27,10 +27,10 @@ enum Fixture {
     }
 
     static func newRun(_ plan: Plan, id: RunID = RunID.generate(at: time()), skipped: [PlannedFile] = [],
-                       manifest: String = "/etc/assemblyline/nightly.yaml", recipe: String = "sha256:recipe-a",
-                       at created: Date = time()) -> NewRun {
+                       knownBad: [KnownBadFile] = [], manifest: String = "/etc/assemblyline/nightly.yaml",
+                       recipe: String = "sha256:recipe-a", at created: Date = time()) -> NewRun {
         NewRun(id: id, manifestPath: manifest, manifestName: "nightly", recipeFingerprint: recipe, plan: plan,
-               skipped: skipped, createdAt: created)
+               skipped: skipped, knownBad: knownBad, createdAt: created)
     }
 
     static let resizeError = FailureReason(code: "IMAGE_RESIZE_ERROR", message: "the file could not be decoded",

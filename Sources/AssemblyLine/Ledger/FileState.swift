@@ -12,6 +12,9 @@ package enum FileState: String, Sendable, Hashable, CaseIterable, CustomStringCo
     case failed
     /// An earlier run of the same manifest and recipe already did it; it belongs to no shard.
     case skipped
+    /// An earlier run of the same manifest and recipe failed it for a reason of its own and it is
+    /// unchanged (``KnownBadFile``): not sent, unless `--retry-failed`; it belongs to no shard.
+    case knownBad = "known_bad"
 
     package var description: String { rawValue }
 }

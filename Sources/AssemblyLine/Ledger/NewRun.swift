@@ -13,16 +13,19 @@ package struct NewRun: Sendable, Hashable {
     package var plan: Plan
     /// Files left out because an earlier run already did them; recorded as `skipped`, in no shard.
     package var skipped: [PlannedFile]
+    /// Files left out because an earlier run failed them for a reason of their own; recorded as `known_bad`, in no shard.
+    package var knownBad: [KnownBadFile]
     package var createdAt: Date
 
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
-                plan: Plan, skipped: [PlannedFile] = [], createdAt: Date) {
+                plan: Plan, skipped: [PlannedFile] = [], knownBad: [KnownBadFile] = [], createdAt: Date) {
         self.id = id
         self.manifestPath = manifestPath
         self.manifestName = manifestName
         self.recipeFingerprint = recipeFingerprint
         self.plan = plan
         self.skipped = skipped
+        self.knownBad = knownBad
         self.createdAt = createdAt
     }
 }

@@ -42,6 +42,10 @@ package protocol RunLedger: Sendable {
     /// incremental run may skip while those outputs are still on disk as they were made.
     func completedFiles(manifestPath: String, recipeFingerprint: String) async throws -> [FileIdentity: [RecordedOutput]]
 
+    /// Files a run of this manifest failed under this recipe for a reason of their own (``KnownBadFile``),
+    /// with that reason, as long as no run did them since and runs since kept confirming them (a prune forgets the others).
+    func knownBadFiles(manifestPath: String, recipeFingerprint: String) async throws -> [FileIdentity: FailureReason]
+
     // MARK: Shard state machine
 
     /// Writes the intent of a new attempt with its client-chosen Assembly ID, before anything is sent.
@@ -72,8 +76,9 @@ package protocol RunLedger: Sendable {
     /// Marks a result as downloaded and verified; recording it again changes nothing.
     func recordDownload(_ run: RunID, result: Int64, at time: Date) async throws
 
-    /// Marks single files as failed (a corrupt input, a result that never came) without failing their shard.
-    func failFiles(_ run: RunID, files: [Int], reason: FailureReason, at time: Date) async throws
+    /// Marks single files as failed (a corrupt input, a result that never came) without failing their shard;
+    /// `knownBad` enters them in the index of ``KnownBadFile``s, which the next runs leave out.
+    func failFiles(_ run: RunID, files: [Int], reason: FailureReason, knownBad: Bool, at time: Date) async throws
 
     // MARK: Resumable uploads
 

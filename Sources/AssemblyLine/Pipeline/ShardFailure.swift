@@ -7,6 +7,9 @@ package struct ShardFailure: Error, Sendable, Hashable {
     package var retryIn: Duration?
     /// The one input the failure is about (a corrupt file): it fails alone and the shard goes on without it.
     package var culprit: Int?
+    /// True when the service said the culprit itself cannot be processed and a retry will not help: the
+    /// next runs leave it out while it is unchanged (``KnownBadFile``).
+    package var culpritIsBad = false
     /// True when the host that failed may be gone (a machine cycled away): asking the API host may help.
     package var hostUnreachable = false
     /// True when the service said slow down: a status request waits and asks again without using up a try.

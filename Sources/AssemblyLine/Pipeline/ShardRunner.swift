@@ -73,8 +73,8 @@ package struct ShardRunner: Sendable {
         case let .recordUpload(attempt, upload):
             try await ledger.recordUpload(run, shard: index, attempt: attempt, file: upload.fileIndex, url: upload.url,
                                           length: upload.length, at: now)
-        case let .failFiles(files, reason):
-            try await ledger.failFiles(run, files: files, reason: reason, at: now)
+        case let .failFiles(files, reason, knownBad):
+            try await ledger.failFiles(run, files: files, reason: reason, knownBad: knownBad, at: now)
         case let .follow(url):
             watches.follow(url, client: context.client)
         case let .prefetch(results):

@@ -52,8 +52,8 @@ extension ShardStateMachine {
         case forgetStatusPacing(url: String)
         /// Write a tus upload URL the Assembly named for a file of the attempt, at offset 0.
         case recordUpload(attempt: Int, TusResumePlan.Renamed)
-        /// Fail these inputs alone with `reason`; the shard goes on.
-        case failFiles([Int], FailureReason)
+        /// Fail these inputs alone with `reason`; the shard goes on. `knownBad`: the next runs leave them out while they are unchanged.
+        case failFiles([Int], FailureReason, knownBad: Bool = false)
         /// Follow the change stream at this URL (closing another), or none.
         case follow(stream: String?)
         /// Start downloading these results before the Assembly completes; the download step waits for them.

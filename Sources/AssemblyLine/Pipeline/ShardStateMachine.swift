@@ -283,7 +283,10 @@ package struct ShardStateMachine: Sendable {
             let again = Retryability.isRetryable(assemblyError: error, said: status.retryable)
             var failure = ShardFailure(code: error, status.errorText ?? "the Assembly failed",
                                        retryable: again, needsNewAssembly: again)
-            if !again { failure.culprit = ResultMapper.failedFileIndex(of: status) }
+            if !again {
+                failure.culprit = ResultMapper.failedFileIndex(of: status)
+                failure.culpritIsBad = failure.culprit != nil
+            }
             return fail(failure, facts)
         }
         var commands: [Command] = []
@@ -382,7 +385,7 @@ package struct ShardStateMachine: Sendable {
             shardWide.culprit = nil
             return fail(shardWide, facts)
         }
-        let failed: [Command] = [.failFiles([culprit], failure.reason)]
+        let failed: [Command] = [.failFiles([culprit], failure.reason, knownBad: failure.culpritIsBad)]
         facts.markFailed([culprit], failure.reason)
         let othersLeft = pending.count - 1
         guard othersLeft > 0 else { return failShard(failure.reason).after(failed) }

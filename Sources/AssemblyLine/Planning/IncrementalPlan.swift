@@ -1,15 +1,19 @@
-/// A run's plan with the files an earlier run already did taken out: what the run sends, and what it skips.
+/// A run's plan with the files an earlier run already did, or failed for a reason of their own, taken
+/// out: what the run sends, and what it skips.
 ///
 /// Nightly runs are incremental: a file done (or skipped as done) by an earlier run of the same
 /// manifest under the same recipe is recorded as `skipped` and not sent again, as long as the
 /// outputs that run recorded are still on disk as they were made (``OutputCheck``); a file whose
-/// outputs are missing or changed runs again. The rest is cut into shards anew, so that the shards
-/// of a mostly-done night stay full.
+/// outputs are missing or changed runs again. A file an earlier run failed for a reason of its own
+/// and that is unchanged (``KnownBadFile``) is recorded as `known_bad` and not sent. The rest is cut
+/// into shards anew, so that the shards of a mostly-done night stay full.
 package struct IncrementalPlan: Sendable, Hashable {
     /// The shards to send.
     package let plan: Plan
-    /// The files left out, in plan order.
+    /// The files left out as done, in plan order.
     package let skipped: [PlannedFile]
+    /// The files left out as known bad, in plan order.
+    package let knownBad: [KnownBadFile]
     /// The files done before whose outputs are missing or changed: they run again, in plan order.
     package let redone: [Redone]
 
@@ -19,19 +23,27 @@ package struct IncrementalPlan: Sendable, Hashable {
         package var findings: [OutputCheck.Finding]
     }
 
-    /// `plan` without the files in `done` whose outputs pass `check`, re-sharded within `limits` when any were taken out.
-    package init(_ plan: Plan, done: [FileIdentity: [RecordedOutput]], check: OutputCheck, limits: ShardLimits) {
-        // Nothing done before (a first run, --force): the plan as it is, without a second copy of a million files.
-        guard !done.isEmpty else {
+    /// `plan` without the files in `done` whose outputs pass `check` and without those in `bad`,
+    /// re-sharded within `limits` when any were taken out.
+    package init(_ plan: Plan, done: [FileIdentity: [RecordedOutput]], bad: [FileIdentity: FailureReason] = [:], check: OutputCheck,
+                 limits: ShardLimits) {
+        // Nothing done or failed before (a first run, --force): the plan as it is, without a second copy of a million files.
+        guard !done.isEmpty || !bad.isEmpty else {
             self.plan = plan
             skipped = []
+            knownBad = []
             redone = []
             return
         }
-        var skipped: [PlannedFile] = [], redone: [Redone] = [], sent: [PlannedFile] = []
+        var skipped: [PlannedFile] = [], knownBad: [KnownBadFile] = [], redone: [Redone] = [], sent: [PlannedFile] = []
         for file in plan.shards.lazy.flatMap(\.files) {
-            guard let outputs = done[FileIdentity(file)] else {
-                sent.append(file)
+            let identity = FileIdentity(file)
+            guard let outputs = done[identity] else {
+                if let reason = bad[identity] {
+                    knownBad.append(KnownBadFile(file: file, reason: reason))
+                } else {
+                    sent.append(file)
+                }
                 continue
             }
             let findings = check.findings(outputs)
@@ -43,7 +55,8 @@ package struct IncrementalPlan: Sendable, Hashable {
             }
         }
         self.skipped = skipped
+        self.knownBad = knownBad
         self.redone = redone
-        self.plan = skipped.isEmpty ? plan : Plan(sharding: sent, limits: limits)
+        self.plan = skipped.isEmpty && knownBad.isEmpty ? plan : Plan(sharding: sent, limits: limits)
     }
 }

@@ -22,12 +22,25 @@ package struct RunSession: Sendable {
     // MARK: - Forecast
 
     /// What a run would send and skip, and why; the state directory's ledger is read, never changed or created.
-    package func forecast(force: Bool, checksums: Bool) async throws -> RunForecast {
+    package func forecast(force: Bool, checksums: Bool, retryFailed: Bool = false) async throws -> RunForecast {
         let planned = try manifest.plan()
-        let done = force ? [:] : try await adapters.withExistingLedger(in: stateDirectory) { [manifest] ledger in
-            try await ledger?.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint) ?? [:]
+        let earlier = try await adapters.withExistingLedger(in: stateDirectory) { ledger -> EarlierFiles in
+            guard let ledger else { return ([:], [:]) }
+            return try await earlierFiles(in: ledger, force: force, retryFailed: retryFailed)
         }
-        return forecast(planned, done: done, checksums: checksums)
+        return forecast(planned, done: earlier.done, bad: earlier.bad, checksums: checksums)
+    }
+
+    /// What earlier runs of a manifest left: the files done, with their outputs, and the known bad ones, with their reasons.
+    private typealias EarlierFiles = (done: [FileIdentity: [RecordedOutput]], bad: [FileIdentity: FailureReason])
+
+    /// The files earlier runs of the manifest did, and failed for a reason of their own, under its recipe:
+    /// none with `force`, no failed ones with `retryFailed`.
+    private func earlierFiles(in ledger: any RunLedger, force: Bool, retryFailed: Bool) async throws -> EarlierFiles {
+        guard !force else { return ([:], [:]) }
+        let (path, recipe) = (manifest.file, manifest.recipe.fingerprint)
+        let done = try await ledger.completedFiles(manifestPath: path, recipeFingerprint: recipe)
+        return (done, retryFailed ? [:] : try await ledger.knownBadFiles(manifestPath: path, recipeFingerprint: recipe))
     }
 
     /// The files the manifest's runs did under its recipe, with their outputs (what an incremental run
@@ -38,28 +51,32 @@ package struct RunSession: Sendable {
         }
     }
 
-    private func forecast(_ planned: PlanResult, done: [FileIdentity: [RecordedOutput]], checksums: Bool) -> RunForecast {
+    private func forecast(_ planned: PlanResult, done: [FileIdentity: [RecordedOutput]], bad: [FileIdentity: FailureReason],
+                          checksums: Bool) -> RunForecast {
         let check = OutputCheck(checksums: checksums ? adapters.digester : nil)
-        return RunForecast(planned: planned, incremental: IncrementalPlan(planned.plan, done: done, check: check, limits: manifest.shards),
-                           checksums: checksums)
+        let incremental = IncrementalPlan(planned.plan, done: done, bad: bad, check: check, limits: manifest.shards)
+        return RunForecast(planned: planned, incremental: incremental, checksums: checksums)
     }
 
     // MARK: - Start
 
-    /// Plans, records a new run and drives it to its end; the files an earlier run did are skipped unless `force`.
-    package func run(force: Bool, checksums: Bool, maxDuration: Duration?, observer: any RunObserver, stop: RunStop) async throws -> RunOutcome {
+    /// Plans, records a new run and drives it to its end; the files an earlier run did are skipped unless
+    /// `force`, and those it failed for a reason of their own are left out unless `force` or `retryFailed`.
+    package func run(force: Bool, checksums: Bool, retryFailed: Bool = false, maxDuration: Duration?, observer: any RunObserver,
+                     stop: RunStop) async throws -> RunOutcome {
         let planned = try manifest.plan()
         observer.planned(planned.warnings)
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
         return try await adapters.withPorts(for: manifest, stateDirectory: stateDirectory) { ports in
             let ledger = ports.ledger
-            let done = force ? [:] : try await ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
-            let forecast = forecast(planned, done: done, checksums: checksums)
+            let earlier = try await earlierFiles(in: ledger, force: force, retryFailed: retryFailed)
+            let forecast = forecast(planned, done: earlier.done, bad: earlier.bad, checksums: checksums)
             if !forecast.incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
             let runID = RunID.generate(at: ports.clock.now)
             try await ledger.createRun(NewRun(
                 id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: manifest.recipe.fingerprint,
-                plan: forecast.incremental.plan, skipped: forecast.incremental.skipped, createdAt: ports.clock.now))
+                plan: forecast.incremental.plan, skipped: forecast.incremental.skipped, knownBad: forecast.incremental.knownBad,
+                createdAt: ports.clock.now))
             lock.record(runID: runID)
             let started = StartedRun(runID: runID, stateDirectory: stateDirectory, origin: .new(forecast), shards: try await ledger.shards(of: runID))
             return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)

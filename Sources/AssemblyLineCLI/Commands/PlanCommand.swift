@@ -10,19 +10,21 @@ struct PlanCommand: CLICommand {
         discussion: """
             Expands the input globs, takes out the files an earlier run already did (as run does: their \
             outputs must be in place), cuts the rest into shards, and prints each shard's files and bytes, the \
-            totals, what is skipped and what runs again and why. Unreadable entries are warnings on standard \
+            totals, what is skipped, what is left out as known bad, and what runs again and why. Unreadable entries are warnings on standard \
             error; no match at all exits 65.
             """,
         arguments: [ArgumentSpec(name: "manifest", help: "The job manifest (YAML).")],
         options: [OptionSpec(name: "json", help: "Print the plan, with every file, as JSON."), OptionSpec.stateDir,
                   OptionSpec(name: "force", help: "Plan every file, as run --force would."),
-                  OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s, as run --checksum.")])
+                  OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s, as run --checksum."),
+                  OptionSpec(name: "retry-failed", help: "Plan the known bad files too, as run --retry-failed would.")])
 
     var manifestPath: String
     var json: Bool
     var stateDir: String?
     var force: Bool
     var checksum: Bool
+    var retryFailed: Bool
 
     init(_ values: ParsedValues) throws {
         manifestPath = values.positional(0) ?? ""
@@ -30,12 +32,14 @@ struct PlanCommand: CLICommand {
         stateDir = values.option("state-dir")
         force = values.flag("force")
         checksum = values.flag("checksum")
+        retryFailed = values.flag("retry-failed")
     }
 
     func run(_ console: Console) async throws {
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
         let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring())
-        ForecastText.show(try await session.forecast(force: force, checksums: checksum), of: manifest, json: json, console: console)
+        let forecast = try await session.forecast(force: force, checksums: checksum, retryFailed: retryFailed)
+        ForecastText.show(forecast, of: manifest, json: json, console: console)
     }
 }

@@ -55,10 +55,12 @@ struct ReportCommand: CLICommand {
         }
     }
 
-    /// The report of the run.
+    /// The report of the run; with `failedOnly`, of its failed and known bad files alone.
     private static func read(_ ledger: SQLiteLedger, id: RunID, failedOnly: Bool, listsResults: Bool) async throws -> RunReport {
-        RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id),
-                         files: try await ledger.files(of: id, shard: nil, state: failedOnly ? .failed : nil),
+        let files = failedOnly
+            ? try await ledger.files(of: id, shard: nil, state: .failed) + ledger.files(of: id, shard: nil, state: .knownBad)
+            : try await ledger.files(of: id, shard: nil, state: nil)
+        return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id), files: files,
                          statistics: try await ledger.statistics(of: id),
                          results: try await ledger.currentResults(of: id))
     }

@@ -10,7 +10,9 @@ struct RunCommand: CLICommand {
             The first line on standard output is the run ID. Files that an earlier run of the same manifest \
             already did with the same recipe (same path, size and modification time) are skipped unless --force, \
             as long as the outputs it recorded are on disk with their sizes (--checksum: and MD5s); a file whose \
-            outputs are missing or changed runs again. \
+            outputs are missing or changed runs again. A file an earlier run failed for a reason of its own (the \
+            service could not process it, and said a retry would not help) is left out while it is unchanged, \
+            counted and listed as known_bad, unless --retry-failed. \
             Exits 0 when every shard is done, 1 when some failed (resume RUN_ID can retry them), 2 when stopped \
             by a signal or --max-duration (resume continues), 3 when canceled with cancel (final), 65 for an invalid manifest, 69 when the endpoint \
             or signer cannot be reached, 73 when an output cannot be written, 74 when the ledger cannot, 75 \
@@ -22,6 +24,7 @@ struct RunCommand: CLICommand {
             OptionSpec.stateDir,
             OptionSpec(name: "force", help: "Run every file, even those an earlier run already did."),
             OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s."),
+            OptionSpec(name: "retry-failed", help: "Send the known bad files again too (those an earlier run failed for a reason of their own)."),
             OptionSpec(name: "dry-run", help: "Print what the run would send and skip, and why (as plan does); send and write nothing."),
         ] + RunOptions.specs)
 
@@ -29,6 +32,7 @@ struct RunCommand: CLICommand {
     var stateDir: String?
     var force: Bool
     var checksum: Bool
+    var retryFailed: Bool
     var dryRun: Bool
     var options: RunOptions
 
@@ -37,6 +41,7 @@ struct RunCommand: CLICommand {
         stateDir = values.option("state-dir")
         force = values.flag("force")
         checksum = values.flag("checksum")
+        retryFailed = values.flag("retry-failed")
         dryRun = values.flag("dry-run")
         options = try RunOptions(values)
     }
@@ -47,11 +52,13 @@ struct RunCommand: CLICommand {
         let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
         let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
         if dryRun {
-            return ForecastText.show(try await session.forecast(force: force, checksums: checksum), of: manifest, json: false, console: console)
+            let forecast = try await session.forecast(force: force, checksums: checksum, retryFailed: retryFailed)
+            return ForecastText.show(forecast, of: manifest, json: false, console: console)
         }
         let progress = RunProgress(options: options, console: console, index: RunIndex(environment: ProcessInfo.processInfo.environment))
         let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
-            try await session.run(force: force, checksums: checksum, maxDuration: options.maxDuration, observer: progress, stop: stop)
+            try await session.run(force: force, checksums: checksum, retryFailed: retryFailed, maxDuration: options.maxDuration,
+                                  observer: progress, stop: stop)
         }
         try RunEnded(outcome).check()
     }

@@ -25,8 +25,9 @@ struct ForecastText {
         let incremental = forecast.incremental
         let plan = incremental.plan
         let skipped = incremental.skipped.count
+        let knownBad = incremental.knownBad.count
         var lines = ["plan of '\(manifest.name)': \(CountText.of(plan.fileCount, "file")), \(ByteCountText.format(plan.bytes)) in \(CountText.of(plan.shards.count, "shard"))"
-                        + (skipped > 0 ? "; \(skipped) skipped" : ""),
+                        + (skipped > 0 ? "; \(skipped) skipped" : "") + (knownBad > 0 ? "; \(knownBad) known bad" : ""),
                      "  shard   files       bytes"]
         for shard in plan.shards {
             lines.append("  " + Self.pad(String(shard.index), 5) + "  " + Self.pad(String(shard.files.count), 6) + "  "
@@ -34,6 +35,13 @@ struct ForecastText {
         }
         if skipped > 0 {
             lines.append("skipped: \(CountText.of(skipped, "file")) \(skipReason); --force runs them")
+        }
+        if knownBad > 0 {
+            lines.append("known bad: \(CountText.of(knownBad, "file")) an earlier run failed for a reason of their own, unchanged since; "
+                + "--retry-failed sends them")
+            for known in incremental.knownBad {
+                lines.append("  \(known.file.relativePath): \(known.reason)")
+            }
         }
         if !incremental.redone.isEmpty {
             lines.append("again: \(CountText.of(incremental.redone.count, "file")) done before whose outputs are missing or changed")
@@ -68,6 +76,10 @@ struct ForecastText {
             "shards": .array(shards),
             "skipped": .array(incremental.skipped.map { file in
                 .object(["path": .string(file.path), "relative_path": .string(file.relativePath), "reason": .string(skipReason)])
+            }),
+            "known_bad": .array(incremental.knownBad.map { known in
+                .object(["path": .string(known.file.path), "relative_path": .string(known.file.relativePath),
+                         "code": .string(known.reason.code.rawValue), "message": .string(known.reason.message)])
             }),
             "again": .array(incremental.redone.map { redone in
                 .object([

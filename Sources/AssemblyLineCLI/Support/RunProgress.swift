@@ -66,6 +66,11 @@ final class RunProgress: RunObserver {
             if skipped > 0 {
                 note("run.skipped", "skipped \(CountText.of(skipped, "file")) an earlier run already did (use --force to run them)")
             }
+            if let first = forecast.incremental.knownBad.first {
+                let more = forecast.incremental.knownBad.count - 1
+                note("run.known_bad", "left out \(CountText.of(more + 1, "known bad file")) an earlier run failed for a reason of its own, "
+                    + "unchanged since (first: \(first.file.relativePath), \(first.reason.code)); --retry-failed sends them")
+            }
             if redone > 0 {
                 note("run.redone", "running \(CountText.of(redone, "file")) again whose outputs are missing or changed since an earlier run")
             }
@@ -183,7 +188,9 @@ final class RunProgress: RunObserver {
         let text = "run \(runID) \(summary.record.state): shards \(shards[.downloaded] ?? 0) done, \(shards[.failed] ?? 0) failed, "
             + "\(summary.unfinishedShards - (shards[.failed] ?? 0)) unfinished; files \(files[.done] ?? 0) done, "
             + ((files[.noResult] ?? 0) > 0 ? "\(files[.noResult] ?? 0) no result, " : "")
-            + "\(files[.failed] ?? 0) failed, \(files[.skipped] ?? 0) skipped, \(files[.pending] ?? 0) pending; "
+            + "\(files[.failed] ?? 0) failed, \(files[.skipped] ?? 0) skipped, "
+            + ((files[.knownBad] ?? 0) > 0 ? "\(files[.knownBad] ?? 0) known bad, " : "")
+            + "\(files[.pending] ?? 0) pending; "
             + "\(ConfigUnits.formatDuration(elapsed))"
         switch format {
         case .text:

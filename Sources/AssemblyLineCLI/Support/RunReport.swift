@@ -39,7 +39,7 @@ struct RunReport {
             "manifest  \(run.manifestPath)",
             "state     \(run.state), started \(RunText.time(run.createdAt))" + (run.finishedAt.map { ", ended \(RunText.time($0))" } ?? ""),
             "shards    \(run.shardCount): " + Self.counts(ShardState.allCases.map { ($0.rawValue, summary.shardsByState[$0] ?? 0) }),
-            "files     \(run.fileCount + run.skippedCount): " + Self.counts(FileState.allCases.map { (Self.label($0), summary.filesByState[$0] ?? 0) }),
+            "files     \(summary.filesByState.values.reduce(0, +)): " + Self.counts(FileState.allCases.map { (Self.label($0), summary.filesByState[$0] ?? 0) }),
             "bytes     \(ByteCountText.format(run.bytes)) planned, \(ByteCountText.format(statistics.bytesSent)) up, "
                 + "\(ByteCountText.format(statistics.bytesReceived)) down",
             "work      \(statistics.assembliesCreated) Assemblies created, \(statistics.retries) retr\(statistics.retries == 1 ? "y" : "ies")",
@@ -66,7 +66,21 @@ struct RunReport {
             text += "\nno result (the Assembly made none for \(empty.count) file\(empty.count == 1 ? "" : "s"): a filter Step, or a lost result)\n"
             text += empty.map { "  \($0.file.relativePath)\n" }.joined()
         }
-        return text
+        return text + knownBadList
+    }
+
+    /// The known bad files with their earlier failures, after a blank line; empty when there are none.
+    private var knownBadList: String {
+        let known = files.filter { $0.state == .knownBad }
+        guard !known.isEmpty else { return "" }
+        return "\nknown bad (\(CountText.of(known.count, "file")) left out: an earlier run failed them for a reason of their own "
+            + "and they are unchanged; run --retry-failed sends them)\n"
+            + TextTable.render(header: ["FILE", "CODE", "REASON"], rows: Self.failureRows(known))
+    }
+
+    /// A row per file: its path, error code and reason.
+    private static func failureRows(_ files: [FileRecord]) -> [[String]] {
+        files.map { [$0.file.relativePath, $0.failure?.code.rawValue ?? "", $0.failure?.message ?? ""] }
     }
 
     /// One row per current result: its input, step, state, what was checked, and where it went (a path or a URL).
@@ -139,12 +153,13 @@ struct RunReport {
         state.rawValue.replacingOccurrences(of: "_", with: " ")
     }
 
-    /// One line per failed file: its path, error code and reason; `no failed files` when there are none.
+    /// One line per failed file: its path, error code and reason (`no failed files` when there are none),
+    /// then the known bad files.
     var failedTable: String {
         let failed = files.filter { $0.state == .failed }
-        guard !failed.isEmpty else { return "no failed files in run \(summary.record.id)\n" }
-        let rows = failed.map { [$0.file.relativePath, $0.failure?.code.rawValue ?? "", $0.failure?.message ?? ""] }
-        return TextTable.render(header: ["FILE", "CODE", "REASON"], rows: rows)
+        let text = failed.isEmpty ? "no failed files in run \(summary.record.id)\n"
+            : TextTable.render(header: ["FILE", "CODE", "REASON"], rows: Self.failureRows(failed))
+        return text + knownBadList
     }
 
     var json: JSONValue {
@@ -179,6 +194,7 @@ struct RunReport {
             "run_id": .string(summary.record.id.rawValue),
             "state": .string(summary.record.state.rawValue),
             "failed_files": .array(files.filter { $0.state == .failed }.map(fileJSON)),
+            "known_bad_files": .array(files.filter { $0.state == .knownBad }.map(fileJSON)),
             "failed_shards": .array(shards.filter { $0.state == .failed }.map { shard in
                 .object(["index": .integer(Int64(shard.index)), "failure": shard.failure.map(Self.json) ?? .null])
             }),

@@ -348,7 +348,7 @@ import Testing
             event: .waited, expected: ask([.transition(.restarted, .restarted, .none)], .recordAttempt)),
         Row(name: "an execution error names its input: it fails alone", start: .executing, path: [.attempt(attempt(), files: files)],
             event: .statusAnswered(corrupt),
-            expected: ask([.checkpoint(.midPoll), .failFiles([4], corruptReason),
+            expected: ask([.checkpoint(.midPoll), .failFiles([4], corruptReason, knownBad: true),
                            .report(.fileFailed, .inputFailed(file: "a.jpg", corruptReason, othersLeft: 1)), .transition(.restarted, .restarted, .none)],
                           .recordAttempt)),
         Row(name: "an aborted request runs the shard again", start: .executing, attempts: 1, path: [.attempt(attempt(), files: files)],
