@@ -24,6 +24,8 @@ import Testing
         var manifest: String = ""
         /// The signer's answer, when the case asks a backend signer.
         var signer: (@Sendable () -> HTTPResponse)?
+        /// How many runs of the job, one after the other (nights); the checks are of the last.
+        var nights = 1
         /// What the run must have printed and recorded, beyond the common checks.
         var expect: @Sendable (Outcome) throws -> Void
         var testDescription: String { name }
@@ -32,11 +34,20 @@ import Testing
     /// What a case's run left behind.
     struct Outcome: Sendable {
         var run: BinaryRunner.Outcome
-        /// `state` of every file by input name (`a.png`), and its error code.
+        /// `state` of every file of the last run by input name (`a.png`), and its error code.
         var files: [String: (state: String, code: String?)]
         var service: MisbehavingService
         var ledgerBytes: [UInt8]
     }
+
+    /// A status that fails `file_0` with the service's message and reason while it is in the Assembly, else completes honestly.
+    static let failsA: MisbehavingService.Behaviour = .init(status: { assembly in
+        guard assembly.fields.contains("file_0") else {
+            return MisbehavingService.completed(assembly, results: assembly.fields.map { MisbehavingService.entry(assembly, field: $0, name: "b.png") })
+        }
+        return .json(#"{"ok":null,"error":"IMAGE_RESIZE_ERROR","assembly_id":"\#(assembly.id)","message":"Step 'resize' could not resize a.png","#
+                     + #""reason":"VipsJpeg: Premature end of input file","original_id":"u0","uploads":[{"id":"u0","field":"file_0"}]}"#)
+    })
 
     static let cases: [Case] = [
         Case(name: "a result naming no upload of its Assembly makes no file done (item 2)",
@@ -140,6 +151,21 @@ import Testing
              expect: { outcome in
                  #expect(outcome.files["a.png"]?.code == "RESULT_URL_REFUSED" && outcome.files["b.png"]?.state == "done")
              }),
+        Case(name: "the service's reason for a bad file is shown and stored (item 13)",
+             behaviour: failsA,
+             expect: { outcome in
+                 #expect(outcome.files["a.png"]?.code == "IMAGE_RESIZE_ERROR" && outcome.files["b.png"]?.state == "done")
+                 #expect((outcome.run.stdout + outcome.run.stderr).contains("Step 'resize' could not resize a.png: VipsJpeg: Premature end of input file"),
+                         "\(outcome.run.stderr)")
+                 #expect(outcome.ledgerBytes.containsBytes(of: "could not resize a.png: VipsJpeg: Premature end of input file"))
+             }),
+        Case(name: "a file the service failed for a reason of its own is not sent the next night (item 14)",
+             behaviour: failsA, nights: 2,
+             expect: { outcome in
+                 #expect(outcome.files["a.png"]?.state == "known_bad" && outcome.files["b.png"]?.state == "skipped")
+                 #expect(outcome.service.count("POST", "assemblies") == 2, "the first night's Assembly and its restart without a.png; none after")
+                 #expect(outcome.run.status == 0 && outcome.run.stdout.contains("1 known bad"), "\(outcome.run.stdout)")
+             }),
     ]
 
     @Test(arguments: cases)
@@ -167,26 +193,38 @@ import Testing
             \(signerLines.contains("poll:") ? "" : "poll: {interval: 100ms, stream: false}\n")\
             \(signerLines)
             """)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let run = try await BinaryRunner.run(["run", "job/m.yaml", "-v"], in: directory.url,
-                                             environment: ["TL_SECRET": Self.secret, "TL_TOKEN": Self.token])
-        #expect(clock.now - start < .seconds(60), "the run ends within its deadlines (the longest case's poll.timeout is 3 s): \(run.stdout) \(run.stderr)")
-        #expect(run.reason == .exit, "\(run.stderr)")
+        var printed = ""
+        var last: BinaryRunner.Outcome?
+        for _ in 0..<hostile.nights {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let run = try await BinaryRunner.run(["run", "job/m.yaml", "-v"], in: directory.url,
+                                                 environment: ["TL_SECRET": Self.secret, "TL_TOKEN": Self.token])
+            #expect(clock.now - start < .seconds(60), "the run ends within its deadlines (the longest case's poll.timeout is 3 s): \(run.stdout) \(run.stderr)")
+            #expect(run.reason == .exit, "\(run.stderr)")
+            printed += run.stdout + run.stderr
+            last = run
+        }
+        let run = try #require(last)
 
         let state = directory.url.appendingPathComponent("job/state")
         let ledgerPath = SQLiteLedger.path(inStateDirectory: state.path)
         let ledger = try SQLiteConnection(path: ledgerPath, mode: .readOnly)
-        let rows = try ledger.rows("SELECT relative_path, state, error_code FROM files") { ($0.text(0) ?? "", $0.text(1) ?? "", $0.text(2)) }
-        let indices = try ledger.rows("SELECT relative_path, file_index FROM files") { ($0.text(0) ?? "", Int($0.integer(1) ?? -1)) }
+        let rows = try ledger.rows("SELECT relative_path, state, error_code FROM files WHERE run_id = (SELECT max(id) FROM runs)") {
+            ($0.text(0) ?? "", $0.text(1) ?? "", $0.text(2))
+        }
+        // The fields of the first night, which made the outputs.
+        let indices = try ledger.rows("SELECT relative_path, file_index FROM files WHERE run_id = (SELECT min(id) FROM runs)") {
+            ($0.text(0) ?? "", Int($0.integer(1) ?? -1))
+        }
         let outcome = Outcome(run: run, files: Dictionary(rows.map { ($0.0, (state: $0.1, code: $0.2)) }, uniquingKeysWith: { first, _ in first }),
                               service: service, ledgerBytes: Array(try Data(contentsOf: URL(fileURLWithPath: ledgerPath))))
         try hostile.expect(outcome)
-        try Self.checkCommon(outcome, directory: directory, indices: Dictionary(indices, uniquingKeysWith: { first, _ in first }))
+        try Self.checkCommon(outcome, printed: printed, directory: directory, indices: Dictionary(indices, uniquingKeysWith: { first, _ in first }))
     }
 
     /// What every case must leave: nothing outside the state directory, only own outputs, every done file on disk, no secret.
-    static func checkCommon(_ outcome: Outcome, directory: TemporaryDirectory, indices: [String: Int]) throws {
+    static func checkCommon(_ outcome: Outcome, printed: String, directory: TemporaryDirectory, indices: [String: Int]) throws {
         let job = directory.url.appendingPathComponent("job")
         let written = try FileManager.default.subpathsOfDirectory(atPath: job.path).filter { path in
             var isDirectory: ObjCBool = false
@@ -207,7 +245,6 @@ import Testing
         for (input, file) in outcome.files where file.state == "done" {
             #expect(outputs.contains("state/output/resize/\(input)"), "\(input) is done without its output")
         }
-        let printed = outcome.run.stdout + outcome.run.stderr
         for secret in [Self.secret, Self.token] {
             #expect(!printed.contains(secret) && !outcome.ledgerBytes.containsBytes(of: secret), "the secret or token leaked")
         }
