@@ -51,6 +51,13 @@ extension SQLiteLedger {
             """, [.text(run.rawValue), .state(AttemptOutcome.completed)], table: "results") { try $0.resultRecord() }
     }
 
+    package func severalInputOutputs(of run: RunID) throws -> [(path: String, shard: Int)] {
+        try rows("SELECT output_path, shard_index FROM results WHERE run_id = ? AND source = ? AND state = ?",
+                 [.text(run.rawValue), .state(ResultSource.Kind.several), .state(ResultState.downloaded)], table: "results") { row in
+            (path: try row.text(), shard: Int(try row.integer()))
+        }
+    }
+
     package func recordEvent(_ run: RunID, shard: Int?, _ note: LedgerNote, at time: Date) throws {
         try write { database in
             try requireRun(run, in: database)

@@ -245,13 +245,15 @@ extension SQLiteLedger {
         }
     }
 
-    /// Throws `resultsPending` while results of the shard's latest completed attempt are not downloaded.
+    /// Throws `resultsPending` while results of the shard's latest completed attempt are not downloaded,
+    /// but for those whose files failed alone (a result of several inputs: any of them).
     private func requireDownloads(_ run: RunID, _ shard: Int, in database: SQLiteConnection) throws {
         let pending = try database.firstRow("""
             SELECT count(*) FROM results
             WHERE run_id = ?1 AND shard_index = ?2 AND state = ?3 AND attempt = (
                 SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?4)
-            AND NOT EXISTS (SELECT 1 FROM files f WHERE f.run_id = ?1 AND f.file_index = results.file_index AND f.state = ?5)
+            AND NOT EXISTS (SELECT 1 FROM files f WHERE f.run_id = ?1 AND f.state = ?5 AND (f.file_index = results.file_index
+                            OR f.file_index IN (SELECT file_index FROM result_inputs WHERE result_id = results.id)))
             """, [.text(run.rawValue), .integer(Int64(shard)), .state(ResultState.pending), .state(AttemptOutcome.completed),
                   .state(FileState.failed)]) { $0.integer(0) } ?? nil
         if let pending, pending > 0 {

@@ -35,7 +35,7 @@ import Testing
         await #expect(throws: TransloaditError(code: .resultTooLarge,
                                                message: "a.jpg of step thumb ran past \(bound); the download stopped there",
                                                isRetryable: true)) {
-            try await downloader.fetch(Self.result(declared: declared, at: path))
+            try await downloader.fetch(Self.result(declared: declared, at: path), shard: 0)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")).isEmpty, "no output, no temp file")
     }
@@ -43,7 +43,7 @@ import Testing
     @Test func aBodyOfExactlyItsBoundIsDownloaded() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("out/a.jpg")
-        let fetched = try await Self.downloader(serving: 100, maxResultSize: 100).fetch(Self.result(declared: nil, at: path))
+        let fetched = try await Self.downloader(serving: 100, maxResultSize: 100).fetch(Self.result(declared: nil, at: path), shard: 0)
         #expect(fetched == 100)
         #expect(FileManager.default.contents(atPath: path)?.count == 100)
     }

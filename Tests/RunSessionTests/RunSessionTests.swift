@@ -91,6 +91,22 @@ import Testing
         #expect(retried.summary.filesByState[.skipped] == 2 && retried.summary.filesByState[.knownBad] == 0)
     }
 
+    @Test func twoShardsResultsOfSeveralInputsNamedAlikeNeverOverwriteEachOther() async throws {
+        let harness = try SessionHarness(files: ["a.txt": "first\n", "b.txt": "second\n", "c.txt": "third\n", "d.txt": "fourth\n"])
+        harness.service.bundle()
+
+        let outcome = try await harness.run()
+
+        #expect(outcome.failures == ["OUTPUT_COLLISION"], "\(outcome.failures)")
+        let files = try await harness.ledger { try await $0.files(of: outcome.runID) }
+        let failed = files.filter { $0.state == .failed }
+        let done = files.filter { $0.state == .done }
+        #expect(failed.count == 2 && done.count == 2 && Set(failed.map(\.shardIndex)).count == 1, "one shard's pair lost the name")
+        #expect(failed.first?.failure?.message.contains("took in this run; nothing was overwritten (put {shard} in output.layout") == true)
+        let holder = try #require(done.first?.shardIndex)
+        #expect(harness.output("archive.txt") == (holder == 0 ? "first\n" : "third\n"), "the archive is the shard's that holds it")
+    }
+
     @Test func anEmptyInputFailsBeforeItIsSentAndCostsNoAssembly() async throws {
         let harness = try SessionHarness(files: ["a.txt": "first\n", "empty.txt": ""])
 

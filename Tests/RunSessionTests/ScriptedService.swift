@@ -20,6 +20,7 @@ final class ScriptedService: Sendable {
         var creationRateLimits = 0
         var statusRateLimits = 0
         var executesFirst = false
+        var bundles = false
         var statuses: [String: String] = [:]
         var created: [String] = []
         var canceled: [String] = []
@@ -51,6 +52,10 @@ final class ScriptedService: Sendable {
     /// Answers the next `count` status requests 429 `ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED` with a hint of 3 s.
     func limitStatuses(_ count: Int) { state.withLock { $0.statusRateLimits = count } }
 
+    /// Every completed Assembly also makes `archive.txt` of all its inputs (a zip's shape: the same name in every shard),
+    /// holding its first input's bytes.
+    func bundle() { state.withLock { $0.bundles = true } }
+
     /// Creations answer the Assembly executing; the first status request finds it completed.
     func executeFirst() { state.withLock { $0.executesFirst = true } }
 
@@ -73,7 +78,7 @@ final class ScriptedService: Sendable {
                 return .json(413, #"{"error":"RATE_LIMIT_REACHED","message":"Request limit reached","info":{"retryIn":7}}"#)
             }
             state.created.append(id)
-            let completed = Self.status(id, uploads: uploads, failing: state.failing)
+            let completed = Self.status(id, uploads: uploads, failing: state.failing, bundles: state.bundles)
             state.statuses[id] = completed
             // An execution error comes with a status request, as at Transloadit: the creation answers once the uploads are in.
             guard state.executesFirst || completed.contains(#""error""#) else { return .json(200, completed) }
@@ -125,19 +130,26 @@ final class ScriptedService: Sendable {
     }
 
     /// The completed status of Assembly `id` that copied `uploads`; failed naming the first upload whose file name is in `failing`.
-    private static func status(_ id: String, uploads: [(field: String, path: String)], failing: Set<String>) -> String {
+    private static func status(_ id: String, uploads: [(field: String, path: String)], failing: Set<String>, bundles: Bool) -> String {
         let url = "\(SessionHarness.endpoint)/assemblies/\(id)"
         let listed = uploads.map { #"{"id":"u_\#($0.field)","field":"\#($0.field)","name":"\#(PathText.lastComponent(of: $0.path))"}"# }
         if let culprit = uploads.first(where: { failing.contains(PathText.lastComponent(of: $0.path)) }) {
             return #"{"ok":null,"error":"IMAGE_RESIZE_ERROR","message":"cannot read the image","assembly_id":"\#(id)","#
                 + #""assembly_ssl_url":"\#(url)","original_id":"u_\#(culprit.field)","uploads":[\#(listed.joined(separator: ","))]}"#
         }
-        let results = uploads.map { upload -> String in
+        func entry(_ id: String, name: String, from upload: (field: String, path: String), naming: String) -> String {
             let bytes = Array(FileManager.default.contents(atPath: upload.path) ?? Data())
-            let name = PathText.stemAndExtension(of: PathText.lastComponent(of: upload.path)).stem + ".txt"
             let link = "https://tmp.test/files?path=" + (upload.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-            return #"{"id":"r_\#(upload.field)","name":"\#(name)","ext":"txt","field":"\#(upload.field)","size":\#(bytes.count),"#
+            return #"{"id":"\#(id)","name":"\#(name)","ext":"txt",\#(naming),"size":\#(bytes.count),"#
                 + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(link)"}"#
+        }
+        var results = uploads.map { upload in
+            entry("r_\(upload.field)", name: PathText.stemAndExtension(of: PathText.lastComponent(of: upload.path)).stem + ".txt",
+                  from: upload, naming: #""field":"\#(upload.field)""#)
+        }
+        if bundles, let first = uploads.first {
+            let all = uploads.map { #""u_\#($0.field)""# }.joined(separator: ",")
+            results.append(entry("zip_\(id)", name: "archive.txt", from: first, naming: #""original_id":[\#(all)]"#))
         }
         return #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(url)","#
             + #""uploads":[\#(listed.joined(separator: ","))],"results":{"copy":[\#(results.joined(separator: ","))]}}"#

@@ -70,6 +70,9 @@ package protocol RunLedger: Sendable {
     /// The results of each shard's latest completed Assembly, by shard: where every file's results went.
     func currentResults(of run: RunID) async throws -> [ResultRecord]
 
+    /// The output paths of the run's downloaded results of several inputs, with their shards (``OutputClaims``).
+    func severalInputOutputs(of run: RunID) async throws -> [(path: String, shard: Int)]
+
     /// Counts one more fetch of a result, before it starts; returns the fetches so far, this one included.
     func recordFetch(_ run: RunID, result: Int64) async throws -> Int
 

@@ -19,20 +19,30 @@ package struct ResultDownloader: Sendable {
     package let digester: any FileDigester
     /// The most bytes of a result whose size the service did not declare.
     package let maxResultSize: Int64
+    /// The paths the run's results of several inputs took, by shard.
+    package let claims: OutputClaims
 
-    package init(client: TransloaditClient, digester: any FileDigester, maxResultSize: Int64 = ManifestDefaults.maxResultSize) {
+    package init(client: TransloaditClient, digester: any FileDigester, maxResultSize: Int64 = ManifestDefaults.maxResultSize,
+                 claims: OutputClaims = OutputClaims()) {
         self.client = client
         self.digester = digester
         self.maxResultSize = maxResultSize
+        self.claims = claims
     }
 
-    /// Puts the result at its output path; returns the bytes fetched (0 when it was already there).
+    /// Puts the result of `shard` at its output path; returns the bytes fetched (0 when it was already there).
     ///
     /// A file already in place is kept only when something could be checked (a size or an MD5)
-    /// and matched; with neither, it is fetched again.
-    package func fetch(_ result: NewResult, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
+    /// and matched; with neither, it is fetched again. A result of several inputs whose path another
+    /// shard's took in this run (``OutputClaims``) is refused with `OUTPUT_COLLISION`, before anything is fetched.
+    package func fetch(_ result: NewResult, shard: Int, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
         guard let path = result.outputPath, let url = result.url else {
             throw Self.failure(.resultNotDownloadable, "\(result.name) of step \(result.step) is not to be downloaded", retryable: false)
+        }
+        if case .several = result.source, let holder = claims.claim(path, by: shard) {
+            throw Self.failure(.outputCollision, "\(result.name) of step \(result.step) renders to \(path), which a result of shard \(holder) "
+                                   + "took in this run; nothing was overwritten (put {shard} in output.layout to keep each shard's apart)",
+                               retryable: false)
         }
         if result.size != nil || result.md5 != nil, (try? verify(result, at: path)) != nil { return 0 }
         let directory = PathText.directory(of: path)

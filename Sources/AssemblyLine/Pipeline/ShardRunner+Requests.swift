@@ -114,7 +114,7 @@ extension ShardRunner {
         _ = try await context.ledger.recordFetch(context.runID, result: record.id)
         let (downloader, result) = (context.downloader, record.result)
         let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
-        _ = try await context.governor.downloads.withSlot { try await downloader.fetch(result, progress: progress) }
+        _ = try await context.governor.downloads.withSlot { [shard] in try await downloader.fetch(result, shard: shard.index, progress: progress) }
         context.checkpoint(.afterRename)
         try await context.ledger.recordDownload(context.runID, result: record.id, at: context.clock.now)
         context.checkpoint(.afterDownloadCommit)

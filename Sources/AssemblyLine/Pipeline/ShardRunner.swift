@@ -79,7 +79,7 @@ package struct ShardRunner: Sendable {
             watches.follow(url, client: context.client)
         case let .prefetch(results):
             for result in results {
-                prefetches.addTask { [context] in await Self.prefetch(result, context: context) }
+                prefetches.addTask { [context, shard] in await Self.prefetch(result, shard: shard.index, context: context) }
             }
         case let .noteStreamEnded(url, reason):
             try await ledger.recordEvent(run, shard: index, .streamEnded(url: url, reason: reason), at: now)
@@ -102,12 +102,12 @@ package struct ShardRunner: Sendable {
     }
 
     /// Downloads a result before its Assembly completes; what goes wrong is left for the download step to do again.
-    private static func prefetch(_ result: NewResult, context: PipelineContext) async {
+    private static func prefetch(_ result: NewResult, shard: Int, context: PipelineContext) async {
         let downloader = context.downloader
         // A prefetch is a download like any other: a test may kill the run halfway through it too.
         let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
         _ = try? await context.governor.downloads.withSlot { () async -> Int64? in
-            try? await downloader.fetch(result, progress: progress)
+            try? await downloader.fetch(result, shard: shard, progress: progress)
         }
     }
 

@@ -46,6 +46,8 @@ extension ShardStateMachine {
             case nil where error.code == .transportRefusedAddress:
                 alone = FailureReason(code: .resultURLRefused, message: "\(result.name) of step \(result.step) is not fetched: \(error.message)",
                                       isRetryable: false)
+            case nil where error.code == .outputCollision:
+                alone = error.failureReason
             case nil:
                 failure = failure ?? ShardFailure(error)
                 continue

@@ -21,7 +21,8 @@ extension RunSession {
             observer.stopping(reason)
             return try await finish(started, interrupted: true, ports: ports, elapsed: clock.instant - began, observer: observer)
         }
-        let scheduler = RunScheduler(context: context(of: started.runID, ports: ports, observer: observer),
+        let claims = OutputClaims(try await ports.ledger.severalInputOutputs(of: started.runID))
+        let scheduler = RunScheduler(context: context(of: started.runID, ports: ports, claims: claims, observer: observer),
                                      concurrency: manifest.concurrency.assemblies)
         let interrupted = try await withThrowingTaskGroup(of: DriveEnd.self) { group in
             group.addTask {
@@ -80,12 +81,13 @@ extension RunSession {
     }
 
     /// Everything the shards of the run share, from the manifest and the ports.
-    private func context(of runID: RunID, ports: RunPorts, observer: any RunObserver) -> PipelineContext {
+    private func context(of runID: RunID, ports: RunPorts, claims: OutputClaims, observer: any RunObserver) -> PipelineContext {
         let client = TransloaditClient(transport: ports.transport, endpoint: ports.endpoint)
         let retry = RetryPolicy(manifest.retry)
         return PipelineContext(
             runID: runID, ledger: ports.ledger, client: client,
-            downloader: ResultDownloader(client: client, digester: adapters.digester, maxResultSize: manifest.resultLimits.maxResultSize),
+            downloader: ResultDownloader(client: client, digester: adapters.digester, maxResultSize: manifest.resultLimits.maxResultSize,
+                                         claims: claims),
             signer: ports.signer,
             tus: manifest.upload.mode == .tus
                 ? TusUploader(transport: ports.transport, digester: adapters.digester, chunkSize: manifest.upload.chunkSize, retry: retry,
