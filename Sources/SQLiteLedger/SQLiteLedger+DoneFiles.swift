@@ -27,7 +27,8 @@ extension SQLiteLedger {
         return outputs
     }
 
-    /// Enters the files of a downloaded shard that are done, with the outputs of its completed attempt.
+    /// Enters the files of a downloaded shard that are done, with the outputs of its completed attempt: their own
+    /// results' and those of results of several inputs that name them (a zip), so that a night checks both.
     func recordDoneFiles(ofShard key: [SQLiteValue], in database: SQLiteConnection) throws {
         let doneFiles = """
             FROM files f CROSS JOIN runs ON runs.id = f.run_id
@@ -45,16 +46,25 @@ extension SQLiteLedger {
             ON CONFLICT (manifest_path, recipe_fingerprint, path, size, modified_ns)
                 DO UPDATE SET run_id = excluded.run_id, confirmed_at = max(confirmed_at, excluded.confirmed_at)
             """, done)
+        let completed = "r.state = ?4 AND r.attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)"
+        let outputs = done + [.state(ResultState.downloaded), .state(AttemptOutcome.completed)]
         try database.execute("""
             INSERT INTO done_outputs (done_id, output_path, size, md5)
             SELECT d.id, r.output_path, r.size, r.md5
             \(doneFiles)
-            CROSS JOIN results r ON r.run_id = f.run_id AND r.file_index = f.file_index AND r.state = ?4
-                AND r.attempt = (SELECT max(attempt) FROM attempts
-                                 WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)
+            CROSS JOIN results r ON r.run_id = f.run_id AND r.file_index = f.file_index AND \(completed)
             \(shardFilesDone)
             ORDER BY d.id, r.id
-            """, done + [.state(ResultState.downloaded), .state(AttemptOutcome.completed)])
+            """, outputs)
+        try database.execute("""
+            INSERT INTO done_outputs (done_id, output_path, size, md5)
+            SELECT d.id, r.output_path, r.size, r.md5
+            \(doneFiles)
+            CROSS JOIN result_inputs i ON i.run_id = f.run_id AND i.file_index = f.file_index
+            CROSS JOIN results r ON r.id = i.result_id AND \(completed)
+            \(shardFilesDone)
+            ORDER BY d.id, r.id
+            """, outputs)
     }
 
     /// A statement that confirms one skipped file of a run in the done index: bind the run's time, manifest,

@@ -107,6 +107,20 @@ import Testing
         #expect(harness.output("archive.txt") == (holder == 0 ? "first\n" : "third\n"), "the archive is the shard's that holds it")
     }
 
+    @Test func aResultOfSeveralInputsIsAnOutputOfEachThatTheNextNightChecks() async throws {
+        let harness = try SessionHarness(files: ["a.txt": "first\n", "b.txt": "second\n"])
+        harness.service.bundle()
+        let first = try await harness.run()
+        #expect(first.state == .finished && harness.output("archive.txt") == "first\n")
+
+        try FileManager.default.removeItem(atPath: "\(harness.outputDirectory)/archive.txt")
+        let next = try await harness.session().forecast(force: false, checksums: false)
+
+        #expect(next.incremental.skipped.isEmpty && next.incremental.redone.map(\.file.relativePath) == ["a.txt", "b.txt"],
+                "both made the archive, which is gone: \(next.incremental.skipped.map(\.relativePath))")
+        #expect(next.incremental.redone.allSatisfy { $0.findings.map(\.output.path) == ["\(harness.outputDirectory)/archive.txt"] })
+    }
+
     @Test func anEmptyInputFailsBeforeItIsSentAndCostsNoAssembly() async throws {
         let harness = try SessionHarness(files: ["a.txt": "first\n", "empty.txt": ""])
 
