@@ -104,29 +104,7 @@ BENCH_SECRET=$(openssl rand -hex 24)
 export BENCH_SECRET
 BENCH_POLL=$(awk -v ms="$POLL_MS" 'BEGIN { printf "%.3f", ms / 1000 }')
 export BENCH_POLL
-SERVICE=""
-trap '[ -z "$SERVICE" ] || { kill "$SERVICE" 2>/dev/null; wait "$SERVICE" 2>/dev/null || true; }' EXIT
-
-# Starts `assemblyline serve` on a free port with its data in $1; sets SERVICE (its PID) and BENCH_URL.
-start_service() {
-    "$BIN" serve --listen 127.0.0.1:0 --data-dir "$1" --key "$BENCH_KEY" --secret-env BENCH_SECRET \
-        --workers "$WORKERS" --creations-per-minute 0 --status-per-second 0 > "$1.out" 2> "$1.err" &
-    SERVICE=$!
-    for _ in $(seq 100); do grep -q '^listening on' "$1.out" 2> /dev/null && break; sleep 0.1; done
-    BENCH_URL=$(sed -n 's/^listening on //p' "$1.out" | head -1)
-    [ -n "$BENCH_URL" ] || { echo "pipeline.sh: the service did not start: $(cat "$1.err")" >&2; exit 1; }
-    export BENCH_URL
-}
-
-# Stops the service and waits for it (so that its closing line is written); sets SERVICE_CPU to the CPU seconds it used.
-stop_service() {
-    local ticks
-    ticks=$(awk '{ print $14 + $15 }' "/proc/$SERVICE/stat")
-    kill "$SERVICE"
-    wait "$SERVICE" || true
-    SERVICE=""
-    SERVICE_CPU=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
-}
+. bench/local-service.bash
 
 echo "pipeline: $FILES files ($((INPUT_BYTES / FILES / 1024)) KiB average), $SHARDS Assemblies of $SHARD_FILES, $CONCURRENCY in flight, poll ${POLL_MS}ms, service --workers $WORKERS"
 printf '%-13s %4s %9s %9s %9s %12s %11s\n' contender run wall_s rss_MB cpu_s service_cpu_s status_per_a

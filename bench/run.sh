@@ -8,6 +8,7 @@ DIRS=1000 bench/plan.sh
 bench/ledger.sh
 bench/service.sh
 bench/pipeline.sh
+bench/scale.sh
 bench/defaults.sh
 bench/tus.sh
 bench/fuzz.py

@@ -27,6 +27,9 @@ enum LedgerSchema {
         migrator.registerMigration("v8-known-bad-files", rebuildsTables: true) { connection in
             try connection.execute(version8)
         }
+        migrator.registerMigration("v9-files-by-shard-in-order") { connection in
+            try connection.execute(version9)
+        }
         return migrator
     }
 
@@ -380,5 +383,14 @@ enum LedgerSchema {
             UNIQUE (manifest_path, recipe_fingerprint, path, size, modified_ns)
         );
         CREATE INDEX bad_files_by_confirmation ON bad_files (confirmed_at);
+        """
+
+    /// Schema version 9: a shard's files in file order from their own index. With `(run_id, shard_index)`
+    /// alone SQLite read a shard's files through the primary key, to spare the sort, which reads every
+    /// file of the run (82% of a 100,000-file run's CPU). `files_by_state` stays `(run_id, state)`: with
+    /// `file_index` after the state SQLite took it for a shard's files in one state, all the run's.
+    static let version9 = """
+        DROP INDEX files_by_shard;
+        CREATE INDEX files_by_shard ON files (run_id, shard_index, file_index);
         """
 }

@@ -18,6 +18,8 @@ package final class SQLiteConnection {
     package let mode: Mode
     let handle: OpaquePointer
     private var statementCache: [String: Statement] = [:]
+    /// What ``traceStatements(_:)`` calls, kept alive while SQLite holds a pointer to it.
+    var tracer: StatementTracer?
 
     /// Opens the database at `path` and configures the connection.
     ///
@@ -49,6 +51,7 @@ package final class SQLiteConnection {
     }
 
     deinit {
+        sqlite3_trace_v2(handle, 0, nil, nil)
         statementCache.removeAll()
         // close_v2 defers the close until statements still held elsewhere are finalized.
         sqlite3_close_v2(handle)

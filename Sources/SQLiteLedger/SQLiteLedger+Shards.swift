@@ -252,8 +252,9 @@ extension SQLiteLedger {
             SELECT count(*) FROM results
             WHERE run_id = ?1 AND shard_index = ?2 AND state = ?3 AND attempt = (
                 SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?4)
-            AND NOT EXISTS (SELECT 1 FROM files f WHERE f.run_id = ?1 AND f.state = ?5 AND (f.file_index = results.file_index
-                            OR f.file_index IN (SELECT file_index FROM result_inputs WHERE result_id = results.id)))
+            AND NOT EXISTS (SELECT 1 FROM files f WHERE f.run_id = ?1 AND f.file_index = results.file_index AND f.state = ?5)
+            AND NOT EXISTS (SELECT 1 FROM result_inputs i CROSS JOIN files f ON f.run_id = i.run_id AND f.file_index = i.file_index
+                            WHERE i.result_id = results.id AND f.state = ?5)
             """, [.text(run.rawValue), .integer(Int64(shard)), .state(ResultState.pending), .state(AttemptOutcome.completed),
                   .state(FileState.failed)]) { $0.integer(0) } ?? nil
         if let pending, pending > 0 {

@@ -121,6 +121,11 @@ package actor SQLiteLedger: RunLedger {
         return connection
     }
 
+    /// Calls `body` with the SQL text of each statement the ledger runs from now on (``SQLiteConnection/traceStatements(_:)``).
+    package func traceStatements(_ body: @escaping @Sendable (String) -> Void) throws {
+        try database().traceStatements(body)
+    }
+
     /// Runs `body` in an IMMEDIATE transaction (every write of the ledger is one).
     func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let database = try database()

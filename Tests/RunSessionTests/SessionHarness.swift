@@ -17,6 +17,8 @@ final class SessionHarness: Sendable {
     let service: ScriptedService
     let clock = ManualClock()
     let observer = RecordingObserver()
+    /// The SQL text of every statement the session's ledgers ran.
+    let statements = Recorder<String>()
     /// The manifest's text beyond the base, e.g. `"shards: {files: 1}"`.
     let extra: String
     /// `output.layout`.
@@ -65,7 +67,7 @@ final class SessionHarness: Sendable {
     /// A session of the manifest on the scripted service; `embedded` skips the endpoint's preflight.
     func session(embedded: Bool = true) throws -> RunSession {
         RunSession(manifest: try manifest(), stateDirectory: stateDirectory,
-                   adapters: ScriptedAdapters(transport: service.transport, clock: clock, embedded: embedded))
+                   adapters: ScriptedAdapters(transport: service.transport, clock: clock, embedded: embedded, statements: statements))
     }
 
     /// Runs the manifest to its end.
@@ -101,12 +103,14 @@ struct ScriptedAdapters: RunAdapters {
     let transport: ScriptedTransport
     let clock: ManualClock
     let embedded: Bool
+    let statements: Recorder<String>
     let digester: any FileDigester = LibcryptoFileDigester()
 
     func withPorts<T: Sendable>(for manifest: Manifest, stateDirectory: String,
                                 _ body: (RunPorts) async throws -> T) async throws -> T {
-        try await SQLiteLedger.with(stateDirectory: stateDirectory) { ledger in
-            try await body(RunPorts(ledger: ledger, transport: transport, signer: FixedSigner(), endpoint: SessionHarness.endpoint, key: "k",
+        try await SQLiteLedger.with(stateDirectory: stateDirectory) { [statements] ledger in
+            try await ledger.traceStatements { statements.append($0) }
+            return try await body(RunPorts(ledger: ledger, transport: transport, signer: FixedSigner(), endpoint: SessionHarness.endpoint, key: "k",
                                     endpointIsEmbedded: embedded, clock: clock, seed: 1))
         }
     }
@@ -114,7 +118,10 @@ struct ScriptedAdapters: RunAdapters {
     func withExistingLedger<T: Sendable>(in stateDirectory: String, _ body: ((any RunLedger)?) async throws -> T) async throws -> T {
         let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
         guard FileManager.default.fileExists(atPath: path) else { return try await body(nil) }
-        return try await SQLiteLedger.with(path: path, mode: .readOnly) { try await body($0) }
+        return try await SQLiteLedger.with(path: path, mode: .readOnly) { [statements] ledger in
+            try await ledger.traceStatements { statements.append($0) }
+            return try await body(ledger)
+        }
     }
 }
 

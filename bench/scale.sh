@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The scale benchmark of issue 22: whether the cost of a file stays flat from a thousand files to a million.
+#
+# First runs of SIZES tiny files (2,000, 20,000 and 200,000 by default; SCALE_MAX=1000000 adds a million)
+# through `assemblyline serve` (rate limits off, only `:original` kept, so no image work; shards of 50),
+# one after the other in one go, each against a fresh service and state directory. For each: wall time,
+# files/s, CPU ms a file (the run's process), peak RSS, and the ledger's size. Then, on the largest
+# size's ledger: an all-skipped second night (wall time, and how much the ledger grew), `report` in every
+# format and `runs`, each timed with its peak RSS.
+#
+# Usage: bench/scale.sh   (BIN defaults to .build/release/assemblyline)
+#        SIZES="2000 20000 200000" SHARD_FILES=50 CONCURRENCY=4 WORKERS=4 bench/scale.sh
+#        SCALE_MAX=1000000 bench/scale.sh
+# Targets (issue 22): files/s of the 200,000-file run >= 0.9x the 2,000-file run's; peak RSS < 150 MB at
+# 200,000 (< 300 MB at 1,000,000); the all-skipped night < 4 s and < 100 KB of ledger; each report < 2 s.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BIN="${BIN:-.build/release/assemblyline}"
+SIZES="${SIZES:-2000 20000 200000}"
+SCALE_MAX="${SCALE_MAX:-}"
+[ -z "$SCALE_MAX" ] || SIZES="$SIZES $SCALE_MAX"
+SHARD_FILES="${SHARD_FILES:-50}"
+CONCURRENCY="${CONCURRENCY:-4}"
+WORKERS="${WORKERS:-4}"
+WORK="$ROOT/bench/work/scale"
+
+[ -x "$BIN" ] || { echo "scale.sh: $BIN is missing; run 'make release' first" >&2; exit 1; }
+command -v /usr/bin/time > /dev/null || { echo "scale.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+mkdir -p "$WORK"
+
+# Makes $2 tiny text files under $1 (folders of 1,000), once.
+make_inputs() {
+    [ "$(cat "$1.complete" 2>/dev/null)" = "$2" ] && return
+    echo "scale.sh: generating $2 files under $1" >&2
+    rm -rf "$1" "$1.complete"
+    python3 - "$1" "$2" <<'PY'
+import os, sys
+root, count = sys.argv[1], int(sys.argv[2])
+for index in range(count):
+    folder = os.path.join(root, "d%04d" % (index // 1000))
+    if index % 1000 == 0:
+        os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "f-%07d.txt" % index), "w") as out:
+        out.write("tiny input %d\n" % index)
+PY
+    echo "$2" > "$1.complete"
+}
+
+export BENCH_KEY=bench-key
+BENCH_SECRET=$(openssl rand -hex 24)
+export BENCH_SECRET
+. bench/local-service.bash
+
+# Runs "$@" under /usr/bin/time; sets WALL (s), RSS (MB) and CPU (s).
+timed() {
+    local start end rss user sys
+    start=$(date +%s%N)
+    /usr/bin/time -f '%M %U %S' -o "$WORK/time" "$@" > "$WORK/log" 2>&1 || {
+        echo "scale.sh: $* failed; its output:" >&2
+        tail -20 "$WORK/log" >&2
+        exit 1
+    }
+    end=$(date +%s%N)
+    read -r rss user sys < <(tail -1 "$WORK/time")
+    WALL=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", (e - s) / 1e9 }')
+    RSS=$((rss / 1024))
+    CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+}
+
+# The manifest of a run of the inputs under $1 into $2.
+manifest() {
+    cat <<YAML
+version: 1
+name: bench-scale
+endpoint: \${BENCH_URL}
+auth: {key: "\${BENCH_KEY}"}
+signer: {kind: local, secret_env: BENCH_SECRET}
+inputs: {include: "$1/**/*.txt", base: "$1"}
+steps:
+  ":original": {robot: /upload/handle, result: true}
+shards: {files: $SHARD_FILES}
+concurrency: {assemblies: $CONCURRENCY, uploads: $CONCURRENCY, downloads: $CONCURRENCY}
+poll: {interval: 50ms, max_interval: 50ms}
+limits: {creations_per_minute: 100000, status_per_second: 100}
+output: {dir: "$2"}
+YAML
+}
+
+echo "scale: sizes $SIZES, shards of $SHARD_FILES, $CONCURRENCY Assemblies in flight, service --workers $WORKERS, $(nproc) cores, $(date -u +%Y-%m-%d)"
+printf '%-10s %9s %9s %11s %9s %11s %12s\n' files wall_s files/s cpu_ms/file rss_MB ledger_MB service_cpu_s | tee "$WORK/figures.txt"
+LAST=""
+for size in $SIZES; do
+    RUN="$WORK/run-$size"
+    rm -rf "$RUN" && mkdir -p "$RUN"
+    make_inputs "$WORK/inputs-$size" "$size"
+    manifest "$WORK/inputs-$size" "$RUN/out" > "$RUN/manifest.yaml"
+    start_service "$RUN/data"
+    timed "$BIN" run "$RUN/manifest.yaml" --state-dir "$RUN/state" --quiet
+    stop_service
+    count=$(find "$RUN/out" -type f | wc -l)
+    [ "$count" -eq "$size" ] || { echo "scale.sh: the $size-file run left $count outputs" >&2; exit 1; }
+    ledger=$(du -cb "$RUN/state"/ledger.sqlite* | tail -1 | cut -f1)
+    printf '%-10s %9s %9s %11s %9s %11s %12s\n' "$size" "$WALL" "$(awk -v n="$size" -v w="$WALL" 'BEGIN { printf "%.0f", n / w }')" \
+        "$(awk -v n="$size" -v c="$CPU" 'BEGIN { printf "%.2f", c * 1000 / n }')" "$RSS" \
+        "$(awk -v b="$ledger" 'BEGIN { printf "%.1f", b / 1048576 }')" "$SERVICE_CPU" | tee -a "$WORK/figures.txt"
+    LAST=$size
+done
+
+RUN="$WORK/run-$LAST"
+before=$(du -cb "$RUN/state"/ledger.sqlite* | tail -1 | cut -f1)
+start_service "$RUN/data"
+timed "$BIN" run "$RUN/manifest.yaml" --state-dir "$RUN/state" --quiet
+stop_service
+after=$(du -cb "$RUN/state"/ledger.sqlite* | tail -1 | cut -f1)
+echo "all-skipped night of $LAST files: $WALL s, peak RSS $RSS MB, the ledger grew by $(((after - before) / 1024)) KB"
+FIRST=$("$BIN" runs --state-dir "$RUN/state" --json | python3 -c "import json, sys; print(json.load(sys.stdin)[-1][\"id\"])")
+for format in table csv json; do
+    timed "$BIN" report "$FIRST" --state-dir "$RUN/state" --format "$format"
+    echo "report --format $format of the $LAST-file run: $WALL s, peak RSS $RSS MB"
+done
+timed "$BIN" report "$FIRST" --state-dir "$RUN/state" --failed
+echo "report --failed of the $LAST-file run: $WALL s, peak RSS $RSS MB"
+timed "$BIN" runs --state-dir "$RUN/state"
+echo "runs: $WALL s, peak RSS $RSS MB"
+python3 - "$WORK/figures.txt" <<'PY'
+import sys
+rows = [line.split() for line in open(sys.argv[1]) if line[0].isdigit()]
+small, large = rows[0], rows[-1]
+print(f"files/s at {large[0]} / at {small[0]}: {float(large[2]) / float(small[2]):.2f} (target >= 0.9)")
+PY
