@@ -202,6 +202,35 @@ import Testing
             + "1,p1.jpg,archive,exported,,,,https://bucket.test/p1.jpg\r\n")
     }
 
+    @Test func aResultOfSeveralInputsIsAnOutputOfEachInTheReport() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(stateDirectory: directory.url.appendingPathComponent("runs").path)
+        let files = (0..<2).map { PlannedFile(path: "/in/p\($0).jpg", relativePath: "p\($0).jpg", size: 1_000, modifiedNanoseconds: 0) }
+        _ = try await ledger.createRun(NewRun(id: Self.older, manifestPath: "/jobs/zip.yaml", manifestName: "zip", recipeFingerprint: "r",
+                                              plan: Plan(shards: [Shard(index: 0, files: files)]), createdAt: Self.start))
+        _ = try await ledger.recordAttempt(Self.older, shard: 0, assemblyID: .generate(), at: Self.start)
+        try await ledger.transition(Self.older, shard: 0, .signed, at: Self.start)
+        try await ledger.transition(Self.older, shard: 0, .created(assemblyURL: "https://api2.test/assemblies/a", tusURL: nil), at: Self.start)
+        try await ledger.transition(Self.older, shard: 0, .completed(results: [
+            NewResult(source: .file(0), step: "thumb", remoteID: "t0", name: "p0.jpg", url: "https://tmp.test/p0.jpg", size: 5, md5: nil,
+                      mime: nil, width: nil, height: nil, delivery: .download(to: "/out/thumb/p0.jpg")),
+            NewResult(source: .several([0, 1]), step: "zip", remoteID: "z", name: "archive.zip", url: "https://tmp.test/archive.zip", size: 9,
+                      md5: nil, mime: nil, width: nil, height: nil, delivery: .download(to: "/out/zip/archive.zip")),
+        ]), at: Self.start + 1)
+        for result in try await ledger.results(of: Self.older, shard: 0) { try await ledger.recordDownload(Self.older, result: result.id, at: Self.start + 2) }
+        try await ledger.transition(Self.older, shard: 0, .downloaded, at: Self.start + 2)
+        await ledger.close()
+
+        let csv = try await BinaryRunner.run(["report", "latest", "--format", "csv"], in: directory.url)
+        let json = try await BinaryRunner.run(["report", "latest", "--format", "json"], in: directory.url)
+
+        #expect(csv.stdout.contains(",p0.jpg,1000,,,,/out/thumb/p0.jpg /out/zip/archive.zip\r\n")
+            && csv.stdout.contains(",p1.jpg,1000,,,,/out/zip/archive.zip\r\n"), "\(csv.stdout)")
+        let report = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue, "\(json.stdout)")
+        let outputs = report["files"]?.arrayValue?.compactMap { $0.objectValue?["outputs"]?.arrayValue?.compactMap(\.stringValue) }
+        #expect(outputs == [["/out/thumb/p0.jpg", "/out/zip/archive.zip"], ["/out/zip/archive.zip"]], "\(json.stdout)")
+    }
+
     @Test func reportFailedListsOnlyTheFailedFilesWithTheirReasons() async throws {
         let directory = try await Self.stateDirectory()
         let table = try await BinaryRunner.run(["report", "latest", "--failed"], in: directory.url)

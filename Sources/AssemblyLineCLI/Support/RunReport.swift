@@ -184,17 +184,19 @@ struct RunReport {
         object["failures"] = .array(failuresByCode.map { group in
             .object(["code": .string(group.code), "files": .array(group.files.map { .string($0.file.relativePath) })])
         })
-        object["files"] = .array(files.map(fileJSON))
+        let outputs = outputsByFile
+        object["files"] = .array(files.map { fileJSON($0, outputs: outputs) })
         return .object(object)
     }
 
     /// `--failed --format json`: the run, and each failed file and shard with its code, message and whether a resume may help.
     var failedJSON: JSONValue {
-        .object([
+        let outputs = outputsByFile
+        return .object([
             "run_id": .string(summary.record.id.rawValue),
             "state": .string(summary.record.state.rawValue),
-            "failed_files": .array(files.filter { $0.state == .failed }.map(fileJSON)),
-            "known_bad_files": .array(files.filter { $0.state == .knownBad }.map(fileJSON)),
+            "failed_files": .array(files.filter { $0.state == .failed }.map { fileJSON($0, outputs: outputs) }),
+            "known_bad_files": .array(files.filter { $0.state == .knownBad }.map { fileJSON($0, outputs: outputs) }),
             "failed_shards": .array(shards.filter { $0.state == .failed }.map { shard in
                 .object(["index": .integer(Int64(shard.index)), "failure": shard.failure.map(Self.json) ?? .null])
             }),
@@ -202,19 +204,25 @@ struct RunReport {
     }
 
     /// One file: where it is, its state, its failure (code, message, retryable) and where its outputs went.
-    private func fileJSON(_ record: FileRecord) -> JSONValue {
+    private func fileJSON(_ record: FileRecord, outputs: [Int: [String]]) -> JSONValue {
         .object([
             "index": .integer(Int64(record.index)), "shard": record.shardIndex.map { .integer(Int64($0)) } ?? .null,
             "state": .string(record.state.rawValue), "path": .string(record.file.path),
             "relative_path": .string(record.file.relativePath), "size": .integer(record.file.size),
             "failure": record.failure.map(Self.json) ?? .null,
-            "outputs": .array(outputs(of: record).map(JSONValue.string)),
+            "outputs": .array((outputs[record.index] ?? []).map(JSONValue.string)),
         ])
     }
 
-    /// Where a file's results went: the paths of its downloads, or the URLs of results not downloaded.
-    private func outputs(of record: FileRecord) -> [String] {
-        results.filter { $0.result.fileIndex == record.index }.map(Self.destination(of:))
+    /// Where each file's results went, by file index: the paths of its downloads, or the URLs of results
+    /// not downloaded; a result of several inputs is each one's. Made once a report, in one pass.
+    private var outputsByFile: [Int: [String]] {
+        var outputs: [Int: [String]] = [:]
+        for record in results {
+            let destination = Self.destination(of: record)
+            for file in record.result.source.inputs { outputs[file, default: []].append(destination) }
+        }
+        return outputs
     }
 
     /// One row per file: index, shard, state, path, relative path, size, error code, message, retryable, and its outputs.
@@ -222,11 +230,12 @@ struct RunReport {
     /// `outputs` holds each output's path (or URL, for a result not downloaded), separated by a space.
     var csv: String {
         var lines = ["file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs"]
+        let outputs = outputsByFile
         for record in files {
             let cells = [String(record.index), record.shardIndex.map(String.init) ?? "", record.state.rawValue,
                          record.file.path, record.file.relativePath, String(record.file.size),
                          record.failure?.code.rawValue ?? "", record.failure?.message ?? "",
-                         record.failure.map { $0.isRetryable ? "true" : "false" } ?? "", outputs(of: record).joined(separator: " ")]
+                         record.failure.map { $0.isRetryable ? "true" : "false" } ?? "", (outputs[record.index] ?? []).joined(separator: " ")]
             lines.append(cells.map(Self.csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
