@@ -45,8 +45,9 @@ extension SQLiteLedger {
         }
     }
 
-    /// One reused statement for every file: planned files numbered in plan order, then skipped files, each
-    /// of which confirms its entry in the done index, then known bad files, which confirm theirs in the bad index.
+    /// One reused statement for every file: planned files numbered in plan order, then known bad files, which
+    /// confirm their entries in the bad index. Skipped files have no row (the run counts them): each confirms its
+    /// entry in the done index, so that a night that sends nothing adds a run row and no more.
     private func insertFiles(of run: NewRun, in database: SQLiteConnection) throws {
         let insert = try database.cachedStatement("""
             INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state,
@@ -83,7 +84,6 @@ extension SQLiteLedger {
         let confirmDone = try doneFileConfirmation(in: database)
         try confirmDone.bind(runKey)
         for file in run.skipped {
-            try add(file, shard: .null, state: .skipped)
             try confirm(file, with: confirmDone)
         }
         let confirmBad = try badFileConfirmation(in: database)
@@ -121,10 +121,11 @@ extension SQLiteLedger {
         else { throw LedgerError.runNotFound(id) }
         let shards = try rows("SELECT state, count(*) FROM shards WHERE run_id = ? GROUP BY state",
                               [.text(id.rawValue)], table: "shards") { (try $0.value(ShardState.self), try $0.int()) }
-        let files = try rows("SELECT state, count(*) FROM files WHERE run_id = ? GROUP BY state",
-                             [.text(id.rawValue)], table: "files") { (try $0.value(FileState.self), try $0.int()) }
-        return RunSummary(record: record, shardsByState: Dictionary(uniqueKeysWithValues: shards),
-                          filesByState: Dictionary(uniqueKeysWithValues: files))
+        var files = Dictionary(uniqueKeysWithValues: try rows("SELECT state, count(*) FROM files WHERE run_id = ? GROUP BY state",
+                                                              [.text(id.rawValue)], table: "files") { (try $0.value(FileState.self), try $0.int()) })
+        // Skipped files are counted, not recorded (runs before 2026-12 recorded a row for each too).
+        files[.skipped] = record.skippedCount
+        return RunSummary(record: record, shardsByState: Dictionary(uniqueKeysWithValues: shards), filesByState: files)
     }
 
     package func statistics(of id: RunID) throws -> RunStatistics {

@@ -29,6 +29,10 @@ import Testing
         #expect(second.state == .finished && second.runID != first.runID)
         #expect(second.summary.filesByState[.skipped] == 3 && second.summary.filesByState[.done] == 0)
         #expect(harness.service.transport.requests.count == requests, "a night with nothing to do sends nothing")
+        let rows = try await harness.ledger { ledger in
+            (try await ledger.files(of: second.runID).count, try await ledger.shards(of: second.runID).count)
+        }
+        #expect(rows == (0, 0), "and records its run and counts, no row a file: \(rows)")
         guard case let .new(recorded)? = harness.observer.starts.all.last?.origin else {
             Issue.record("the second run did not start as a new run")
             return
