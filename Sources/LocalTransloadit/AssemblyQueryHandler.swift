@@ -18,7 +18,8 @@ struct AssemblyQueryHandler: Sendable {
     static let maxPage = 1_000_000
     static let defaultPageSize = 50
 
-    /// The status JSON, or 429 past the per-Assembly status limit.
+    /// The status JSON, or 429 past the per-Assembly status limit; a finished Assembly's status may let
+    /// its uploads go, when its results were fetched while it ran (``ServiceContext/dropUploadsIfFetched(_:)``).
     func status(_ id: String, urls: ServiceURLs) -> HTTPResponse {
         guard let record = service.store.record(id) else {
             guard let arrival = service.store.arrival(of: id) else { return APIError.assemblyNotFound(id).response(urls: urls) }
@@ -33,6 +34,7 @@ struct AssemblyQueryHandler: Sendable {
         }
         let status = ServiceAssemblyStatus(
             record: record, urls: urls, liveOffsets: service.tus.liveOffsets(assembly: id), now: service.clock.now)
+        service.dropUploadsIfFetched(record)
         return .json(status.json.serialized)
     }
 

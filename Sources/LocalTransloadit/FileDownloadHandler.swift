@@ -47,7 +47,9 @@ struct FileDownloadHandler: Sendable {
         let path = service.store.absolute(file.storedPath)
         do {
             let served = corrupted ? try Self.corruptedCopy(of: path) : path
-            return .file(try HTTPFile(path: served), contentType: file.mime)
+            let opened = try HTTPFile(path: served)
+            service.dropUploadsIfFetched(record)
+            return .file(opened, contentType: file.mime)
         } catch {
             return missing.response(urls: urls)
         }

@@ -17,6 +17,14 @@ final class FileFetchCounter: Sendable {
         }
     }
 
+    /// Whether each of these files of the Assembly was fetched at least once.
+    func fetchedEach(assembly: String, files: [String]) -> Bool {
+        counts.withLock { counts in
+            let fetched = counts[assembly, default: [:]]
+            return files.allSatisfy { fetched[$0, default: 0] > 0 }
+        }
+    }
+
     /// Drops the counts of an Assembly whose files are gone.
     func forget(assembly: String) {
         _ = counts.withLock { $0.removeValue(forKey: assembly) }

@@ -17,6 +17,8 @@ final class ServiceContext: Sendable {
     let faults: FaultInjector
     let queue: ExecutionQueue
     let resultTTL: Duration
+    /// ``LocalServiceConfiguration/dropsUploadsOnceFetched``.
+    let dropsUploadsOnceFetched: Bool
     let maxUploadSize: Int64
     let log: ServiceLog
     /// The one source of the time now, for every record, expiry and duration (``LocalServiceConfiguration/clock``).
@@ -48,6 +50,7 @@ final class ServiceContext: Sendable {
         self.faults = faults
         self.queue = ExecutionQueue(workers: configuration.workers) { executor.execute($0) }
         self.resultTTL = configuration.resultTTL
+        self.dropsUploadsOnceFetched = configuration.dropsUploadsOnceFetched
         self.maxUploadSize = configuration.maxUploadSize
         self.log = log
         self.clock = configuration.clock
@@ -70,6 +73,19 @@ final class ServiceContext: Sendable {
     /// When a finished Assembly's files stop being served.
     func filesExpire(_ record: AssemblyRecord) -> Date? {
         record.executionEnd.map { $0.addingTimeInterval(Double(resultTTL.milliseconds) / 1000) }
+    }
+
+    /// Deletes the uploads of a finished Assembly each of whose results has been fetched, when the service
+    /// is configured to (``dropsUploadsOnceFetched``); an upload that is also a result (`:original`) stays.
+    /// Asked at each fetch of a result and at each status of a finished Assembly (results fetched while it ran).
+    func dropUploadsIfFetched(_ record: AssemblyRecord) {
+        guard dropsUploadsOnceFetched, !record.state.isRunning else { return }
+        let results = record.results.values.flatMap { $0 }.filter { $0.exported != true }
+        guard !results.isEmpty, fetches.fetchedEach(assembly: record.id, files: results.map(\.id)) else { return }
+        let kept = Set(results.map(\.storedPath))
+        for upload in record.uploads where !kept.contains(upload.storedPath) {
+            try? FileManager.default.removeItem(atPath: store.absolute(upload.storedPath))
+        }
     }
 
     /// Deletes the files of an Assembly past its result lifetime, and what was counted of them.

@@ -60,6 +60,9 @@ import Glibc
         let results = try FileManager.default.subpathsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".jpg") }
         #expect(results.count == 12)
         #expect(!results.contains { $0.hasSuffix(".part") })
+        let service = directory.url.appendingPathComponent("job/state/embedded-service/assemblies")
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: service.path).filter { $0.contains("/files/") }
+        #expect(kept.count == 12, "the embedded service kept the 12 results and dropped the fetched Assemblies' uploads: \(kept.count)")
 
         let second = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
         #expect(second.status == 0, "\(second.stderr)")

@@ -96,6 +96,24 @@ import Testing
         #expect(repeated["results"]?["resized"]?[0]?["meta"]?["width"]?.intValue == 100)
     }
 
+    @Test(arguments: [false, true])
+    func uploadsGoOnceEachResultIsFetchedOnlyWhenTheServiceIsToldSo(drops: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let harness = try ServiceHarness(directory: directory) { $0.dropsUploadsOnceFetched = drops }
+        let photo = try harness.image("p.jpg", width: 400, height: 300)
+        let done = try await harness.resize([("image", photo)], options: ["width": .integer(100)])
+        let id = try #require(done["assembly_id"]?.stringValue)
+        let uploads = directory.file("data/assemblies/\(id)/files/\(try #require(done["uploads"]?[0]?["id"]?.stringValue))")
+        #expect(FileManager.default.fileExists(atPath: uploads), "the upload is kept while its result is not fetched")
+
+        let result = try await harness.download(try #require(done["results"]?["resized"]?[0]?["ssl_url"]?.stringValue))
+
+        #expect(result.response.status == 200)
+        #expect(FileManager.default.fileExists(atPath: uploads) == !drops)
+        let again = try await harness.download(try #require(done["results"]?["resized"]?[0]?["ssl_url"]?.stringValue))
+        #expect(again.response.status == 200, "the result keeps its lifetime")
+    }
+
     @Test func stateSurvivesARestart() async throws {
         let directory = try TemporaryDirectory()
         let credentials = ServiceCredentials(key: "restart-key", secret: "restart-secret")

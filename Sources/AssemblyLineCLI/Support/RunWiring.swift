@@ -86,6 +86,8 @@ struct RunWiring: RunAdapters {
         // The run is the embedded service's only client: it may use every connection slot.
         var configuration = LocalServiceConfiguration(port: previous ?? 0, dataDirectory: directory, credentials: credentials)
         configuration.maxConnectionsPerAddress = configuration.maxConnections
+        // The inputs are the run's own files: a copy of each night's uploads would only fill the state directory.
+        configuration.dropsUploadsOnceFetched = true
         let service: RunningService
         if let reused = try? LocalService.start(configuration) {
             service = reused
