@@ -41,7 +41,7 @@ struct ReportCommand: CLICommand {
 
     func run(_ console: Console) async throws {
         let report = try await location.withRun(runID) { [failedOnly, listsResults] ledger, run, _ in
-            try await Self.read(ledger, id: run, failedOnly: failedOnly, listsResults: listsResults)
+            try await Self.read(ledger, id: run, format: format, failedOnly: failedOnly, listsResults: listsResults)
         }
         switch format {
         case .table where listsResults: console.out(report.resultsTable)
@@ -55,13 +55,17 @@ struct ReportCommand: CLICommand {
         }
     }
 
-    /// The report of the run; with `failedOnly`, of its failed and known bad files alone.
-    private static func read(_ ledger: SQLiteLedger, id: RunID, failedOnly: Bool, listsResults: Bool) async throws -> RunReport {
-        let files = failedOnly
-            ? try await ledger.files(of: id, shard: nil, state: .failed) + ledger.files(of: id, shard: nil, state: .knownBad)
-            : try await ledger.files(of: id, shard: nil, state: nil)
+    /// The report of the run, with the files and results `format` shows: a table lists the failed, known
+    /// bad and resultless files alone (`--results`: every result), CSV and JSON every file with its outputs.
+    private static func read(_ ledger: SQLiteLedger, id: RunID, format: Format, failedOnly: Bool,
+                             listsResults: Bool) async throws -> RunReport {
+        let listed: [FileState]? = failedOnly ? [.failed, .knownBad] : format == .table && !listsResults ? [.failed, .knownBad, .noResult] : nil
+        var files: [FileRecord] = []
+        for state in listed ?? [] { files += try await ledger.files(of: id, shard: nil, state: state) }
+        if listed == nil { files = try await ledger.files(of: id, shard: nil, state: nil) }
+        let needsResults = listsResults || listed == nil
         return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id), files: files,
                          statistics: try await ledger.statistics(of: id),
-                         results: try await ledger.currentResults(of: id))
+                         results: needsResults ? try await ledger.currentResults(of: id) : [])
     }
 }

@@ -229,16 +229,21 @@ struct RunReport {
     ///
     /// `outputs` holds each output's path (or URL, for a result not downloaded), separated by a space.
     var csv: String {
-        var lines = ["file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs"]
+        var text = "file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs\r\n"
+        text.reserveCapacity(files.count * 160)
         let outputs = outputsByFile
         for record in files {
             let cells = [String(record.index), record.shardIndex.map(String.init) ?? "", record.state.rawValue,
                          record.file.path, record.file.relativePath, String(record.file.size),
                          record.failure?.code.rawValue ?? "", record.failure?.message ?? "",
                          record.failure.map { $0.isRetryable ? "true" : "false" } ?? "", (outputs[record.index] ?? []).joined(separator: " ")]
-            lines.append(cells.map(Self.csvField).joined(separator: ","))
+            for (position, cell) in cells.enumerated() {
+                if position > 0 { text += "," }
+                text += Self.csvField(cell)
+            }
+            text += "\r\n"
         }
-        return lines.joined(separator: "\r\n") + "\r\n"
+        return text
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
@@ -257,7 +262,7 @@ struct RunReport {
 
     /// RFC 4180: quoted when it holds a comma, quote, or line break; quotes doubled.
     private static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

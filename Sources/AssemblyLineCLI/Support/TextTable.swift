@@ -19,6 +19,9 @@ enum TextTable {
 extension String {
     /// The text without spaces at its end.
     var trimmingTrailingSpaces: String {
-        String(reversed().drop { $0 == " " }.reversed())
+        let bytes = utf8
+        guard bytes.last == UInt8(ascii: " ") else { return self }
+        let end = bytes.lastIndex { $0 != UInt8(ascii: " ") }.map { bytes.index(after: $0) } ?? bytes.startIndex
+        return String(self[..<end])
     }
 }
