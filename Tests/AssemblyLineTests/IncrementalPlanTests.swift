@@ -16,6 +16,25 @@ import Testing
         #expect(incremental.plan.shards.map { $0.files.map(\.relativePath) } == [["1.jpg", "2.jpg"], ["4.jpg"]])
     }
 
+    @Test func aNightOfThousandsChecksOnEveryCoreAndKeepsPlanOrder() throws {
+        let directory = try TemporaryDirectory()
+        let files = (0..<3_001).map { PlannedFile(path: "/in/\($0).jpg", relativePath: String(format: "%05d.jpg", $0), size: 1, modifiedNanoseconds: 0) }
+        var done: [FileIdentity: [RecordedOutput]] = [:]
+        for (index, file) in files.enumerated() where index % 3 != 2 {
+            // Every seventh output is gone; files 2, 5, 8... were never done.
+            if index % 7 != 0 { try directory.write("\(index).out", "x") }
+            done[FileIdentity(file)] = [RecordedOutput(path: directory.file("\(index).out"), size: 1, md5: nil)]
+        }
+
+        let incremental = IncrementalPlan(Plan(sharding: files, limits: ShardLimits(maxFiles: 50)), done: done, check: Self.sizesOnly,
+                                          limits: ShardLimits(maxFiles: 50))
+
+        let indices = files.indices
+        #expect(incremental.skipped == indices.filter { $0 % 3 != 2 && $0 % 7 != 0 }.map { files[$0] })
+        #expect(incremental.redone.map(\.file) == indices.filter { $0 % 3 != 2 && $0 % 7 == 0 }.map { files[$0] })
+        #expect(incremental.plan.shards.flatMap(\.files) == indices.filter { $0 % 3 == 2 || $0 % 7 == 0 }.map { files[$0] }, "in plan order")
+    }
+
     @Test func aFileChangedSinceIsNotDone() {
         let touched = PlannedFile(path: "/in/0.jpg", relativePath: "0.jpg", size: 10, modifiedNanoseconds: 99)
         let incremental = IncrementalPlan(Self.plan, done: [FileIdentity(touched): []], check: Self.sizesOnly, limits: Self.limits)

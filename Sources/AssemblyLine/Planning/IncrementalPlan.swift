@@ -36,17 +36,19 @@ package struct IncrementalPlan: Sendable, Hashable {
             return
         }
         var skipped: [PlannedFile] = [], knownBad: [KnownBadFile] = [], redone: [Redone] = [], sent: [PlannedFile] = []
-        for file in plan.shards.lazy.flatMap(\.files) {
-            let identity = FileIdentity(file)
-            guard let outputs = done[identity] else {
-                if let reason = bad[identity] {
+        let recorded = Array(plan.shards.lazy.flatMap(\.files).map { done[FileIdentity($0)] })
+        // Every output checked at once, on every core; then the files in plan order.
+        let problems = check.findings(ofEach: recorded.map { $0 ?? [] })
+        for (position, file) in plan.shards.lazy.flatMap(\.files).enumerated() {
+            guard recorded[position] != nil else {
+                if let reason = bad[FileIdentity(file)] {
                     knownBad.append(KnownBadFile(file: file, reason: reason))
                 } else {
                     sent.append(file)
                 }
                 continue
             }
-            let findings = check.findings(outputs)
+            let findings = problems[position] ?? []
             if findings.isEmpty {
                 skipped.append(file)
             } else {

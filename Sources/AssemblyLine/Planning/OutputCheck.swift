@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Whether recorded outputs are still on disk as they were made: present, of their recorded size,
 /// and (with checksums) of their recorded MD5.
@@ -47,6 +48,22 @@ package struct OutputCheck: Sendable {
     /// The outputs that are missing or changed, in the order given.
     package func findings(_ outputs: [RecordedOutput]) -> [Finding] {
         outputs.compactMap { output in problem(of: output).map { Finding(output: output, problem: $0) } }
+    }
+
+    /// The findings of each file's outputs that has some, by the file's position in `files`, checked on
+    /// every core (a night's check is one `stat`, or one MD5, an output).
+    package func findings(ofEach files: [[RecordedOutput]]) -> [Int: [Finding]] {
+        let stripes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count / 1_000))
+        let found = Mutex<[Int: [Finding]]>([:])
+        DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
+            var mine: [Int: [Finding]] = [:]
+            for index in stride(from: stripe, to: files.count, by: stripes) {
+                let findings = findings(files[index])
+                if !findings.isEmpty { mine[index] = findings }
+            }
+            found.withLock { $0.merge(mine) { first, _ in first } }
+        }
+        return found.withLock { $0 }
     }
 
     private func problem(of output: RecordedOutput) -> Problem? {
