@@ -7,6 +7,9 @@ import Synchronization
 ///
 /// Layout under the data directory:
 /// - `assemblies/<id>/assembly.json`: the record, rewritten atomically after each change
+/// - `assemblies/<id>/ended`: once the Assembly ended, its creation number and end (`12 1796315118146.79`),
+///   so that opening the store indexes it without reading its record (1.5 ms for a record of 50 results:
+///   30 s for the 20,000 Assemblies of a night of a million files)
 /// - `assemblies/<id>/files/<file id>`: uploads and results
 /// - `tmp/`: multipart uploads while they arrive
 /// - `tus/`: tus uploads while they arrive (see ``TusUploadStore``)
@@ -68,6 +71,8 @@ final class AssemblyStore: Sendable {
     }
 
     private let state: Mutex<State>
+    /// How many records opening the store read (those of running Assemblies, or with no `ended` file).
+    let recordsReadAtOpen: Int
 
     /// Opens (creating if needed) the data directory and indexes every stored Assembly.
     init(root: String, log: ServiceLog) throws(LocalServiceError) {
@@ -82,12 +87,21 @@ final class AssemblyStore: Sendable {
             }
         }
         var loaded = State()
+        var read = 0
         let names = (try? manager.contentsOfDirectory(atPath: "\(root)/assemblies")) ?? []
         for name in names where AssemblyID(name) != nil {
+            if let entry = Self.endedEntry(at: "\(root)/assemblies/\(name)/ended") {
+                loaded.index[name] = entry
+                loaded.nextSequence = max(loaded.nextSequence, entry.sequence + 1)
+                continue
+            }
             let path = "\(root)/assemblies/\(name)/assembly.json"
             guard let data = manager.contents(atPath: path) else { continue }
             do {
                 let record = try Self.decoder.decode(AssemblyRecord.self, from: data)
+                read += 1
+                // A record stored before `ended` files existed: the next open indexes it without reading it.
+                if !record.state.isRunning { try? Self.writeEnded(record, in: "\(root)/assemblies/\(name)") }
                 loaded.index[record.id] = IndexEntry(sequence: record.sequence, ended: record.executionEnd)
                 if record.state.isRunning { loaded.running[record.id] = record }
                 loaded.nextSequence = max(loaded.nextSequence, record.sequence + 1)
@@ -96,6 +110,15 @@ final class AssemblyStore: Sendable {
             }
         }
         state = Mutex(loaded)
+        recordsReadAtOpen = read
+    }
+
+    /// The index entry an `ended` file holds, nil when there is none (the Assembly runs, or ended before the file existed).
+    private static func endedEntry(at path: String) -> IndexEntry? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
+        guard fields.count == 2, let sequence = Int(fields[0]), let milliseconds = Double(fields[1]) else { return nil }
+        return IndexEntry(sequence: sequence, ended: Date(timeIntervalSince1970: milliseconds / 1000))
     }
     // MARK: - Paths
 
@@ -155,6 +178,7 @@ final class AssemblyStore: Sendable {
             state.reserved.removeValue(forKey: record.id)
             state.hold(record)
             write(record)
+            if !record.state.isRunning { writeEnded(record) }
         }
         changes.publish(AssemblyChange.between(nil, record), of: record.id)
     }
@@ -173,7 +197,10 @@ final class AssemblyStore: Sendable {
             let result = change(&record)
             guard record != before else { return (result, []) }
             state.hold(record)
-            if durably { write(record) }
+            if durably {
+                write(record)
+                if before.state.isRunning, !record.state.isRunning { writeEnded(record) }
+            }
             return (result, AssemblyChange.between(before, record))
         }
         guard let (result, found) = outcome else { return nil }
@@ -237,6 +264,22 @@ final class AssemblyStore: Sendable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
         return decoder
+    }
+
+    /// Writes the `ended` file of a record that no longer runs, after its record (a crash in between leaves
+    /// a record without it, which the next open reads).
+    private func writeEnded(_ record: AssemblyRecord) {
+        do {
+            try Self.writeEnded(record, in: directory(of: record.id))
+        } catch {
+            log("error: cannot write \(directory(of: record.id))/ended: \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes `<directory>/ended` of a record with an execution end; nothing for one without.
+    private static func writeEnded(_ record: AssemblyRecord, in directory: String) throws {
+        guard let end = record.executionEnd else { return }
+        try Data("\(record.sequence) \(end.timeIntervalSince1970 * 1000)".utf8).write(to: URL(fileURLWithPath: "\(directory)/ended"), options: .atomic)
     }
 
     /// Writes a record atomically; called with the lock held so that writes keep the order of changes.

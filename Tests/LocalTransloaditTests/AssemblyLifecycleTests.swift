@@ -156,6 +156,8 @@ import Testing
         #expect(stored.contains("\"state\":\"ASSEMBLY_COMPLETED\""))
         try stored.replacingOccurrences(of: "\"state\":\"ASSEMBLY_COMPLETED\"", with: "\"state\":\"ASSEMBLY_EXECUTING\"")
             .write(toFile: record, atomically: true, encoding: .utf8)
+        // A stop during the execution leaves no `ended` file: it is written after the record that ends it.
+        try FileManager.default.removeItem(atPath: directory.file("data/assemblies/\(id)/ended"))
 
         let second = try ServiceHarness(directory: directory) { $0.credentials = credentials }
         let again = try await second.waitForEnd(id)

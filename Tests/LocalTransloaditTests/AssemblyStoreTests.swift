@@ -49,5 +49,27 @@ import Testing
         #expect(reopened.ended(atOrBefore: ended).count == 298 && reopened.ended(atOrBefore: ended.addingTimeInterval(-1)).isEmpty)
         #expect(reopened.residentRecords == 3)
         #expect(!reopened.reserve(oldest.id, at: ended))
+        #expect(reopened.recordsReadAtOpen == 2, "only the running Assemblies' records are read to open the store")
+    }
+
+    @Test func anAssemblyThatEndsIsIndexedWithoutItsRecordAndOneWithoutTheFileIsRead() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try AssemblyStore(root: directory.file("data"), log: .silent)
+        let ended = Date(timeIntervalSince1970: 1_800_000_000.25)
+        try Self.fill(store, count: 3, running: [1, 2, 3], ended: ended)
+        let (records, _) = store.newestFirst(from: 0, count: 3)
+        store.update(records[0].id) { $0.state = .completed; $0.executionEnd = ended }
+        store.update(records[1].id) { $0.state = .completed; $0.executionEnd = ended }
+        try FileManager.default.removeItem(atPath: directory.file("data/assemblies/\(records[1].id)/ended"))
+
+        let reopened = try AssemblyStore(root: directory.file("data"), log: .silent)
+
+        #expect(reopened.recordsReadAtOpen == 2, "the running one, and the one ended before its file existed")
+        #expect(reopened.running().map(\.id) == [records[2].id])
+        #expect(Set(reopened.ended(atOrBefore: ended)) == [records[0].id, records[1].id])
+        #expect(reopened.newestFirst(from: 0, count: 3).records.map(\.id) == records.map(\.id))
+        #expect(reopened.record(records[0].id)?.state == .completed)
+        let third = try AssemblyStore(root: directory.file("data"), log: .silent)
+        #expect(third.recordsReadAtOpen == 1, "the record read without its file got one")
     }
 }
