@@ -18,7 +18,7 @@ package indirect enum JSONValue: Sendable, Hashable {
         return output
     }
 
-    private func write(to output: inout String) {
+    func write(to output: inout String) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
@@ -49,7 +49,7 @@ package indirect enum JSONValue: Sendable, Hashable {
         return String(value)
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
+    static func writeString(_ value: String, to output: inout String) {
         output += "\""
         // Most strings need no escape: one append instead of one a character.
         guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {

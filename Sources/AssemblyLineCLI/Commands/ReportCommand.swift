@@ -50,7 +50,7 @@ struct ReportCommand: CLICommand {
         case .table where failedOnly: console.out(report.failedTable)
         case .json where failedOnly: console.line(report.failedJSON.serialized)
         case .table: console.out(report.table)
-        case .json: console.line(report.json.serialized)
+        case .json: report.writeJSON(to: console.out)
         case .csv: console.out(report.csv)
         }
     }

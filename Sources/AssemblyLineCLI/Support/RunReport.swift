@@ -162,7 +162,17 @@ struct RunReport {
         return text + knownBadList
     }
 
-    var json: JSONValue {
+    /// `--format json`: the run's figures and every file with its outputs, written in pieces as each
+    /// file is serialized (``JSONValue/writeObject(_:streaming:elements:chunk:to:)``): the same text as
+    /// one object would give, without holding a million files' tree or text.
+    func writeJSON(to write: (String) -> Void) {
+        let outputs = outputsByFile
+        JSONValue.writeObject(jsonFigures, streaming: "files", elements: files.lazy.map { fileJSON($0, outputs: outputs) }, to: write)
+        write("\n")
+    }
+
+    /// The members of `--format json` but its `files`.
+    private var jsonFigures: [String: JSONValue] {
         var object = RunText.json(summary.record).objectValue ?? [:]
         object["shards_by_state"] = .object(Dictionary(uniqueKeysWithValues: summary.shardsByState.map { ($0.key.rawValue, .integer(Int64($0.value))) }))
         object["files_by_state"] = .object(Dictionary(uniqueKeysWithValues: summary.filesByState.map { ($0.key.rawValue, .integer(Int64($0.value))) }))
@@ -184,9 +194,7 @@ struct RunReport {
         object["failures"] = .array(failuresByCode.map { group in
             .object(["code": .string(group.code), "files": .array(group.files.map { .string($0.file.relativePath) })])
         })
-        let outputs = outputsByFile
-        object["files"] = .array(files.map { fileJSON($0, outputs: outputs) })
-        return .object(object)
+        return object
     }
 
     /// `--failed --format json`: the run, and each failed file and shard with its code, message and whether a resume may help.

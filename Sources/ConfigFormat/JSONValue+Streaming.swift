@@ -1,0 +1,32 @@
+extension JSONValue {
+    /// Writes an object canonically, as ``serialized`` would, with the member `key` an array whose elements
+    /// are serialized one at a time as `elements` yields them: a report of a million files never holds
+    /// the array, nor the whole text. `write` gets the text in pieces of about `chunk` bytes.
+    package static func writeObject(_ members: [String: JSONValue], streaming key: String, elements: some Sequence<JSONValue>,
+                                    chunk: Int = 1 << 16, to write: (String) -> Void) {
+        var output = "{"
+        func flush(when full: Bool) {
+            guard !full || output.utf8.count >= chunk else { return }
+            write(output)
+            output = ""
+        }
+        for (index, name) in (Array(members.keys.filter { $0 != key }) + [key]).sorted().enumerated() {
+            if index > 0 { output += "," }
+            writeString(name, to: &output)
+            output += ":"
+            guard name == key else {
+                members[name]?.write(to: &output)
+                continue
+            }
+            output += "["
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output += "," }
+                element.write(to: &output)
+                flush(when: true)
+            }
+            output += "]"
+        }
+        output += "}"
+        flush(when: false)
+    }
+}
