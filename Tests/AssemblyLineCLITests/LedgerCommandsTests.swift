@@ -261,6 +261,24 @@ import Testing
         ].joined(separator: "\r\n") + "\r\n")
     }
 
+    @Test func aLongReportIsWrittenWholeInPieces() async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(stateDirectory: directory.url.appendingPathComponent("runs").path)
+        let files = (0..<3_000).map { PlannedFile(path: "/in/photo-\($0).jpg", relativePath: "photo-\($0).jpg", size: 1_000, modifiedNanoseconds: 0) }
+        _ = try await ledger.createRun(NewRun(id: Self.older, manifestPath: "/jobs/big.yaml", manifestName: "big", recipeFingerprint: "r",
+                                              plan: Plan(sharding: files, limits: ShardLimits(maxFiles: 50)), createdAt: Self.start))
+        await ledger.close()
+
+        let csv = try await BinaryRunner.run(["report", "latest", "--format", "csv"], in: directory.url)
+        let json = try await BinaryRunner.run(["report", "latest", "--format", "json"], in: directory.url)
+
+        let rows = csv.stdout.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }
+        #expect(csv.stdout.utf8.count > 1 << 17 && rows.count == 3_000, "\(csv.stdout.utf8.count) bytes, \(rows.count) rows")
+        #expect(rows.enumerated().allSatisfy { $1.hasPrefix("\($0),\($0 / 50),pending,/in/photo-\($0).jpg,") })
+        let report = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue, "\(json.stdout.suffix(200))")
+        #expect(report["files"]?.arrayValue?.count == 3_000 && json.stdout.utf8.count > 1 << 17)
+    }
+
     @Test func reportAsJSONGroupsFailures() async throws {
         let directory = try await Self.stateDirectory()
         let outcome = try await BinaryRunner.run(["report", "latest", "--format=json"], in: directory.url)

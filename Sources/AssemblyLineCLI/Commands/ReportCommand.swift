@@ -51,7 +51,7 @@ struct ReportCommand: CLICommand {
         case .json where failedOnly: console.line(report.failedJSON.serialized)
         case .table: console.out(report.table)
         case .json: report.writeJSON(to: console.out)
-        case .csv: console.out(report.csv)
+        case .csv: report.writeCSV(to: console.out)
         }
     }
 

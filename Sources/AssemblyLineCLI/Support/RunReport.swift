@@ -236,9 +236,9 @@ struct RunReport {
     /// One row per file: index, shard, state, path, relative path, size, error code, message, retryable, and its outputs.
     ///
     /// `outputs` holds each output's path (or URL, for a result not downloaded), separated by a space.
-    var csv: String {
+    /// Written in pieces of about 64 KiB as the rows are made, never as one text.
+    func writeCSV(to write: (String) -> Void) {
         var text = "file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs\r\n"
-        text.reserveCapacity(files.count * 160)
         let outputs = outputsByFile
         for record in files {
             let cells = [String(record.index), record.shardIndex.map(String.init) ?? "", record.state.rawValue,
@@ -250,8 +250,12 @@ struct RunReport {
                 text += Self.csvField(cell)
             }
             text += "\r\n"
+            if text.utf8.count >= 1 << 16 {
+                write(text)
+                text = ""
+            }
         }
-        return text
+        write(text)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
