@@ -94,11 +94,11 @@ struct DirectoryWalk {
         let name = entry.name
         let path = PathText.appending(name, to: parent.path)
         let includeStates = advance(parent.include, of: include, by: name, hiddenNames: .explicitOnly)
+        let wantsFile = includeStates.contains { include[$0.pattern].accepts($0.state) }
+        if !wantsFile, entry.kind == .regular, caseless != nil { noteCaseMiss(name, at: path, in: parent) }
+        guard !includeStates.isEmpty else { return }
         let excludeStates = advance(parent.exclude, of: exclude, by: name, hiddenNames: .matchedByWildcards)
         guard !excludeStates.contains(where: { exclude[$0.pattern].accepts($0.state) }) else { return }
-        let wantsFile = includeStates.contains { include[$0.pattern].accepts($0.state) }
-        if !wantsFile, entry.kind == .regular { noteCaseMiss(name, at: path, in: parent) }
-        guard !includeStates.isEmpty else { return }
         let wantsDirectory = includeStates.contains { include[$0.pattern].canMatchBelow($0.state) }
         guard wantsFile || wantsDirectory else { return }
 
@@ -204,11 +204,13 @@ struct DirectoryWalk {
         return next
     }
 
-    /// Counts a regular file that no include pattern matches but one would if it ignored letter case.
+    /// Counts a regular file that no include pattern matches but one would if it ignored letter case, and no exclude matches.
     private mutating func noteCaseMiss(_ name: String, at path: String, in parent: Frame) {
         guard let caseless, let state = parent.include.first(where: {
             caseless[$0.pattern].accepts(caseless[$0.pattern].advance($0.state, by: name, hiddenNames: .explicitOnly))
         }) else { return }
+        let excluded = advance(parent.exclude, of: exclude, by: name, hiddenNames: .matchedByWildcards)
+        guard !excluded.contains(where: { exclude[$0.pattern].accepts($0.state) }) else { return }
         caseMisses = caseMisses.map { ($0.path, $0.pattern, $0.count + 1) } ?? (path, include[state.pattern].text, 1)
     }
 

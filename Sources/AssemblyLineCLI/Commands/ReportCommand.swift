@@ -56,14 +56,20 @@ struct ReportCommand: CLICommand {
     }
 
     /// The report of the run, with the files and results `format` shows: a table lists the failed, known
-    /// bad and resultless files alone (`--results`: every result), CSV and JSON every file with its outputs.
+    /// bad and resultless files alone and no results (`--results`: every result); `--failed` the failed and
+    /// known bad files (with their outputs, as CSV and JSON); CSV and JSON every file with its outputs.
     private static func read(_ ledger: SQLiteLedger, id: RunID, format: Format, failedOnly: Bool,
                              listsResults: Bool) async throws -> RunReport {
-        let listed: [FileState]? = failedOnly ? [.failed, .knownBad] : format == .table && !listsResults ? [.failed, .knownBad, .noResult] : nil
+        let table = format == .table && !listsResults
         var files: [FileRecord] = []
-        for state in listed ?? [] { files += try await ledger.files(of: id, shard: nil, state: state) }
-        if listed == nil { files = try await ledger.files(of: id, shard: nil, state: nil) }
-        let needsResults = listsResults || listed == nil
+        if failedOnly || table {
+            for state in failedOnly ? [FileState.failed, .knownBad] : [.failed, .knownBad, .noResult] {
+                files += try await ledger.files(of: id, shard: nil, state: state)
+            }
+        } else {
+            files = try await ledger.files(of: id, shard: nil, state: nil)
+        }
+        let needsResults = failedOnly ? format != .table : !table
         return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id), files: files,
                          statistics: try await ledger.statistics(of: id),
                          results: needsResults ? try await ledger.currentResults(of: id) : [])
