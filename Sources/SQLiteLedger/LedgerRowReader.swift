@@ -17,6 +17,11 @@ struct LedgerRowReader {
         self.path = path
     }
 
+    /// Passes over the next `count` columns unread.
+    mutating func skip(_ count: Int32) {
+        column += count
+    }
+
     mutating func optionalText() -> String? {
         defer { column += 1 }
         return statement.text(column)

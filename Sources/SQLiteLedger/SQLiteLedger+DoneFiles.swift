@@ -1,30 +1,83 @@
 package import AssemblyLine
 import Foundation
 
-/// The done index (`done_files`, `done_outputs`): each file a manifest's runs did under a recipe, with its outputs.
+/// The done index (`done_sets`, `done_files`, `done_outputs`): each file a manifest's runs did under a recipe, with its outputs.
 ///
 /// It is what an incremental run reads, one row a file, however many runs came before; it is kept
 /// apart from the runs so that `prune` can drop old runs while later runs still skip their files
 /// (and check those files' outputs). A file is entered when its shard is downloaded, with the
-/// downloaded results of the shard's completed attempt (a file done again replaces them); each run
-/// that skips it confirms it; `prune` forgets the files no run confirmed since its cutoff.
+/// downloaded results of the shard's completed attempt (a file done again replaces them). Each run
+/// that reads the index reviews it (``DoneIndexReview``): the set's `reviewed_at` moves to the run's
+/// creation, and only the files whose standing changed are written: `missed_at` set on those the run
+/// did not skip, cleared on those it skipped again. `prune` forgets the files no run did or skipped since its cutoff.
 extension SQLiteLedger {
     /// Every file the manifest's runs did under the recipe, with the outputs the run that did it last recorded.
-    package func completedFiles(manifestPath: String, recipeFingerprint: String) throws -> [FileIdentity: [RecordedOutput]] {
-        let rows = try rows("""
-            SELECT d.path, d.size, d.modified_ns, o.output_path, o.size, o.md5
+    package func completedFiles(manifestPath: String, recipeFingerprint: String) throws -> [FileIdentity: CompletedFile] {
+        let key: [SQLiteValue] = [.text(manifestPath), .text(recipeFingerprint)]
+        let database = try database()
+        let found = try database.firstRow("SELECT id FROM done_sets WHERE manifest_path = ? AND recipe_fingerprint = ?", key) { $0.integer(0) }
+        guard let set = found.flatMap({ $0 }) else { return [:] }
+        let count = try database.firstRow("SELECT count(*) FROM done_files WHERE set_id = ?", [.integer(set)]) { $0.integer(0) ?? 0 }
+        var files: [FileIdentity: CompletedFile] = [:]
+        files.reserveCapacity(Int(count ?? 0))
+        var current: (identity: FileIdentity, file: CompletedFile)?
+        try forEachRow("""
+            SELECT d.id, d.path, d.size, d.modified_ns, d.missed_at IS NOT NULL, o.output_path, o.size, o.md5
             FROM done_files d LEFT JOIN done_outputs o ON o.done_id = d.id
-            WHERE d.manifest_path = ? AND d.recipe_fingerprint = ?
+            WHERE d.set_id = ?
             ORDER BY d.id, o.rowid
-            """, [.text(manifestPath), .text(recipeFingerprint)], table: "done_files") { row in
-            (identity: FileIdentity(path: try row.text(), size: try row.integer(), modifiedNanoseconds: try row.integer()),
-             output: row.optionalText().map { RecordedOutput(path: $0, size: row.optionalInteger(), md5: row.optionalText()) })
+            """, [.integer(set)], table: "done_files") { row in
+            let entry = try row.integer()
+            if current?.file.entry != entry {
+                if let current { files[current.identity] = current.file }
+                current = (FileIdentity(path: try row.text(), size: try row.integer(), modifiedNanoseconds: try row.integer()),
+                           CompletedFile(entry: entry, missed: try row.integer() != 0, outputs: []))
+            } else {
+                row.skip(4)
+            }
+            if let path = row.optionalText() {
+                current?.file.outputs.append(RecordedOutput(path: path, size: row.optionalInteger(), md5: row.optionalText()))
+            }
         }
-        var outputs: [FileIdentity: [RecordedOutput]] = [:]
-        for row in rows {
-            outputs[row.identity, default: []].append(contentsOf: row.output.map { [$0] } ?? [])
+        if let current { files[current.identity] = current.file }
+        return files
+    }
+
+    /// The set of the run's manifest and recipe, entered when missing; with the time of its latest review.
+    func doneSet(of run: NewRun, in database: SQLiteConnection) throws -> (id: Int64, reviewedAt: String?) {
+        let key: [SQLiteValue] = [.text(run.manifestPath), .text(run.recipeFingerprint)]
+        try database.execute("INSERT INTO done_sets (manifest_path, recipe_fingerprint) VALUES (?, ?) ON CONFLICT DO NOTHING", key)
+        let found = try database.firstRow("SELECT id, reviewed_at FROM done_sets WHERE manifest_path = ? AND recipe_fingerprint = ?", key) {
+            (id: $0.integer(0) ?? 0, reviewedAt: $0.text(1))
         }
-        return outputs
+        guard let found else { throw LedgerError.runNotFound(run.id) }
+        return found
+    }
+
+    /// Writes a run's review of the done index: the entries it missed keep the review before as their
+    /// last confirmation and are marked missed at the run's creation; those it regained are not missed
+    /// any more; the set is reviewed at the run's creation.
+    func recordReview(_ review: DoneIndexReview, of run: NewRun, in database: SQLiteConnection) throws {
+        let set = try doneSet(of: run, in: database)
+        let created = SQLiteValue.text(Self.text(run.createdAt))
+        let miss = try database.cachedStatement("""
+            UPDATE done_files SET confirmed_at = max(confirmed_at, coalesce(?1, confirmed_at)), missed_at = ?2
+            WHERE id = ?3 AND set_id = ?4 AND missed_at IS NULL
+            """)
+        try miss.bind([set.reviewedAt.map(SQLiteValue.text) ?? .null, created, .null, .integer(set.id)])
+        for entry in review.missed {
+            try miss.bind(.integer(entry), at: 3)
+            try miss.step()
+            miss.reset()
+        }
+        let regain = try database.cachedStatement("UPDATE done_files SET missed_at = NULL WHERE id = ?1 AND set_id = ?2")
+        try regain.bind([.null, .integer(set.id)])
+        for entry in review.regained {
+            try regain.bind(.integer(entry), at: 1)
+            try regain.step()
+            regain.reset()
+        }
+        try database.execute("UPDATE done_sets SET reviewed_at = max(coalesce(reviewed_at, ?1), ?1) WHERE id = ?2", [created, .integer(set.id)])
     }
 
     /// Enters the files of a downloaded shard that are done, with the outputs of its completed attempt: their own
@@ -32,19 +85,20 @@ extension SQLiteLedger {
     func recordDoneFiles(ofShard key: [SQLiteValue], in database: SQLiteConnection) throws {
         let doneFiles = """
             FROM files f CROSS JOIN runs ON runs.id = f.run_id
-            CROSS JOIN done_files d ON d.manifest_path = runs.manifest_path AND d.recipe_fingerprint = runs.recipe_fingerprint
-                AND d.path = f.path AND d.size = f.size AND d.modified_ns = f.modified_ns
+            CROSS JOIN done_sets s ON s.manifest_path = runs.manifest_path AND s.recipe_fingerprint = runs.recipe_fingerprint
+            CROSS JOIN done_files d ON d.set_id = s.id AND d.path = f.path AND d.size = f.size AND d.modified_ns = f.modified_ns
             """
         let shardFilesDone = "WHERE f.run_id = ?1 AND f.shard_index = ?2 AND f.state = ?3"
         let done = key + [.state(FileState.done)]
         try database.execute("DELETE FROM done_outputs WHERE done_id IN (SELECT d.id \(doneFiles) \(shardFilesDone))", done)
         try database.execute("""
-            INSERT INTO done_files (manifest_path, recipe_fingerprint, path, size, modified_ns, run_id, confirmed_at)
-            SELECT runs.manifest_path, runs.recipe_fingerprint, f.path, f.size, f.modified_ns, f.run_id, runs.created_at
+            INSERT INTO done_files (set_id, path, size, modified_ns, run_id, confirmed_at)
+            SELECT s.id, f.path, f.size, f.modified_ns, f.run_id, runs.created_at
             FROM files f CROSS JOIN runs ON runs.id = f.run_id
+            CROSS JOIN done_sets s ON s.manifest_path = runs.manifest_path AND s.recipe_fingerprint = runs.recipe_fingerprint
             \(shardFilesDone)
-            ON CONFLICT (manifest_path, recipe_fingerprint, path, size, modified_ns)
-                DO UPDATE SET run_id = excluded.run_id, confirmed_at = max(confirmed_at, excluded.confirmed_at)
+            ON CONFLICT (set_id, path, size, modified_ns)
+                DO UPDATE SET run_id = excluded.run_id, confirmed_at = max(confirmed_at, excluded.confirmed_at), missed_at = NULL
             """, done)
         let completed = "r.state = ?4 AND r.attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)"
         let outputs = done + [.state(ResultState.downloaded), .state(AttemptOutcome.completed)]
@@ -67,17 +121,12 @@ extension SQLiteLedger {
             """, outputs)
     }
 
-    /// A statement that confirms one skipped file of a run in the done index: bind the run's time, manifest,
-    /// recipe, then the file's path, size and modification time (1 to 6).
-    func doneFileConfirmation(in database: SQLiteConnection) throws -> Statement {
-        try database.cachedStatement("""
-            UPDATE done_files SET confirmed_at = max(confirmed_at, ?1)
-            WHERE manifest_path = ?2 AND recipe_fingerprint = ?3 AND path = ?4 AND size = ?5 AND modified_ns = ?6
-            """)
-    }
-
-    /// Forgets the files no run did or skipped since `cutoff`.
+    /// Forgets the files no run did or skipped since `cutoff`: those whose last confirmation is older, which
+    /// for a file not missed is the later of its `confirmed_at` and its set's review.
     func forgetDoneFiles(unconfirmedSince cutoff: Date, in database: SQLiteConnection) throws {
-        try database.execute("DELETE FROM done_files WHERE confirmed_at < ?", [.text(Self.text(cutoff))])
+        try database.execute("""
+            DELETE FROM done_files WHERE confirmed_at < ?1 AND (missed_at IS NOT NULL
+                OR (SELECT coalesce(reviewed_at, '') FROM done_sets WHERE id = done_files.set_id) < ?1)
+            """, [.text(Self.text(cutoff))])
     }
 }

@@ -8,7 +8,7 @@ extension SQLiteLedger {
         let record = RunRecord(id: run.id, manifestPath: run.manifestPath, manifestName: run.manifestName,
                                recipeFingerprint: run.recipeFingerprint, state: .running, createdAt: run.createdAt,
                                updatedAt: run.createdAt, finishedAt: nil, shardCount: run.plan.shards.count,
-                               fileCount: run.plan.fileCount, skippedCount: run.skipped.count, bytes: run.plan.bytes)
+                               fileCount: run.plan.fileCount, skippedCount: run.skippedCount, bytes: run.plan.bytes)
         try write { database in
             try database.execute("""
                 INSERT INTO runs (id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at,
@@ -19,6 +19,12 @@ extension SQLiteLedger {
                       .integer(record.fileCount), .integer(record.skippedCount), .integer(record.bytes)])
             try insertShards(of: run, createdAt: created, in: database)
             try insertFiles(of: run, in: database)
+            // The set is entered by any run, so that the files it does enter under it; only a run that read the index reviews it.
+            if let review = run.review {
+                try recordReview(review, of: run, in: database)
+            } else {
+                _ = try doneSet(of: run, in: database)
+            }
             try insertEvent(run.id, shard: nil, kind: .runCreated,
                             message: "\(record.shardCount) shards, \(record.fileCount) files, \(record.bytes) bytes, "
                                 + "\(record.skippedCount) skipped",
@@ -46,8 +52,8 @@ extension SQLiteLedger {
     }
 
     /// One reused statement for every file: planned files numbered in plan order, then known bad files, which
-    /// confirm their entries in the bad index. Skipped files have no row (the run counts them): each confirms its
-    /// entry in the done index, so that a night that sends nothing adds a run row and no more.
+    /// confirm their entries in the bad index. Skipped files have no row (the run counts them, and its review of
+    /// the done index confirms them), so that a night that sends nothing adds a run row and no more.
     private func insertFiles(of run: NewRun, in database: SQLiteConnection) throws {
         let insert = try database.cachedStatement("""
             INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state,
@@ -74,24 +80,16 @@ extension SQLiteLedger {
             }
         }
         let runKey: [SQLiteValue] = [.text(Self.text(run.createdAt)), .text(run.manifestPath), .text(run.recipeFingerprint)]
-        func confirm(_ file: PlannedFile, with statement: Statement) throws {
-            try statement.bind(.text(file.path), at: 4)
-            try statement.bind(.integer(file.size), at: 5)
-            try statement.bind(.integer(file.modifiedNanoseconds), at: 6)
-            try statement.step()
-            statement.reset()
-        }
-        let confirmDone = try doneFileConfirmation(in: database)
-        try confirmDone.bind(runKey)
-        for file in run.skipped {
-            try confirm(file, with: confirmDone)
-        }
         let confirmBad = try badFileConfirmation(in: database)
         try confirmBad.bind(runKey)
         for known in run.knownBad {
             for (offset, value) in Self.values(known.reason).enumerated() { try insert.bind(value, at: Int32(9 + offset)) }
             try add(known.file, shard: .null, state: .knownBad)
-            try confirm(known.file, with: confirmBad)
+            try confirmBad.bind(.text(known.file.path), at: 4)
+            try confirmBad.bind(.integer(known.file.size), at: 5)
+            try confirmBad.bind(.integer(known.file.modifiedNanoseconds), at: 6)
+            try confirmBad.step()
+            confirmBad.reset()
         }
     }
 

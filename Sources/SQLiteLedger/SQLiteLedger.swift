@@ -135,9 +135,16 @@ package actor SQLiteLedger: RunLedger {
     /// Decodes the rows of `sql` with a reader for `table`.
     func rows<T>(_ sql: String, _ arguments: [SQLiteValue], table: String,
                  _ decode: (inout LedgerRowReader) throws -> T) throws -> [T] {
-        try database().rows(sql, arguments) { statement in
+        var rows: [T] = []
+        try forEachRow(sql, arguments, table: table) { rows.append(try decode(&$0)) }
+        return rows
+    }
+
+    /// Calls `body` with a reader for `table` on each row of `sql` as it is stepped to, holding none.
+    func forEachRow(_ sql: String, _ arguments: [SQLiteValue], table: String, _ body: (inout LedgerRowReader) throws -> Void) throws {
+        try database().cachedStatement(sql).forEachRow(arguments) { statement in
             var reader = LedgerRowReader(statement, table: table, path: path)
-            return try decode(&reader)
+            try body(&reader)
         }
     }
 

@@ -104,14 +104,19 @@ package final class Statement {
 
     /// Resets, binds `arguments`, and decodes every row with `decode`.
     package func rows<T>(_ arguments: [SQLiteValue] = [], _ decode: (Statement) throws -> T) throws -> [T] {
+        var rows: [T] = []
+        try forEachRow(arguments) { rows.append(try decode($0)) }
+        return rows
+    }
+
+    /// Resets, binds `arguments`, and calls `body` with each row as it is stepped to, holding none.
+    package func forEachRow(_ arguments: [SQLiteValue] = [], _ body: (Statement) throws -> Void) throws {
         reset()
         try bind(arguments)
         defer { reset() }
-        var rows: [T] = []
         while try step() {
-            rows.append(try decode(self))
+            try body(self)
         }
-        return rows
     }
 
     /// Resets, binds `arguments`, and decodes the first row, if any.

@@ -70,7 +70,7 @@ import Testing
         let ledger = try await SQLiteLedger.open(stateDirectory: service.directory.file("state"))
         let run = RunID.generate(at: Date())
         try await ledger.createRun(NewRun(id: run, manifestPath: "/m.yaml", manifestName: "m", recipeFingerprint: "r",
-                                          plan: Plan(shards: [Shard(index: 0, files: [file])]), skipped: [], createdAt: Date()))
+                                          plan: Plan(shards: [Shard(index: 0, files: [file])]), createdAt: Date()))
         try await ledger.recordAttempt(run, shard: 0, assemblyID: .generate(), at: Date())
         let persist: @Sendable (TusUploadEvent) async throws -> Void = { event in
             switch event {

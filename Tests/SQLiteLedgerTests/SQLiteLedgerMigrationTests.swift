@@ -162,7 +162,7 @@ import Testing
 
         // Then: a.mov and b.mov with their outputs; c.mov, known only as skipped, runs once more
         #expect(try await ledger.appliedMigrations() == SQLiteMigratorTests.versions)
-        let known = try await ledger.completedFiles(manifestPath: "/etc/nightly.yaml", recipeFingerprint: "sha256:r")
+        let known = try await ledger.completedFiles(manifestPath: "/etc/nightly.yaml", recipeFingerprint: "sha256:r").mapValues(\.outputs)
         #expect(known == [
             FileIdentity(path: "/in/a.mov", size: 100, modifiedNanoseconds: 1_700_000_000_000_000_000):
                 [RecordedOutput(path: "/out/a.jpg", size: 10, md5: "m0")],

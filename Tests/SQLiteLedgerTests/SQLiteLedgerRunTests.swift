@@ -9,8 +9,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
         let plan = Fixture.plan(shards: 3, filesPerShard: 4)
-        let skipped = [PlannedFile(path: "/data/in/old.jpg", relativePath: "old.jpg", size: 9, modifiedNanoseconds: 5)]
-        let new = Fixture.newRun(plan, skipped: skipped)
+        let new = Fixture.newRun(plan, skippedCount: 1)
         let created = try await ledger.createRun(new)
         #expect(created.state == .running)
         #expect(created.shardCount == 3 && created.fileCount == 12 && created.skippedCount == 1)
@@ -159,11 +158,8 @@ import Testing
         defer { withExtendedLifetime(directory) {} }
         try await Self.completeShard(ledger, first, 1)
         try await ledger.updateRunState(first, to: .finished, at: Fixture.time(300))
-        let skipped = plan.shards[0].files
-        let later = Fixture.newRun(Plan(shards: []), id: RunID.generate(at: Fixture.time(10 * 86_400)), skipped: skipped,
-                                   at: Fixture.time(10 * 86_400))
-        try await ledger.createRun(later)
-        try await ledger.updateRunState(later.id, to: .finished, at: Fixture.time(10 * 86_400 + 1))
+        let entries = try await nightlyEntries(ledger)
+        try await review(ledger, day: 10, missing: plan.shards[1].files, entries: entries)
 
         // When: the runs before day 5 are pruned
         let pruned = try await ledger.pruneRuns(createdBefore: Fixture.time(5 * 86_400), dryRun: false)
@@ -171,8 +167,72 @@ import Testing
         // Then: the first run is gone; shard 0's files stay known with their outputs, shard 1's are forgotten
         #expect(pruned.map(\.id) == [first])
         let known = try await nightlyDone(ledger)
-        #expect(Set(known.keys) == Set(skipped.map(FileIdentity.init)))
+        #expect(Set(known.keys) == Set(plan.shards[0].files.map(FileIdentity.init)))
         #expect(known.values.allSatisfy { $0.count == 1 && $0[0].size == 10 })
+    }
+
+    @Test func aNightThatSkipsEveryFileWritesNoRowOfTheDoneIndex() async throws {
+        // Given: four files done on day 0
+        let (directory, ledger, plan, first) = try await ledgerWithShardZeroDone()
+        try await Self.completeShard(ledger, first, 1)
+        let connection = try SQLiteConnection(path: directory.ledgerPath, mode: .readOnly)
+        let rows = { try connection.rows("SELECT id, confirmed_at, coalesce(missed_at, '') FROM done_files ORDER BY id") { statement in
+            (0..<3).map { statement.text($0) ?? "" }
+        } }
+        let before = try rows()
+
+        // When: a night on day 10 skips all four
+        try await review(ledger, day: 10, missing: [], entries: try await nightlyEntries(ledger))
+
+        // Then: no row of the files changed, and they count as confirmed on day 10
+        #expect(try rows() == before && before.count == 4)
+        _ = try await ledger.pruneRuns(createdBefore: Fixture.time(5 * 86_400), dryRun: false)
+        #expect(Set(try await nightlyDone(ledger).keys) == Set(plan.shards.flatMap(\.files).map(FileIdentity.init)))
+    }
+
+    @Test func aFileMissedOneNightAndSkippedTheNextCountsAsConfirmedAgain() async throws {
+        // Given: four files done on day 0; on day 10 shard 1's files are missing (gone, or their outputs), on day 20
+        // the first of them is back
+        let (directory, ledger, plan, first) = try await ledgerWithShardZeroDone()
+        defer { withExtendedLifetime(directory) {} }
+        try await Self.completeShard(ledger, first, 1)
+        let (back, gone) = (plan.shards[1].files[0], plan.shards[1].files[1])
+        try await review(ledger, day: 10, missing: [back, gone], entries: try await nightlyEntries(ledger))
+        let missed = try await nightlyEntries(ledger)
+        #expect(missed.filter(\.value.missed).keys.map(\.path).sorted() == [back.path, gone.path])
+        try await review(ledger, day: 20, missing: [gone], entries: missed)
+
+        // When: the runs before day 15 are pruned
+        _ = try await ledger.pruneRuns(createdBefore: Fixture.time(15 * 86_400), dryRun: false)
+
+        // Then: the file back on day 20 is kept, the one missed since day 10 is forgotten
+        #expect(Set(try await nightlyDone(ledger).keys) == Set((plan.shards[0].files + [back]).map(FileIdentity.init)))
+        #expect(try await nightlyEntries(ledger).values.allSatisfy { !$0.missed })
+    }
+
+    @Test func aForcedRunConfirmsNothingItDidNotDo() async throws {
+        // Given: four files done on day 0, and a --force run on day 10 (it reads no done index) that did none of them
+        let (directory, ledger, plan, first) = try await ledgerWithShardZeroDone()
+        defer { withExtendedLifetime(directory) {} }
+        try await Self.completeShard(ledger, first, 1)
+        try await ledger.createRun(Fixture.newRun(plan, id: RunID.generate(at: Fixture.time(10 * 86_400)), at: Fixture.time(10 * 86_400)))
+
+        // When: the runs before day 5 are pruned
+        _ = try await ledger.pruneRuns(createdBefore: Fixture.time(5 * 86_400), dryRun: false)
+
+        // Then: the four files are forgotten, as no run did or skipped them since day 0
+        #expect(try await nightlyDone(ledger).isEmpty)
+    }
+
+    /// Records a run on `day` that skips every file of `entries` but `missing`, as ``IncrementalPlan`` reviews the done index.
+    private func review(_ ledger: SQLiteLedger, day: Double, missing: [PlannedFile], entries: [FileIdentity: CompletedFile]) async throws {
+        let gone = Set(missing.map(FileIdentity.init))
+        let review = DoneIndexReview(missed: entries.filter { gone.contains($0.key) && !$0.value.missed }.map(\.value.entry).sorted(),
+                                     regained: entries.filter { !gone.contains($0.key) && $0.value.missed }.map(\.value.entry).sorted())
+        let time = Fixture.time(day * 86_400)
+        let run = Fixture.newRun(Plan(shards: []), id: RunID.generate(at: time), skippedCount: entries.count - gone.count, review: review, at: time)
+        try await ledger.createRun(run)
+        try await ledger.updateRunState(run.id, to: .finished, at: time + 1)
     }
 
     /// A fresh ledger with a run of two shards of two files whose shard 0 is done.
@@ -185,8 +245,13 @@ import Testing
         return (directory, ledger, plan, first)
     }
 
-    /// The done files of the fixture's manifest and recipe.
+    /// The done files of the fixture's manifest and recipe, with their outputs.
     private func nightlyDone(_ ledger: SQLiteLedger) async throws -> [FileIdentity: [RecordedOutput]] {
+        try await nightlyEntries(ledger).mapValues(\.outputs)
+    }
+
+    /// The done index of the fixture's manifest and recipe.
+    private func nightlyEntries(_ ledger: SQLiteLedger) async throws -> [FileIdentity: CompletedFile] {
         try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml", recipeFingerprint: "sha256:recipe-a")
     }
 

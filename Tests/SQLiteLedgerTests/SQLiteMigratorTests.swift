@@ -7,7 +7,7 @@ import Testing
 private struct Boom: Error, Equatable {}
 
 @Suite struct SQLiteMigratorTests {
-    static let tables = ["attempts", "bad_files", "done_files", "done_outputs", "events", "files", "migrations", "result_inputs", "results", "runs",
+    static let tables = ["attempts", "bad_files", "done_files", "done_outputs", "done_sets", "events", "files", "migrations", "result_inputs", "results", "runs",
                          "shards", "uploads"]
 
     private func tables(_ connection: SQLiteConnection) throws -> [String] {
@@ -17,7 +17,7 @@ private struct Boom: Error, Equatable {}
     static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent", "v3-tus-uploads",
                            "v4-no-result-files-and-recorded-results", "v5-canceled-runs", "v6-done-files",
                            "v7-result-sources", "v8-known-bad-files",
-                           "v9-files-by-shard-in-order"]
+                           "v9-files-by-shard-in-order", "v10-done-sets-and-reviews"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()
@@ -30,7 +30,7 @@ private struct Boom: Error, Equatable {}
         }
         #expect(Set(indices) == ["runs_by_manifest", "shards_by_state", "files_by_shard", "files_by_state",
                                  "attempts_one_open", "results_by_shard", "results_by_file", "events_by_run",
-                                 "uploads_by_file", "done_files_by_confirmation", "done_outputs_by_file", "result_inputs_by_file",
+                                 "uploads_by_file", "done_outputs_by_file", "result_inputs_by_file",
                                  "bad_files_by_confirmation"])
     }
 
@@ -54,18 +54,18 @@ private struct Boom: Error, Equatable {}
         let directory = try TemporaryDirectory()
         _ = try await SQLiteLedger.open(path: directory.ledgerPath)
         let connection = try SQLiteConnection(path: directory.ledgerPath)
-        try connection.execute("INSERT INTO migrations (id, applied_at) VALUES ('v9-from-the-future', '2027-01-01T00:00:00.000Z')")
+        try connection.execute("INSERT INTO migrations (id, applied_at) VALUES ('v99-from-the-future', '2027-01-01T00:00:00.000Z')")
         for mode in [SQLiteConnection.Mode.readWrite, .readOnly] {
             let error = await #expect(throws: SQLiteError.self) {
                 try await SQLiteLedger.open(path: directory.ledgerPath, mode: mode)
             }
-            #expect(error?.kind == .unknownMigrations(["v9-from-the-future"]))
+            #expect(error?.kind == .unknownMigrations(["v99-from-the-future"]))
             #expect(error?.description == directory.ledgerPath
                 + ": the database was migrated beyond what this AssemblyLine knows "
-                + "(unknown migrations: v9-from-the-future); use a newer AssemblyLine")
+                + "(unknown migrations: v99-from-the-future); use a newer AssemblyLine")
         }
         #expect(try connection.rows("SELECT id FROM migrations ORDER BY rowid") { $0.text(0) ?? "" }
-            == Self.versions + ["v9-from-the-future"])
+            == Self.versions + ["v99-from-the-future"])
     }
 
     @Test func aReadOnlyOpenRefusesAnUnmigratedFile() async throws {

@@ -26,11 +26,11 @@ enum Fixture {
         })
     }
 
-    static func newRun(_ plan: Plan, id: RunID = RunID.generate(at: time()), skipped: [PlannedFile] = [],
+    static func newRun(_ plan: Plan, id: RunID = RunID.generate(at: time()), skippedCount: Int = 0, review: DoneIndexReview? = nil,
                        knownBad: [KnownBadFile] = [], manifest: String = "/etc/assemblyline/nightly.yaml",
                        recipe: String = "sha256:recipe-a", at created: Date = time()) -> NewRun {
         NewRun(id: id, manifestPath: manifest, manifestName: "nightly", recipeFingerprint: recipe, plan: plan,
-               skipped: skipped, knownBad: knownBad, createdAt: created)
+               skippedCount: skippedCount, review: review, knownBad: knownBad, createdAt: created)
     }
 
     static let resizeError = FailureReason(code: "IMAGE_RESIZE_ERROR", message: "the file could not be decoded",

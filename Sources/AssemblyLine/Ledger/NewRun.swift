@@ -11,20 +11,24 @@ package struct NewRun: Sendable, Hashable {
     /// a file counts as done in a later run only under the same fingerprint.
     package var recipeFingerprint: String
     package var plan: Plan
-    /// Files left out because an earlier run already did them; recorded as `skipped`, in no shard.
-    package var skipped: [PlannedFile]
+    /// How many files were left out because an earlier run already did them: counted, in no table of the run.
+    package var skippedCount: Int
+    /// What the run tells the done index of the files it skipped and did not; nil when it did not read
+    /// the index (`--force`), which then confirms nothing.
+    package var review: DoneIndexReview?
     /// Files left out because an earlier run failed them for a reason of their own; recorded as `known_bad`, in no shard.
     package var knownBad: [KnownBadFile]
     package var createdAt: Date
 
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
-                plan: Plan, skipped: [PlannedFile] = [], knownBad: [KnownBadFile] = [], createdAt: Date) {
+                plan: Plan, skippedCount: Int = 0, review: DoneIndexReview? = nil, knownBad: [KnownBadFile] = [], createdAt: Date) {
         self.id = id
         self.manifestPath = manifestPath
         self.manifestName = manifestName
         self.recipeFingerprint = recipeFingerprint
         self.plan = plan
-        self.skipped = skipped
+        self.skippedCount = skippedCount
+        self.review = review
         self.knownBad = knownBad
         self.createdAt = createdAt
     }

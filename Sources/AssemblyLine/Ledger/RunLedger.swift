@@ -40,7 +40,7 @@ package protocol RunLedger: Sendable {
     /// Files a run of this manifest did under this recipe and that runs since have kept confirming (a
     /// prune forgets the others), each with the outputs the run that did it last recorded: what an
     /// incremental run may skip while those outputs are still on disk as they were made.
-    func completedFiles(manifestPath: String, recipeFingerprint: String) async throws -> [FileIdentity: [RecordedOutput]]
+    func completedFiles(manifestPath: String, recipeFingerprint: String) async throws -> [FileIdentity: CompletedFile]
 
     /// Files a run of this manifest failed under this recipe for a reason of their own (``KnownBadFile``),
     /// with that reason, as long as no run did them since and runs since kept confirming them (a prune forgets the others).

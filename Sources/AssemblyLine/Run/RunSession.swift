@@ -32,7 +32,7 @@ package struct RunSession: Sendable {
     }
 
     /// What earlier runs of a manifest left: the files done, with their outputs, and the known bad ones, with their reasons.
-    private typealias EarlierFiles = (done: [FileIdentity: [RecordedOutput]], bad: [FileIdentity: FailureReason])
+    private typealias EarlierFiles = (done: [FileIdentity: CompletedFile], bad: [FileIdentity: FailureReason])
 
     /// The files earlier runs of the manifest did, and failed for a reason of their own, under its recipe:
     /// none with `force`, no failed ones with `retryFailed`.
@@ -45,13 +45,13 @@ package struct RunSession: Sendable {
 
     /// The files the manifest's runs did under its recipe, with their outputs (what an incremental run
     /// skips while they are in place); nil where the state directory holds no ledger.
-    package func doneFiles() async throws -> [FileIdentity: [RecordedOutput]]? {
+    package func doneFiles() async throws -> [FileIdentity: CompletedFile]? {
         try await adapters.withExistingLedger(in: stateDirectory) { [manifest] ledger in
             try await ledger?.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
         }
     }
 
-    private func forecast(_ planned: PlanResult, done: [FileIdentity: [RecordedOutput]], bad: [FileIdentity: FailureReason],
+    private func forecast(_ planned: PlanResult, done: [FileIdentity: CompletedFile], bad: [FileIdentity: FailureReason],
                           checksums: Bool) -> RunForecast {
         let check = OutputCheck(checksums: checksums ? adapters.digester : nil)
         let incremental = IncrementalPlan(planned.plan, done: done, bad: bad, check: check, limits: manifest.shards)
@@ -75,8 +75,8 @@ package struct RunSession: Sendable {
             let runID = RunID.generate(at: ports.clock.now)
             try await ledger.createRun(NewRun(
                 id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: manifest.recipe.fingerprint,
-                plan: forecast.incremental.plan, skipped: forecast.incremental.skipped, knownBad: forecast.incremental.knownBad,
-                createdAt: ports.clock.now))
+                plan: forecast.incremental.plan, skippedCount: forecast.incremental.skipped.count,
+                review: force ? nil : forecast.incremental.review, knownBad: forecast.incremental.knownBad, createdAt: ports.clock.now))
             lock.record(runID: runID)
             let started = StartedRun(runID: runID, stateDirectory: stateDirectory, origin: .new(forecast), shards: try await ledger.shards(of: runID))
             return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)

@@ -67,7 +67,7 @@ struct CheckCommand: CLICommand {
             guard let done = try await session.doneFiles() else {
                 throw CommandError.noLedger(path: "at \(SQLiteLedger.path(inStateDirectory: directory))", hint: "no run has been recorded there")
             }
-            return done.sorted { $0.key.path < $1.key.path }.flatMap { identity, outputs in outputs.map { (identity.path, $0) } }
+            return done.sorted { $0.key.path < $1.key.path }.flatMap { identity, file in file.outputs.map { (identity.path, $0) } }
         case .run(let run):
             return try await location.withRun(run) { ledger, id, _ in
                 let inputs = Dictionary(uniqueKeysWithValues: try await ledger.files(of: id, shard: nil, state: nil).map { ($0.index, $0.file.relativePath) })
