@@ -1,9 +1,10 @@
 extension JSONValue {
     /// Writes an object canonically, as ``serialized`` would, with the member `key` an array whose elements
-    /// are serialized one at a time as `elements` yields them: a report of a million files never holds
-    /// the array, nor the whole text. `write` gets the text in pieces of about `chunk` bytes.
-    package static func writeObject(_ members: [String: JSONValue], streaming key: String, elements: some Sequence<JSONValue>,
-                                    chunk: Int = 1 << 16, to write: (String) -> Void) {
+    /// are serialized one at a time as `produce` emits them (it may read them page by page): a report of a
+    /// million files never holds the array, nor the whole text. `write` gets the text in pieces of about `chunk` bytes.
+    package static func writeObject(_ members: [String: JSONValue], streaming key: String, chunk: Int = 1 << 16,
+                                    to write: @escaping (String) -> Void,
+                                    elements produce: ((JSONValue) -> Void) async throws -> Void) async rethrows {
         var output = "{"
         func flush(when full: Bool) {
             guard !full || output.utf8.count >= chunk else { return }
@@ -19,8 +20,10 @@ extension JSONValue {
                 continue
             }
             output += "["
-            for (position, element) in elements.enumerated() {
-                if position > 0 { output += "," }
+            var first = true
+            try await produce { element in
+                if !first { output += "," }
+                first = false
                 element.write(to: &output)
                 flush(when: true)
             }

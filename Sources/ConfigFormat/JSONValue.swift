@@ -34,11 +34,11 @@ package indirect enum JSONValue: Sendable, Hashable {
             output += "]"
         case .object(let members):
             output += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { output += "," }
-                Self.writeString(key, to: &output)
+                Self.writeString(member.key, to: &output)
                 output += ":"
-                members[key]?.write(to: &output)
+                member.value.write(to: &output)
             }
             output += "}"
         }

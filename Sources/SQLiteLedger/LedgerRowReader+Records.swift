@@ -19,10 +19,11 @@ extension LedgerRowReader {
         error_code, error_message, retryable
         """
 
+    /// The columns of `results r` (the alias is theirs).
     static let resultColumns = """
-        id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5, mime, width, height,
-        temporary, state, output_path, downloaded_at, fetches, source,
-        (SELECT group_concat(i.file_index) FROM result_inputs i WHERE i.result_id = id)
+        r.id, r.shard_index, r.attempt, r.file_index, r.step, r.remote_id, r.name, r.url, r.size, r.md5, r.mime, r.width, r.height,
+        r.temporary, r.state, r.output_path, r.downloaded_at, r.fetches, r.source,
+        (SELECT group_concat(i.file_index) FROM result_inputs i WHERE i.result_id = r.id)
         """
 
     static let eventColumns = "id, shard_index, at, kind, message"
@@ -76,13 +77,18 @@ extension LedgerRowReader {
         let (downloadedAt, fetches) = (try optionalDate(), try int())
         let source: ResultSource = switch (try value(ResultSource.Kind.self), fileIndex) {
         case let (.file, index?): .file(index)
-        case (.several, _): .several((optionalText() ?? "").split(separator: ",").compactMap { Int($0) }.sorted())
+        case (.several, _): .several(Self.inputs(listed: optionalText()))
         default: .unmatched
         }
         let result = NewResult(source: source, step: step, remoteID: remoteID, name: name, url: url, size: size,
                                md5: md5, mime: mime, width: width, height: height, isTemporary: temporary, delivery: delivery)
         return ResultRecord(id: id, shardIndex: shard, attempt: attempt, result: result,
                             downloadedAt: downloadedAt, fetches: fetches)
+    }
+
+    /// The file indices of `group_concat(i.file_index)` over a result's `result_inputs`, in order.
+    static func inputs(listed text: String?) -> [Int] {
+        (text ?? "").split(separator: ",").compactMap { Int($0) }.sorted()
     }
 
     mutating func eventRecord() throws -> EventRecord {

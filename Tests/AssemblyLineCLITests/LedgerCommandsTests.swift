@@ -261,22 +261,54 @@ import Testing
         ].joined(separator: "\r\n") + "\r\n")
     }
 
-    @Test func aLongReportIsWrittenWholeInPieces() async throws {
+    @Test func aLongReportIsWrittenWholeInPiecesWithEachFilesOutputs() async throws {
+        // Given: 3,000 files in shards of 50 (the report reads them in pages of shards) and a known bad one in no shard;
+        // shard 1's second attempt made each file's thumbnail, shard 50's a zip of its files
         let directory = try TemporaryDirectory()
         let ledger = try await SQLiteLedger.open(stateDirectory: directory.url.appendingPathComponent("runs").path)
         let files = (0..<3_000).map { PlannedFile(path: "/in/photo-\($0).jpg", relativePath: "photo-\($0).jpg", size: 1_000, modifiedNanoseconds: 0) }
+        let bad = KnownBadFile(file: PlannedFile(path: "/in/bad.jpg", relativePath: "bad.jpg", size: 9, modifiedNanoseconds: 0),
+                               reason: FailureReason(code: "IMAGE_RESIZE_ERROR", message: "bad.jpg could not be decoded", isRetryable: false))
         _ = try await ledger.createRun(NewRun(id: Self.older, manifestPath: "/jobs/big.yaml", manifestName: "big", recipeFingerprint: "r",
-                                              plan: Plan(sharding: files, limits: ShardLimits(maxFiles: 50)), createdAt: Self.start))
+                                              plan: Plan(sharding: files, limits: ShardLimits(maxFiles: 50)), knownBad: [bad], createdAt: Self.start))
+        func complete(_ shard: Int, results: [NewResult]) async throws {
+            let id = AssemblyID.generate()
+            _ = try await ledger.recordAttempt(Self.older, shard: shard, assemblyID: id, at: Self.start)
+            try await ledger.transition(Self.older, shard: shard, .signed, at: Self.start)
+            try await ledger.transition(Self.older, shard: shard, .created(assemblyURL: "https://api2.test/assemblies/\(id)", tusURL: nil), at: Self.start)
+            try await ledger.transition(Self.older, shard: shard, .uploaded, at: Self.start)
+            try await ledger.transition(Self.older, shard: shard, .completed(results: results), at: Self.start + 1)
+        }
+        func thumbnail(_ file: Int, attempt: Int) -> NewResult {
+            NewResult(source: .file(file), step: "thumb", remoteID: nil, name: "t.jpg", url: "https://tmp.test/\(file)-\(attempt).jpg", size: 5, md5: nil,
+                      mime: nil, width: nil, height: nil, delivery: .recorded)
+        }
+        try await complete(1, results: (50..<100).map { thumbnail($0, attempt: 1) })
+        try await ledger.transition(Self.older, shard: 1, .failed(FailureReason(code: "HTTP_503", message: "busy", isRetryable: true)), at: Self.start + 2)
+        try await ledger.transition(Self.older, shard: 1, .restarted, at: Self.start + 2)
+        try await complete(1, results: (50..<100).map { thumbnail($0, attempt: 2) })
+        try await complete(50, results: [NewResult(source: .several(Array(2_500..<2_550)), step: "zip", remoteID: nil, name: "a.zip",
+                                                   url: "https://tmp.test/a.zip", size: 5, md5: nil, mime: nil, width: nil, height: nil,
+                                                   delivery: .recorded)])
         await ledger.close()
 
+        // When
         let csv = try await BinaryRunner.run(["report", "latest", "--format", "csv"], in: directory.url)
         let json = try await BinaryRunner.run(["report", "latest", "--format", "json"], in: directory.url)
 
+        // Then: every file once, in order, each with its current outputs only, the known bad one last
+        #expect(csv.status == 0 && json.status == 0, "\(csv.stderr)\(json.stderr)")
         let rows = csv.stdout.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }
-        #expect(csv.stdout.utf8.count > 1 << 17 && rows.count == 3_000, "\(csv.stdout.utf8.count) bytes, \(rows.count) rows")
-        #expect(rows.enumerated().allSatisfy { $1.hasPrefix("\($0),\($0 / 50),pending,/in/photo-\($0).jpg,") })
+        #expect(csv.stdout.utf8.count > 1 << 17 && rows.count == 3_001, "\(csv.stdout.utf8.count) bytes, \(rows.count) rows")
+        #expect(rows.prefix(3_000).enumerated().allSatisfy { $1.hasPrefix("\($0),\($0 / 50),") && $1.contains(",/in/photo-\($0).jpg,") })
+        let outputs = rows.map { $0.components(separatedBy: ",").last ?? "" }
+        #expect(outputs[50] == "https://tmp.test/50-2.jpg" && outputs[99] == "https://tmp.test/99-2.jpg" && outputs[100] == "")
+        #expect(outputs[2_500] == "https://tmp.test/a.zip" && outputs[2_549] == "https://tmp.test/a.zip" && outputs[2_550] == "")
+        #expect(rows.last == "3000,,known_bad,/in/bad.jpg,bad.jpg,9,IMAGE_RESIZE_ERROR,bad.jpg could not be decoded,false,")
         let report = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue, "\(json.stdout.suffix(200))")
-        #expect(report["files"]?.arrayValue?.count == 3_000 && json.stdout.utf8.count > 1 << 17)
+        let entries = try #require(report["files"]?.arrayValue)
+        #expect(entries.count == 3_001 && json.stdout.utf8.count > 1 << 17)
+        #expect(entries.map { $0.objectValue?["outputs"]?.arrayValue?.compactMap(\.stringValue) ?? [] } == outputs.map { $0.isEmpty ? [] : [$0] })
     }
 
     @Test func reportAsJSONGroupsFailures() async throws {

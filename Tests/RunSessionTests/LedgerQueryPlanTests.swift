@@ -123,6 +123,10 @@ import Testing
                 _ = try await ledger.shards(of: run)
                 _ = try await ledger.statistics(of: run)
                 _ = try await ledger.currentResults(of: run)
+                if let last = try await ledger.shards(of: run).last?.index {
+                    _ = try await ledger.reportedFiles(of: run, shards: 0...min(last, 40))
+                }
+                _ = try await ledger.reportedFiles(of: run, shards: nil)
                 _ = try await ledger.events(of: run, shard: nil)
                 _ = try await ledger.events(of: run, shard: 0)
                 for state in [nil] + FileState.allCases { _ = try await ledger.files(of: run, shard: nil, state: state) }

@@ -40,36 +40,42 @@ struct ReportCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let report = try await location.withRun(runID) { [failedOnly, listsResults] ledger, run, _ in
-            try await Self.read(ledger, id: run, format: format, failedOnly: failedOnly, listsResults: listsResults)
-        }
-        switch format {
-        case .table where listsResults: console.out(report.resultsTable)
-        case .json where listsResults: console.line(report.resultsJSON.serialized)
-        case .csv where listsResults: console.out(report.resultsCSV)
-        case .table where failedOnly: console.out(report.failedTable)
-        case .json where failedOnly: console.line(report.failedJSON.serialized)
-        case .table: console.out(report.table)
-        case .json: report.writeJSON(to: console.out)
-        case .csv: report.writeCSV(to: console.out)
+        try await location.withRun(runID) { [failedOnly, listsResults] ledger, run, _ in
+            let report = try await Self.read(ledger, id: run, format: format, failedOnly: failedOnly, listsResults: listsResults)
+            switch format {
+            case .table where listsResults: console.out(report.resultsTable)
+            case .json where listsResults: console.line(report.resultsJSON.serialized)
+            case .csv where listsResults: console.out(report.resultsCSV)
+            case .table where failedOnly: console.out(report.failedTable)
+            case .json where failedOnly: console.line(report.failedJSON.serialized)
+            case .csv where failedOnly: try await RunReport.writeCSV(report.failedPages, to: console.out)
+            case .table: console.out(report.table)
+            case .json: try await report.writeJSON(.everyFile(ledger, run, shards: report.shards), to: console.out)
+            case .csv: try await RunReport.writeCSV(.everyFile(ledger, run, shards: report.shards), to: console.out)
+            }
         }
     }
 
-    /// The report of the run, with the files and results `format` shows: a table lists the failed, known
-    /// bad and resultless files alone and no results (`--results`: every result); `--failed` the failed and
-    /// known bad files (with their outputs, as CSV and JSON); CSV and JSON every file with its outputs.
+    /// The report of the run, with the files and results `format` shows apart from what CSV and JSON read page by
+    /// page (``FilePages``): a table lists the failed, known bad and resultless files alone and no results
+    /// (`--results`: every file and result); `--failed` the failed and known bad files (with their results, as CSV
+    /// and JSON); JSON the failed files (its `failures`), CSV none.
     private static func read(_ ledger: SQLiteLedger, id: RunID, format: Format, failedOnly: Bool,
                              listsResults: Bool) async throws -> RunReport {
-        let table = format == .table && !listsResults
+        let states: [FileState]? = switch (format, failedOnly, listsResults) {
+        case (_, _, true): nil
+        case (_, true, _): [.failed, .knownBad]
+        case (.table, _, _): [.failed, .knownBad, .noResult]
+        case (.json, _, _): [.failed]
+        case (.csv, _, _): []
+        }
         var files: [FileRecord] = []
-        if failedOnly || table {
-            for state in failedOnly ? [FileState.failed, .knownBad] : [.failed, .knownBad, .noResult] {
-                files += try await ledger.files(of: id, shard: nil, state: state)
-            }
+        if let states {
+            for state in states { files += try await ledger.files(of: id, shard: nil, state: state) }
         } else {
             files = try await ledger.files(of: id, shard: nil, state: nil)
         }
-        let needsResults = failedOnly ? format != .table : !table
+        let needsResults = listsResults || (failedOnly && format != .table)
         return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id), files: files,
                          statistics: try await ledger.statistics(of: id),
                          results: needsResults ? try await ledger.currentResults(of: id) : [])

@@ -1,6 +1,7 @@
 import AssemblyLine
 import ConfigFormat
 import Foundation
+import SQLiteLedger
 
 /// One run's report: the run, its shards and files by state, what it moved and how fast, and its failures by code.
 struct RunReport {
@@ -86,8 +87,9 @@ struct RunReport {
     /// One row per current result: its input, step, state, what was checked, and where it went (a path or a URL).
     var resultsTable: String {
         guard !results.isEmpty else { return "no results in run \(summary.record.id)\n" }
+        let inputs = inputs
         let rows = results.map { record in
-            [input(of: record), record.result.step, Self.state(of: record), record.result.size.map(ByteCountText.format) ?? "",
+            [input(of: record, among: inputs), record.result.step, Self.state(of: record), record.result.size.map(ByteCountText.format) ?? "",
              Self.checked(record), Self.destination(of: record)]
         }
         return TextTable.render(header: ["FILE", "STEP", "STATE", "SIZE", "CHECKED", "WHERE"], rows: rows, rightAligned: [3])
@@ -95,9 +97,10 @@ struct RunReport {
 
     /// The current results as JSON objects.
     var resultsJSON: JSONValue {
-        .array(results.map { record in
+        let inputs = inputs
+        return .array(results.map { record in
             .object([
-                "file": record.result.fileIndex.map { .integer(Int64($0)) } ?? .null, "input": .string(input(of: record)),
+                "file": record.result.fileIndex.map { .integer(Int64($0)) } ?? .null, "input": .string(input(of: record, among: inputs)),
                 "step": .string(record.result.step), "state": .string(Self.state(of: record)),
                 "size": record.result.size.map { .integer($0) } ?? .null, "md5": record.result.md5.map { .string($0) } ?? .null,
                 "checked": .string(Self.checked(record)), "where": .string(Self.destination(of: record)),
@@ -109,8 +112,9 @@ struct RunReport {
     /// One row per current result.
     var resultsCSV: String {
         var lines = ["file,input,step,state,size,md5,checked,where"]
+        let inputs = inputs
         for record in results {
-            let cells = [record.result.fileIndex.map(String.init) ?? "", input(of: record), record.result.step, Self.state(of: record),
+            let cells = [record.result.fileIndex.map(String.init) ?? "", input(of: record, among: inputs), record.result.step, Self.state(of: record),
                          record.result.size.map(String.init) ?? "", record.result.md5 ?? "", Self.checked(record), Self.destination(of: record)]
             lines.append(cells.map(Self.csvField).joined(separator: ","))
         }
@@ -118,9 +122,14 @@ struct RunReport {
     }
 
     /// The input's relative path, or `(several)` for a result made from several inputs.
-    private func input(of record: ResultRecord) -> String {
+    private func input(of record: ResultRecord, among inputs: [Int: String]) -> String {
         guard let index = record.result.fileIndex else { return "(several)" }
-        return files.first { $0.index == index }?.file.relativePath ?? "#\(index)"
+        return inputs[index] ?? "#\(index)"
+    }
+
+    /// The relative path of each file, by index: what `--results` names a result's input by.
+    private var inputs: [Int: String] {
+        Dictionary(files.map { ($0.index, $0.file.relativePath) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// `downloaded`, `pending`, `exported` (in the customer's storage) or `recorded` (not downloaded).
@@ -163,11 +172,14 @@ struct RunReport {
     }
 
     /// `--format json`: the run's figures and every file with its outputs, written in pieces as each
-    /// file is serialized (``JSONValue/writeObject(_:streaming:elements:chunk:to:)``): the same text as
-    /// one object would give, without holding a million files' tree or text.
-    func writeJSON(to write: (String) -> Void) {
-        let outputs = outputsByFile
-        JSONValue.writeObject(jsonFigures, streaming: "files", elements: files.lazy.map { fileJSON($0, outputs: outputs) }, to: write)
+    /// page of files is read and serialized (``JSONValue/writeObject(_:streaming:chunk:to:elements:)``): the
+    /// same text as one object would give, without holding a million files' rows, tree or text.
+    func writeJSON(_ pages: FilePages, to write: @escaping (String) -> Void) async throws {
+        try await JSONValue.writeObject(jsonFigures, streaming: "files", to: write) { emit in
+            try await pages.forEach { page in
+                for file in page { emit(Self.fileJSON(file)) }
+            }
+        }
         write("\n")
     }
 
@@ -199,12 +211,12 @@ struct RunReport {
 
     /// `--failed --format json`: the run, and each failed file and shard with its code, message and whether a resume may help.
     var failedJSON: JSONValue {
-        let outputs = outputsByFile
+        let files = reportedFiles
         return .object([
             "run_id": .string(summary.record.id.rawValue),
             "state": .string(summary.record.state.rawValue),
-            "failed_files": .array(files.filter { $0.state == .failed }.map { fileJSON($0, outputs: outputs) }),
-            "known_bad_files": .array(files.filter { $0.state == .knownBad }.map { fileJSON($0, outputs: outputs) }),
+            "failed_files": .array(files.filter { $0.record.state == .failed }.map(Self.fileJSON)),
+            "known_bad_files": .array(files.filter { $0.record.state == .knownBad }.map(Self.fileJSON)),
             "failed_shards": .array(shards.filter { $0.state == .failed }.map { shard in
                 .object(["index": .integer(Int64(shard.index)), "failure": shard.failure.map(Self.json) ?? .null])
             }),
@@ -212,51 +224,59 @@ struct RunReport {
     }
 
     /// One file: where it is, its state, its failure (code, message, retryable) and where its outputs went.
-    private func fileJSON(_ record: FileRecord, outputs: [Int: [String]]) -> JSONValue {
-        .object([
+    private static func fileJSON(_ file: ReportedFile) -> JSONValue {
+        let record = file.record
+        return .object([
             "index": .integer(Int64(record.index)), "shard": record.shardIndex.map { .integer(Int64($0)) } ?? .null,
             "state": .string(record.state.rawValue), "path": .string(record.file.path),
             "relative_path": .string(record.file.relativePath), "size": .integer(record.file.size),
             "failure": record.failure.map(Self.json) ?? .null,
-            "outputs": .array((outputs[record.index] ?? []).map(JSONValue.string)),
+            "outputs": .array(file.outputs.map(JSONValue.string)),
         ])
     }
 
-    /// Where each file's results went, by file index: the paths of its downloads, or the URLs of results
-    /// not downloaded; a result of several inputs is each one's. Made once a report, in one pass.
-    private var outputsByFile: [Int: [String]] {
+    /// The files the report holds with where their results went, by file index: the paths of their
+    /// downloads, or the URLs of results not downloaded; a result of several inputs is each one's. Made
+    /// in one pass over the results.
+    private var reportedFiles: [ReportedFile] {
         var outputs: [Int: [String]] = [:]
         for record in results {
             let destination = Self.destination(of: record)
             for file in record.result.source.inputs { outputs[file, default: []].append(destination) }
         }
-        return outputs
+        return files.map { ReportedFile(record: $0, outputs: outputs[$0.index] ?? []) }
     }
 
-    /// One row per file: index, shard, state, path, relative path, size, error code, message, retryable, and its outputs.
-    ///
-    /// `outputs` holds each output's path (or URL, for a result not downloaded), separated by a space.
-    /// Written in pieces of about 64 KiB as the rows are made, never as one text.
-    func writeCSV(to write: (String) -> Void) {
-        var text = "file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs\r\n"
-        let outputs = outputsByFile
-        for record in files {
+    static let csvHeader = "file,shard,state,path,relative_path,size,error_code,error_message,retryable,outputs\r\n"
+
+    /// `--format csv`: one row per file: index, shard, state, path, relative path, size, error code, message,
+    /// retryable, and its outputs (each output's path, or URL for a result not downloaded, separated by a
+    /// space); written a page of files at a time as `pages` reads them, never as one text.
+    static func writeCSV(_ pages: FilePages, to write: (String) -> Void) async throws {
+        write(csvHeader)
+        try await pages.forEach { write(csvRows($0)) }
+    }
+
+    /// The CSV rows of `page`.
+    private static func csvRows(_ page: [ReportedFile]) -> String {
+        var text = ""
+        for file in page {
+            let record = file.record
             let cells = [String(record.index), record.shardIndex.map(String.init) ?? "", record.state.rawValue,
                          record.file.path, record.file.relativePath, String(record.file.size),
                          record.failure?.code.rawValue ?? "", record.failure?.message ?? "",
-                         record.failure.map { $0.isRetryable ? "true" : "false" } ?? "", (outputs[record.index] ?? []).joined(separator: " ")]
+                         record.failure.map { $0.isRetryable ? "true" : "false" } ?? "", file.outputs.joined(separator: " ")]
             for (position, cell) in cells.enumerated() {
                 if position > 0 { text += "," }
-                text += Self.csvField(cell)
+                text += csvField(cell)
             }
             text += "\r\n"
-            if text.utf8.count >= 1 << 16 {
-                write(text)
-                text = ""
-            }
         }
-        write(text)
+        return text
     }
+
+    /// The files of `--failed`, with their outputs, as one page.
+    var failedPages: FilePages { .these(reportedFiles) }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
