@@ -3,7 +3,7 @@ import AssemblyLine
 extension LedgerRowReader {
     static let runColumns = """
         id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at, finished_at,
-        shard_count, file_count, skipped_count, bytes
+        shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count
         """
 
     static let shardColumns = """
@@ -36,7 +36,8 @@ extension LedgerRowReader {
         RunRecord(id: try runID(), manifestPath: try text(), manifestName: try text(),
                   recipeFingerprint: try text(), state: try value(RunState.self), createdAt: try date(),
                   updatedAt: try date(), finishedAt: try optionalDate(), shardCount: try int(),
-                  fileCount: try int(), skippedCount: try int(), bytes: try integer())
+                  fileCount: try int(), skippedCount: try int(), bytes: try integer(), batch: try batchID(),
+                  partition: try partition())
     }
 
     mutating func shardRecord() throws -> ShardRecord {

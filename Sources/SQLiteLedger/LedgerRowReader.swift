@@ -78,6 +78,23 @@ struct LedgerRowReader {
         return value
     }
 
+    mutating func batchID() throws -> BatchID? {
+        let name = statement.columnName(column)
+        guard let text = optionalText() else { return nil }
+        guard let batch = BatchID(rawValue: text) else { throw invalid(name, "holds '\(text)', expected \(BatchID.expected)") }
+        return batch
+    }
+
+    /// `partition_index`, `partition_count`.
+    mutating func partition() throws -> Partition {
+        let name = statement.columnName(column)
+        let (index, count) = (try int(), try int())
+        guard let partition = Partition(index: index, count: count) else {
+            throw invalid(name, "holds \(index) of \(count), expected a part 0 to N-1 of N between 1 and \(Partition.maxCount)")
+        }
+        return partition
+    }
+
     mutating func runID() throws -> RunID {
         let name = statement.columnName(column)
         let raw = try text()

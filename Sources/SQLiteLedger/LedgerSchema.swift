@@ -33,6 +33,9 @@ enum LedgerSchema {
         migrator.registerMigration("v10-done-sets-and-reviews", rebuildsTables: true) { connection in
             try connection.execute(version10)
         }
+        migrator.registerMigration("v11-batches-and-partitions") { connection in
+            try connection.execute(version11)
+        }
         return migrator
     }
 
@@ -430,5 +433,14 @@ enum LedgerSchema {
         ORDER BY d.id;
         DROP TABLE done_files;
         ALTER TABLE new_done_files RENAME TO done_files;
+        """
+
+    /// Schema version 11: the batch a run belongs to and the part of its files it took (issue 23), so that
+    /// the ledgers of a night's partitions can be merged and checked. Earlier runs are of no batch, whole.
+    static let version11 = """
+        ALTER TABLE runs ADD COLUMN batch_id TEXT;
+        ALTER TABLE runs ADD COLUMN partition_index INTEGER NOT NULL DEFAULT 0 CHECK (partition_index >= 0);
+        ALTER TABLE runs ADD COLUMN partition_count INTEGER NOT NULL DEFAULT 1 CHECK (partition_count >= 1);
+        CREATE INDEX runs_by_batch ON runs (batch_id) WHERE batch_id IS NOT NULL;
         """
 }

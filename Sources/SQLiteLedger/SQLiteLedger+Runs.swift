@@ -8,15 +8,18 @@ extension SQLiteLedger {
         let record = RunRecord(id: run.id, manifestPath: run.manifestPath, manifestName: run.manifestName,
                                recipeFingerprint: run.recipeFingerprint, state: .running, createdAt: run.createdAt,
                                updatedAt: run.createdAt, finishedAt: nil, shardCount: run.plan.shards.count,
-                               fileCount: run.plan.fileCount, skippedCount: run.skippedCount, bytes: run.plan.bytes)
+                               fileCount: run.plan.fileCount, skippedCount: run.skippedCount, bytes: run.plan.bytes,
+                               batch: run.batch, partition: run.partition)
         try write { database in
             try database.execute("""
                 INSERT INTO runs (id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at,
-                                  shard_count, file_count, skipped_count, bytes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(run.id.rawValue), .text(run.manifestPath), .text(run.manifestName),
                       .text(run.recipeFingerprint), .state(RunState.running), .text(created), .text(created), .integer(record.shardCount),
-                      .integer(record.fileCount), .integer(record.skippedCount), .integer(record.bytes)])
+                      .integer(record.fileCount), .integer(record.skippedCount), .integer(record.bytes),
+                      run.batch.map { .text($0.rawValue) } ?? .null, .integer(Int64(run.partition.index)),
+                      .integer(Int64(run.partition.count))])
             try insertShards(of: run, createdAt: created, in: database)
             try insertFiles(of: run, in: database)
             // The set is entered by any run, so that the files it does enter under it; only a run that read the index reviews it.
@@ -107,6 +110,14 @@ extension SQLiteLedger {
         if let since = filter.since {
             conditions.append("created_at >= ?")
             arguments.append(.text(Self.text(since)))
+        }
+        if let batch = filter.batch {
+            conditions.append("batch_id = ?")
+            arguments.append(.text(batch.rawValue))
+        }
+        if let partition = filter.partition {
+            conditions.append("partition_index = ? AND partition_count = ?")
+            arguments += [.integer(Int64(partition.index)), .integer(Int64(partition.count))]
         }
         let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return try rows("SELECT \(LedgerRowReader.runColumns) FROM runs\(condition) ORDER BY id DESC LIMIT ?",

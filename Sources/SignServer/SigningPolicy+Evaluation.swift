@@ -79,10 +79,21 @@ extension SigningPolicy {
         guard let value else { return }
         guard let fields = value.objectValue else { throw .malformedParams("expected fields to be an object") }
         for name in fields.keys.sorted() {
+            if self.fields[name] == nil, let form = Self.partitionTags[name] {
+                guard let text = fields[name]?.stringValue, form(text) else { throw .fieldValueNotAllowed(name) }
+                continue
+            }
             guard let pattern = self.fields[name] else { throw .fieldNotAllowed(name) }
             guard let text = Self.scalarText(fields[name]!), pattern.matches(text) else { throw .fieldValueNotAllowed(name) }
         }
     }
+
+    /// The fields a partition's run adds to each Assembly (``AssemblyParams/tags(batch:partition:)``), allowed in their own forms
+    /// unless the policy names them: a batch ID, and `I/N`.
+    static let partitionTags: [String: @Sendable (String) -> Bool] = [
+        "assemblyline_batch": { BatchID(rawValue: $0) != nil },
+        "assemblyline_partition": { Partition(text: $0) != nil },
+    ]
 
     private func notifyURL(_ value: JSONValue?) throws(PolicyRefusal) {
         guard let value, value != .null else { return }

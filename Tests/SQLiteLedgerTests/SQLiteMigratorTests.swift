@@ -17,7 +17,7 @@ private struct Boom: Error, Equatable {}
     static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent", "v3-tus-uploads",
                            "v4-no-result-files-and-recorded-results", "v5-canceled-runs", "v6-done-files",
                            "v7-result-sources", "v8-known-bad-files",
-                           "v9-files-by-shard-in-order", "v10-done-sets-and-reviews"]
+                           "v9-files-by-shard-in-order", "v10-done-sets-and-reviews", "v11-batches-and-partitions"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()
@@ -31,7 +31,7 @@ private struct Boom: Error, Equatable {}
         #expect(Set(indices) == ["runs_by_manifest", "shards_by_state", "files_by_shard", "files_by_state",
                                  "attempts_one_open", "results_by_shard", "results_by_file", "events_by_run",
                                  "uploads_by_file", "done_outputs_by_file", "result_inputs_by_file",
-                                 "bad_files_by_confirmation"])
+                                 "bad_files_by_confirmation", "runs_by_batch"])
     }
 
     @Test func reopeningChangesNothing() async throws {

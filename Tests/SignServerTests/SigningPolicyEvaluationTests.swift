@@ -46,6 +46,20 @@ enum PolicyFixture {
         #expect(decision == .allow(nonce: "0123456789abcdef0123456789abcdef", expires: PolicyFixture.now.addingTimeInterval(600)))
     }
 
+    @Test func allowsAPartitionsTagsInTheirFormsAlone() async throws {
+        let tagged = PolicyFixture.params { members, _ in
+            members["fields"] = .object(["assemblyline_batch": .string("nightly-2026-12-03"), "assemblyline_partition": .string("2/4")])
+        }
+        guard case .allow = try PolicyFixture.policy().evaluate(tagged, now: PolicyFixture.now) else {
+            Issue.record("expected a partition's tags to be allowed")
+            return
+        }
+        for (name, value) in [("assemblyline_batch", "../etc"), ("assemblyline_partition", "4/4"), ("assemblyline_partition", "1/x")] {
+            let params = PolicyFixture.params { members, _ in members["fields"] = .object([name: .string(value)]) }
+            #expect(try PolicyFixture.policy().evaluate(params, now: PolicyFixture.now) == .refuse(.fieldValueNotAllowed(name)), "\(name): \(value)")
+        }
+    }
+
     @Test func allowsTheExactStepsAndTheMaximumExpiry() async throws {
         let params = PolicyFixture.params(expiresIn: 3600) { members, _ in
             members["template_id"] = nil

@@ -19,9 +19,14 @@ package struct NewRun: Sendable, Hashable {
     /// Files left out because an earlier run failed them for a reason of their own; recorded as `known_bad`, in no shard.
     package var knownBad: [KnownBadFile]
     package var createdAt: Date
+    /// The batch the run is a partition of (``BatchID/daily(_:at:)`` unless given).
+    package var batch: BatchID?
+    /// Which part of the batch's files it takes.
+    package var partition: Partition
 
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
-                plan: Plan, skippedCount: Int = 0, review: DoneIndexReview? = nil, knownBad: [KnownBadFile] = [], createdAt: Date) {
+                plan: Plan, skippedCount: Int = 0, review: DoneIndexReview? = nil, knownBad: [KnownBadFile] = [], createdAt: Date,
+                batch: BatchID? = nil, partition: Partition = .whole) {
         self.id = id
         self.manifestPath = manifestPath
         self.manifestName = manifestName
@@ -31,5 +36,7 @@ package struct NewRun: Sendable, Hashable {
         self.review = review
         self.knownBad = knownBad
         self.createdAt = createdAt
+        self.batch = batch
+        self.partition = partition
     }
 }

@@ -18,10 +18,14 @@ package struct RunRecord: Sendable, Hashable {
     package var skippedCount: Int
     /// The planned bytes of the files in shards.
     package var bytes: Int64
+    /// The batch the run is a partition of; nil for runs recorded before batches were.
+    package var batch: BatchID?
+    /// Which part of its batch's files the run took (``Partition/whole`` without `--partition`).
+    package var partition: Partition
 
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
                 state: RunState, createdAt: Date, updatedAt: Date, finishedAt: Date?,
-                shardCount: Int, fileCount: Int, skippedCount: Int, bytes: Int64) {
+                shardCount: Int, fileCount: Int, skippedCount: Int, bytes: Int64, batch: BatchID? = nil, partition: Partition = .whole) {
         self.id = id
         self.manifestPath = manifestPath
         self.manifestName = manifestName
@@ -34,5 +38,7 @@ package struct RunRecord: Sendable, Hashable {
         self.fileCount = fileCount
         self.skippedCount = skippedCount
         self.bytes = bytes
+        self.batch = batch
+        self.partition = partition
     }
 }

@@ -4,7 +4,7 @@ extension Manifest {
         Planner(include: inputs.include, exclude: inputs.exclude, base: inputs.base, limits: shards)
     }
 
-    /// Plans the inputs, and refuses a plan in which the layout gives two inputs one output path; an input
+    /// Plans the inputs (of its ``partition`` alone; the outputs are checked over the whole batch too), and refuses a plan in which the layout gives two inputs one output path; an input
     /// whose output no file can have (a name over 255 bytes, a path over 4,095) is a warning, since a run
     /// fails it alone before sending it.
     ///
@@ -17,9 +17,27 @@ extension Manifest {
     ///   inputs of a shared path, or the planner's errors.
     package func plan() throws(PlanError) -> PlanResult {
         var result = try planner.plan()
+        var tooLong = try checkOutputs(of: result.plan)
+        if !partition.isWhole {
+            // The whole batch was checked, for outputs shared across partitions; the part is checked as its shards write it.
+            result.plan = Plan(sharding: result.plan.shards.flatMap(\.files).filter { partition.contains($0.relativePath) }, limits: shards)
+            tooLong = try checkOutputs(of: result.plan)
+        }
+        if let (input, output, problem, count) = tooLong {
+            let more = count > 1 ? " (and \(CountText.of(count - 1, "more such input")))" : ""
+            let warning = PlanWarning(path: input.path, problem: "its output \(output) cannot be created: \(problem)\(more); a run "
+                + "fails it alone, unsent (\(FailureCode.outputNameTooLong)); shorter names or fewer folders avoid it "
+                + "(rename the input, or use {stem} or {dir} in output.layout)")
+            result.warnings.insert(warning, at: result.warnings.firstIndex { PathText.precedes(input.path, $0.path) } ?? result.warnings.endIndex)
+        }
+        return result
+    }
+
+    /// Throws when two inputs of `plan` share an output path; gives the first input whose output no file can have, with how many.
+    private func checkOutputs(of plan: Plan) throws(PlanError) -> (input: PlannedFile, output: String, problem: String, count: Int)? {
         let steps = output.downloadedSteps
         let run = RunID.layoutCheck
-        let shards = result.plan.shards
+        let shards = plan.shards
         // The first input of each path hash, as its shard and position in it (32 bits each).
         var seen: [UInt64: UInt64] = [:]
         seen.reserveCapacity(shards.reduce(0) { $0 + $1.files.count } * steps.count)
@@ -51,14 +69,7 @@ extension Manifest {
         if let clash {
             throw .sharedOutput(output: clash.output, first: clash.first.relativePath, second: clash.second.relativePath, others: others)
         }
-        if let (input, output, problem, count) = tooLong {
-            let more = count > 1 ? " (and \(CountText.of(count - 1, "more such input")))" : ""
-            let warning = PlanWarning(path: input.path, problem: "its output \(output) cannot be created: \(problem)\(more); a run "
-                + "fails it alone, unsent (\(FailureCode.outputNameTooLong)); shorter names or fewer folders avoid it "
-                + "(rename the input, or use {stem} or {dir} in output.layout)")
-            result.warnings.insert(warning, at: result.warnings.firstIndex { PathText.precedes(input.path, $0.path) } ?? result.warnings.endIndex)
-        }
-        return result
+        return tooLong
     }
 
     private func outputPath(of file: PlannedFile, shard: Int, step: String, run: RunID) -> String {

@@ -24,6 +24,8 @@ package struct Manifest: Sendable, Hashable {
     package var output: OutputSettings
     /// Where the ledger and the lock live.
     package var stateDir: String
+    /// Which part of the batch's files this manifest plans (``partitioned(_:)``); the whole without `--partition`.
+    package var partition: Partition = .whole
 
     /// The directory that holds the manifest.
     package var directory: String { PathText.directory(of: file) }

@@ -193,10 +193,12 @@ struct ManifestSections {
     }
 
     private func limits(_ table: ConfigTable) -> (RateLimits, ResultLimits) {
-        let section = table.table("limits", keys: ["creations_per_minute", "status_per_second", "max_results_per_file", "max_result_size"])
+        let section = table.table("limits", keys: ["creations_per_minute", "status_per_second", "max_results_per_file", "max_result_size",
+                                                    "partition_share"])
         let rates = RateLimits(
             creationsPerMinute: section?.int("creations_per_minute", in: ManifestDefaults.creationsPerMinuteRange) ?? ManifestDefaults.creationsPerMinute,
-            statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond)
+            statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond,
+            partitionShare: section?.choice("partition_share", as: RateLimits.PartitionShare.self) ?? .split)
         let results = ResultLimits(
             maxResultsPerFile: section?.int("max_results_per_file", in: ManifestDefaults.maxResultsPerFileRange) ?? ManifestDefaults.maxResultsPerFile,
             maxResultSize: section?.size("max_result_size", in: ManifestDefaults.maxResultSizeRange) ?? ManifestDefaults.maxResultSize)

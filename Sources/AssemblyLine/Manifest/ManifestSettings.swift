@@ -83,6 +83,16 @@ package struct PollSettings: Sendable, Hashable {
 package struct RateLimits: Sendable, Hashable {
     package var creationsPerMinute: Int
     package var statusRequestsPerSecond: Int
+    /// How a partition of a batch takes the account's budget (``Manifest/partitioned(_:)``).
+    package var partitionShare: PartitionShare = .split
+
+    /// `limits.partition_share`.
+    package enum PartitionShare: String, Sendable, Hashable, CaseIterable {
+        /// Each of N partitions takes 1/N of the creations a minute and of the Assemblies in flight.
+        case split
+        /// Each partition takes the manifest's figures whole (the scheduler throttles instead).
+        case whole
+    }
 }
 
 /// What the service's answers may hold: results per file, bytes per result.

@@ -15,12 +15,13 @@ package final class DirectoryLock {
         case held
     }
 
-    /// Takes the lock at once, never waiting.
-    package init(_ path: String) throws(Failure) {
+    /// Takes the lock at once, never waiting; a `shared` lock keeps out only an exclusive holder (the
+    /// partitions of a batch write apart files into one output tree; any other run holds it alone).
+    package init(_ path: String, shared: Bool = false) throws(Failure) {
         if let reason = DirectoryCreation.make(path) { throw .unusable(reason: reason) }
         descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unusable(reason: String(cString: strerror(errno))) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(descriptor, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
             close(descriptor)
             throw .held
         }

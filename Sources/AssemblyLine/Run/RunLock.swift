@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// The locks that keep two runs apart (cron overlaps): one of a manifest in one state directory, and
-/// one on the output directory, so that a run of another state directory cannot write into it at once.
+/// one on the output directory, so that a run of another state directory cannot write into it at once
+/// (the partitions of a batch share that one: their files are apart).
 ///
 /// An `flock` on `<state_dir>/locks/<name>-<hash of the manifest path>.lock`, holding the holder's
 /// PID and run ID, and one on `output.dir` itself (``DirectoryLock``). The kernel drops the locks
@@ -31,7 +32,7 @@ package final class RunLock {
             throw .locked(path: path, holder: holder)
         }
         do {
-            output = try DirectoryLock(manifest.output.dir)
+            output = try DirectoryLock(manifest.output.dir, shared: !manifest.partition.isWhole)
         } catch {
             close(descriptor)
             switch error {

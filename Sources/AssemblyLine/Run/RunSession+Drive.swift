@@ -22,7 +22,7 @@ extension RunSession {
             return try await finish(started, interrupted: true, ports: ports, elapsed: clock.instant - began, observer: observer)
         }
         let claims = OutputClaims(try await ports.ledger.severalInputOutputs(of: started.runID))
-        let scheduler = RunScheduler(context: context(of: started.runID, ports: ports, claims: claims, observer: observer),
+        let scheduler = RunScheduler(context: context(of: started, ports: ports, claims: claims, observer: observer),
                                      concurrency: manifest.concurrency.assemblies)
         let interrupted = try await withThrowingTaskGroup(of: DriveEnd.self) { group in
             group.addTask {
@@ -81,7 +81,8 @@ extension RunSession {
     }
 
     /// Everything the shards of the run share, from the manifest and the ports.
-    private func context(of runID: RunID, ports: RunPorts, claims: OutputClaims, observer: any RunObserver) -> PipelineContext {
+    private func context(of started: StartedRun, ports: RunPorts, claims: OutputClaims, observer: any RunObserver) -> PipelineContext {
+        let runID = started.runID
         let client = TransloaditClient(transport: ports.transport, endpoint: ports.endpoint)
         let retry = RetryPolicy(manifest.retry)
         return PipelineContext(
@@ -93,7 +94,8 @@ extension RunSession {
                 ? TusUploader(transport: ports.transport, digester: adapters.digester, chunkSize: manifest.upload.chunkSize, retry: retry,
                               useChecksums: manifest.upload.checksums, clock: ports.clock, seed: ports.seed)
                 : nil,
-            params: AssemblyParams(key: ports.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL),
+            params: AssemblyParams(key: ports.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL,
+                                   tags: AssemblyParams.tags(batch: started.batch, partition: started.partition)),
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency, clock: ports.clock),
             retry: retry, poll: manifest.poll, output: manifest.output, resultLimits: manifest.resultLimits,
             report: { observer.report($0) }, checkpoint: ports.checkpoint, sent: { observer.sent($0) },

@@ -12,11 +12,14 @@ package struct RunSession: Sendable {
     /// Where the ledger and the locks are.
     package let stateDirectory: String
     package let adapters: any RunAdapters
+    /// The batch a new run belongs to; nil: ``BatchID/daily(_:at:)`` of the manifest's name and the run's start.
+    package let batch: BatchID?
 
-    package init(manifest: Manifest, stateDirectory: String, adapters: any RunAdapters) {
+    package init(manifest: Manifest, stateDirectory: String, adapters: any RunAdapters, batch: BatchID? = nil) {
         self.manifest = manifest
         self.stateDirectory = stateDirectory
         self.adapters = adapters
+        self.batch = batch
     }
 
     // MARK: - Forecast
@@ -62,23 +65,33 @@ package struct RunSession: Sendable {
 
     /// Plans, records a new run and drives it to its end; the files an earlier run did are skipped unless
     /// `force`, and those it failed for a reason of their own are left out unless `force` or `retryFailed`.
-    package func run(force: Bool, checksums: Bool, retryFailed: Bool = false, maxDuration: Duration?, observer: any RunObserver,
-                     stop: RunStop) async throws -> RunOutcome {
+    ///
+    /// With `resumingBatch` (a run given its partition or batch, as a scheduler's retry of a part is), an
+    /// unfinished run of the same manifest, batch and partition in the ledger is resumed instead, so that
+    /// a part killed mid-run and started again never sends a file twice.
+    package func run(force: Bool, checksums: Bool, retryFailed: Bool = false, resumingBatch: Bool = false, maxDuration: Duration?,
+                     observer: any RunObserver, stop: RunStop) async throws -> RunOutcome {
         let planned = try manifest.plan()
         observer.planned(planned.warnings)
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
         return try await adapters.withPorts(for: manifest, stateDirectory: stateDirectory) { ports in
             let ledger = ports.ledger
+            if resumingBatch, let record = try await unfinishedRunOfBatch(in: ledger) {
+                return try await resume(record, shards: [], lock: lock, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
+            }
             let earlier = try await earlierFiles(in: ledger, force: force, retryFailed: retryFailed)
             let forecast = forecast(planned, done: earlier.done, bad: earlier.bad, checksums: checksums)
             if !forecast.incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
             let runID = RunID.generate(at: ports.clock.now)
+            let batch = batch ?? BatchID.daily(manifest.name, at: ports.clock.now)
             try await ledger.createRun(NewRun(
                 id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: manifest.recipe.fingerprint,
                 plan: forecast.incremental.plan, skippedCount: forecast.incremental.skipped.count,
-                review: force ? nil : forecast.incremental.review, knownBad: forecast.incremental.knownBad, createdAt: ports.clock.now))
+                review: force ? nil : forecast.incremental.review, knownBad: forecast.incremental.knownBad, createdAt: ports.clock.now,
+                batch: batch, partition: manifest.partition))
             lock.record(runID: runID)
-            let started = StartedRun(runID: runID, stateDirectory: stateDirectory, origin: .new(forecast), shards: try await ledger.shards(of: runID))
+            let started = StartedRun(runID: runID, stateDirectory: stateDirectory, origin: .new(forecast), shards: try await ledger.shards(of: runID),
+                                     batch: batch, partition: manifest.partition)
             return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
         }
     }
@@ -114,16 +127,32 @@ package struct RunSession: Sendable {
         }
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
         return try await adapters.withPorts(for: manifest, stateDirectory: stateDirectory) { ports in
-            lock.record(runID: record.id)
-            let shards = try await ports.ledger.shards(of: record.id)
-                .filter { $0.state != .downloaded && (filter.isEmpty || filter.contains($0.index)) }
-            if !shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
-            if record.state != .running {
-                try await ports.ledger.updateRunState(record.id, to: .running, at: ports.clock.now)
-            }
-            let started = StartedRun(runID: record.id, stateDirectory: stateDirectory, origin: .resumed, shards: shards)
-            return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
+            try await resume(record, shards: filter, lock: lock, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
         }
+    }
+
+    private func resume(_ record: RunRecord, shards filter: Set<Int>, lock: RunLock, ports: RunPorts, maxDuration: Duration?,
+                        observer: any RunObserver, stop: RunStop) async throws -> RunOutcome {
+        lock.record(runID: record.id)
+        let shards = try await ports.ledger.shards(of: record.id)
+            .filter { $0.state != .downloaded && (filter.isEmpty || filter.contains($0.index)) }
+        if !shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
+        if record.state != .running {
+            try await ports.ledger.updateRunState(record.id, to: .running, at: ports.clock.now)
+        }
+        let started = StartedRun(runID: record.id, stateDirectory: stateDirectory, origin: .resumed, shards: shards,
+                                 batch: record.batch, partition: record.partition)
+        return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
+    }
+
+    /// The newest run of the manifest's batch and partition in `ledger` when it is unfinished (running, as a
+    /// killed run stays, interrupted or failed) under the same recipe.
+    private func unfinishedRunOfBatch(in ledger: any RunLedger) async throws -> RunRecord? {
+        guard let batch else { return nil }
+        let newest = try await ledger.latestRun(matching: RunFilter(manifestPath: manifest.file, batch: batch, partition: manifest.partition))
+        guard let newest, [.running, .interrupted, .failed].contains(newest.state),
+              newest.recipeFingerprint == manifest.recipe.fingerprint else { return nil }
+        return newest
     }
 }
 

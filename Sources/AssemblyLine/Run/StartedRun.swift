@@ -13,4 +13,7 @@ package struct StartedRun: Sendable {
     package var origin: Origin
     /// The shards this process drives, as the ledger holds them now.
     package var shards: [ShardRecord]
+    /// The batch the run is a partition of, and which part of its files it took: told in each Assembly's `fields`.
+    package var batch: BatchID?
+    package var partition: Partition = .whole
 }

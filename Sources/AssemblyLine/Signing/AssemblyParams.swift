@@ -20,17 +20,31 @@ package struct AssemblyParams: Sendable, Hashable {
     package var expiresIn: Duration
     package var instructions: AssemblyInstructions
     package var notifyURL: String?
+    /// Fields AssemblyLine adds to every Assembly of a partition's run (`assemblyline_batch`, `assemblyline_partition`):
+    /// not part of the recipe, so not of its fingerprint; they win over the recipe's fields of the same name.
+    package var tags: [String: JSONValue]
 
-    package init(key: String, expiresIn: Duration, instructions: AssemblyInstructions, notifyURL: String? = nil) {
+    package init(key: String, expiresIn: Duration, instructions: AssemblyInstructions, notifyURL: String? = nil,
+                 tags: [String: JSONValue] = [:]) {
         self.key = key
         self.expiresIn = expiresIn
         self.instructions = instructions
         self.notifyURL = notifyURL
+        self.tags = tags
     }
 
     /// The params of a manifest recipe.
-    package init(key: String, expiresIn: Duration, recipe: Recipe, notifyURL: String? = nil) {
-        self.init(key: key, expiresIn: expiresIn, instructions: AssemblyInstructions(recipe), notifyURL: notifyURL)
+    package init(key: String, expiresIn: Duration, recipe: Recipe, notifyURL: String? = nil, tags: [String: JSONValue] = [:]) {
+        self.init(key: key, expiresIn: expiresIn, instructions: AssemblyInstructions(recipe), notifyURL: notifyURL, tags: tags)
+    }
+
+    /// The tags of a run of `batch` that took `partition` of its files: none for a run of the whole batch,
+    /// whose Assemblies stay as the recipe makes them (a signing policy need not allow the two fields).
+    package static func tags(batch: BatchID?, partition: Partition) -> [String: JSONValue] {
+        guard !partition.isWhole else { return [:] }
+        var tags: [String: JSONValue] = ["assemblyline_partition": .string(partition.description)]
+        if let batch { tags["assemblyline_batch"] = .string(batch.rawValue) }
+        return tags
     }
 
     /// The params text for one attempt, with a fresh nonce from the system's random source.
@@ -54,6 +68,7 @@ package struct AssemblyParams: Sendable, Hashable {
         let (seconds, attoseconds) = expiresIn.components
         let expires = UTCDateTime(now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18))
         var members = instructions.members
+        if !tags.isEmpty { members["fields"] = .object((members["fields"]?.objectValue ?? [:]).merging(tags) { _, tag in tag }) }
         members["auth"] = .object([
             "key": .string(key),
             "expires": .string(expires.authExpiresText),

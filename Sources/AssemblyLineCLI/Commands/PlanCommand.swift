@@ -17,7 +17,8 @@ struct PlanCommand: CLICommand {
         options: [OptionSpec(name: "json", help: "Print the plan, with every file, as JSON."), OptionSpec.stateDir,
                   OptionSpec(name: "force", help: "Plan every file, as run --force would."),
                   OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s, as run --checksum."),
-                  OptionSpec(name: "retry-failed", help: "Plan the known bad files too, as run --retry-failed would.")])
+                  OptionSpec(name: "retry-failed", help: "Plan the known bad files too, as run --retry-failed would.")]
+            + PartitionOptions.specs)
 
     var manifestPath: String
     var json: Bool
@@ -25,6 +26,7 @@ struct PlanCommand: CLICommand {
     var force: Bool
     var checksum: Bool
     var retryFailed: Bool
+    var parts: PartitionOptions
 
     init(_ values: ParsedValues) throws {
         manifestPath = values.positional(0) ?? ""
@@ -33,11 +35,11 @@ struct PlanCommand: CLICommand {
         force = values.flag("force")
         checksum = values.flag("checksum")
         retryFailed = values.flag("retry-failed")
+        parts = try PartitionOptions(values)
     }
 
     func run(_ console: Console) async throws {
-        let manifest = try ConfigFileLoader.manifest(manifestPath)
-        let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
+        let (manifest, stateDirectory) = try parts.manifest(manifestPath, stateDir: stateDir)
         let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring())
         let forecast = try await session.forecast(force: force, checksums: checksum, retryFailed: retryFailed)
         ForecastText.show(forecast, of: manifest, json: json, console: console)

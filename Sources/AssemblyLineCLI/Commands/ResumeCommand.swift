@@ -54,7 +54,8 @@ struct ResumeCommand: CLICommand {
         case let .finished(id):
             if !options.quiet { console.line("run \(id) is finished: every shard is done; nothing to resume") }
         case let .resume(record):
-            let manifest = try ConfigFileLoader.manifest(record.manifestPath)
+            let loaded = try ConfigFileLoader.manifest(record.manifestPath)
+            let manifest = record.partition.isWhole ? loaded : loaded.partitioned(record.partition)
             let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
             let progress = RunProgress(options: options, console: console, index: nil)
             let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { [shardFilter, options] stop in

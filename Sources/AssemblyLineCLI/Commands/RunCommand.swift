@@ -26,7 +26,7 @@ struct RunCommand: CLICommand {
             OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s."),
             OptionSpec(name: "retry-failed", help: "Send the known bad files again too (those an earlier run failed for a reason of their own)."),
             OptionSpec(name: "dry-run", help: "Print what the run would send and skip, and why (as plan does); send and write nothing."),
-        ] + RunOptions.specs)
+        ] + PartitionOptions.specs + RunOptions.specs)
 
     var manifestPath: String
     var stateDir: String?
@@ -35,6 +35,7 @@ struct RunCommand: CLICommand {
     var retryFailed: Bool
     var dryRun: Bool
     var options: RunOptions
+    var parts: PartitionOptions
 
     init(_ values: ParsedValues) throws {
         manifestPath = values.positional(0) ?? ""
@@ -44,21 +45,22 @@ struct RunCommand: CLICommand {
         retryFailed = values.flag("retry-failed")
         dryRun = values.flag("dry-run")
         options = try RunOptions(values)
+        parts = try PartitionOptions(values)
     }
 
     func run(_ console: Console) async throws {
         let signals = TerminationSignal()
-        let manifest = try ConfigFileLoader.manifest(manifestPath)
-        let stateDirectory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
-        let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
+        let (manifest, stateDirectory) = try parts.manifest(manifestPath, stateDir: stateDir)
+        let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options),
+                                 batch: parts.batch(of: manifest, at: Date()))
         if dryRun {
             let forecast = try await session.forecast(force: force, checksums: checksum, retryFailed: retryFailed)
             return ForecastText.show(forecast, of: manifest, json: false, console: console)
         }
         let progress = RunProgress(options: options, console: console, index: RunIndex(environment: ProcessInfo.processInfo.environment))
         let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
-            try await session.run(force: force, checksums: checksum, retryFailed: retryFailed, maxDuration: options.maxDuration,
-                                  observer: progress, stop: stop)
+            try await session.run(force: force, checksums: checksum, retryFailed: retryFailed, resumingBatch: parts.isGiven,
+                                  maxDuration: options.maxDuration, observer: progress, stop: stop)
         }
         try RunEnded(outcome).check()
     }

@@ -26,7 +26,8 @@ struct ForecastText {
         let plan = incremental.plan
         let skipped = incremental.skipped.count
         let knownBad = incremental.knownBad.count
-        var lines = ["plan of '\(manifest.name)': \(CountText.of(plan.fileCount, "file")), \(ByteCountText.format(plan.bytes)) in \(CountText.of(plan.shards.count, "shard"))"
+        let part = manifest.partition.isWhole ? "" : " (partition \(manifest.partition))"
+        var lines = ["plan of '\(manifest.name)'\(part): \(CountText.of(plan.fileCount, "file")), \(ByteCountText.format(plan.bytes)) in \(CountText.of(plan.shards.count, "shard"))"
                         + (skipped > 0 ? "; \(skipped) skipped" : "") + (knownBad > 0 ? "; \(knownBad) known bad" : ""),
                      "  shard   files       bytes"]
         for shard in plan.shards {
@@ -71,6 +72,7 @@ struct ForecastText {
         return .object([
             "name": .string(manifest.name),
             "manifest": .string(manifest.file),
+            "partition": .string(manifest.partition.description),
             "files": .integer(Int64(plan.fileCount)),
             "bytes": .integer(plan.bytes),
             "shards": .array(shards),

@@ -32,6 +32,8 @@ enum RunText {
             "files": .integer(Int64(run.fileCount)),
             "skipped": .integer(Int64(run.skippedCount)),
             "bytes": .integer(run.bytes),
+            "batch": run.batch.map { .string($0.rawValue) } ?? .null,
+            "partition": .string(run.partition.description),
         ])
     }
 }

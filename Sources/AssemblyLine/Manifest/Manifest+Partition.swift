@@ -1,0 +1,29 @@
+import Foundation
+
+extension Manifest {
+    /// What `state_dir` and `output.dir` may name to keep each partition's apart: replaced by the partition's index.
+    package static let partitionPlaceholder = "{partition}"
+
+    /// The manifest fields that name ``partitionPlaceholder``, by their manifest key.
+    package var fieldsNamingPartition: [String] {
+        [("state_dir", stateDir), ("output.dir", output.dir)].filter { $0.1.contains(Self.partitionPlaceholder) }.map(\.0)
+    }
+
+    /// The manifest as one partition runs it: it plans only the partition's files (cut into shards of their
+    /// own), with `{partition}` in `state_dir` and `output.dir` replaced by
+    /// the partition's index, and, unless `limits.partition_share` is `whole`, its share of the account's
+    /// budget: 1/N of `limits.creations_per_minute` and of `concurrency.assemblies` (at least 1 each),
+    /// since Transloadit counts both per account, not per host.
+    package func partitioned(_ partition: Partition) -> Manifest {
+        var manifest = self
+        manifest.partition = partition
+        let index = String(partition.index)
+        manifest.stateDir = stateDir.replacingOccurrences(of: Self.partitionPlaceholder, with: index)
+        manifest.output.dir = output.dir.replacingOccurrences(of: Self.partitionPlaceholder, with: index)
+        if limits.partitionShare == .split {
+            manifest.limits.creationsPerMinute = max(1, limits.creationsPerMinute / partition.count)
+            manifest.concurrency.assemblies = max(1, concurrency.assemblies / partition.count)
+        }
+        return manifest
+    }
+}
