@@ -91,6 +91,31 @@ import Testing
             uploaded += status["uploads"]?.arrayValue?.compactMap { $0.objectValue?["name"]?.stringValue } ?? []
         }
         #expect(uploaded.count == inputs.count, "each file sent once: \(uploaded.count) uploads for \(inputs.count) files")
+
+        // And: the batch's report, merged from the four ledgers, counts what one host's run of the same manifest does
+        let single = try await BinaryRunner.run(["run", "split.yaml", "--state-dir", "single", "--quiet"], in: directory.url,
+                                                environment: ["SPLIT_SECRET": "s"])
+        #expect(single.status == 0, "\(single.stderr)")
+        let merged = try await BinaryRunner.run(["report", "--batch", "night-1", "--manifest", "split.yaml", "--format", "json"], in: directory.url)
+        let alone = try await BinaryRunner.run(["report", "latest", "--state-dir", "single", "--format", "json"], in: directory.url)
+        let mergedReport = try #require(try JSONValue(parsing: Array(merged.stdout.utf8)).objectValue, "\(merged.stderr)")
+        let aloneReport = try #require(try JSONValue(parsing: Array(alone.stdout.utf8)).objectValue, "\(alone.stderr)")
+        #expect(mergedReport["files_by_state"] == aloneReport["files_by_state"] && mergedReport["missing"] == .array([]))
+        #expect(mergedReport["runs"]?.arrayValue?.count == 4 && mergedReport["unfinished"] == .array([]))
+        let rows = { (report: [String: JSONValue]) in Set((report["files"]?.arrayValue ?? []).compactMap { file -> [String]? in
+            guard let object = file.objectValue else { return nil }
+            return [object["relative_path"], object["state"], object["outputs"]].map { $0?.serialized ?? "" }
+        }) }
+        #expect(rows(mergedReport) == rows(aloneReport) && rows(aloneReport).count == inputs.count)
+        let csv = try await BinaryRunner.run(["report", "--batch", "night-1", "--state-dir", "state/*", "--format", "csv"], in: directory.url)
+        #expect(csv.stdout.hasPrefix("partition,file,shard,state,") && csv.stdout.components(separatedBy: "\r\n").count == inputs.count + 2)
+
+        // And: with two ledgers of the four, the report and runs name the parts missing
+        let half = try await BinaryRunner.run(["report", "--batch", "night-1", "--state-dir", "state/0", "--state-dir", "state/1"], in: directory.url)
+        #expect(half.status == 0 && half.stdout.hasPrefix("batch     night-1: 4 partitions, 2 finished, 2 missing (2, 3)\n"), "\(half.stdout)\(half.stderr)")
+        let runs = try await BinaryRunner.run(["runs", "--batch", "night-1", "--state-dir", "state/*"], in: directory.url)
+        let listed: [String] = runs.stdout.split(separator: "\n").dropFirst().map { line in String(line.prefix { $0 != " " }) }
+        #expect(listed == ["0/4", "1/4", "2/4", "3/4"], "\(runs.stdout)\(runs.stderr)")
         #expect(await serve.stop() == 0)
     }
 

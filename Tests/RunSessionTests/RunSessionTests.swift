@@ -251,6 +251,26 @@ import Testing
         #expect(unreachable.service.created.isEmpty)
     }
 
+    @Test func aNightThatReadsAheadStillTellsAPlanErrorBeforeAHeldLock() async throws {
+        // Given: a ledger from a first night (so the next reads the done index while it walks), inputs gone, the lock held
+        let harness = try SessionHarness()
+        _ = try await harness.run()
+        for name in ["a.txt", "b.txt", "c.txt"] { try FileManager.default.removeItem(atPath: harness.directory.file("in/\(name)")) }
+        do {
+            let held = try RunLock(stateDirectory: harness.stateDirectory, manifest: try harness.manifest())
+
+            // When / Then: the plan's refusal, as a first run would give it, not the lock's
+            await #expect(throws: PlanError.self) { _ = try await harness.run() }
+            withExtendedLifetime(held) {}
+        }
+
+        // And: with the inputs back and the lock free, the read-ahead night skips all three
+        for (name, text) in ["a.txt": "first\n", "b.txt": "second file\n", "c.txt": "third, longest file\n"] {
+            try harness.directory.write("in/\(name)", text)
+        }
+        #expect(try await harness.run().summary.filesByState[.done] == 3, "rewritten inputs are new files to the done index")
+    }
+
     @Test func aResumeRefusesARunWhoseRecipeChanged() async throws {
         let harness = try SessionHarness()
         let stop = RunStop()

@@ -13,4 +13,7 @@ package protocol RunAdapters: Sendable {
                                 _ body: (RunPorts) async throws -> T) async throws -> T
 
     func withExistingLedger<T: Sendable>(in stateDirectory: String, _ body: ((any RunLedger)?) async throws -> T) async throws -> T
+
+    /// Whether the state directory holds a ledger (a run of it was recorded before).
+    func hasLedger(in stateDirectory: String) -> Bool
 }

@@ -13,11 +13,14 @@ struct ReportCommand: CLICommand {
         commandName: "report",
         abstract: "Report what the ledger knows of a run: shards and files by state, failures by code.",
         discussion: "csv prints one row per file (per result with --results). Reads the ledger without changing it; an unknown run exits 65.",
-        arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest.")],
+        arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest (none with --batch).", isOptional: true)],
         options: [OptionSpec(name: "format", valueName: "format", help: "table (default), json or csv."),
                   OptionSpec(name: "failed", help: "Only the failed files, each with its error code and reason."),
-                  OptionSpec(name: "results", help: "Each result of the run: its input, step, state, checks, and where it went (a path or a URL).")]
-            + LedgerLocation.options)
+                  OptionSpec(name: "results", help: "Each result of the run: its input, step, state, checks, and where it went (a path or a URL)."),
+                  OptionSpec(name: "batch", valueName: "id", help: "One report of a batch's partitions, merged from their ledgers (docs/scale-out.md)."),
+                  OptionSpec(name: "state-dir", valueName: "dir",
+                             help: "Use this state directory's ledger; with --batch, repeatable, each a directory or a glob.", isRepeating: true),
+                  LedgerLocation.options[1]])
 
     /// nil for `latest`.
     var runID: RunID?
@@ -25,21 +28,39 @@ struct ReportCommand: CLICommand {
     var failedOnly: Bool
     var listsResults: Bool
     var location: LedgerLocation
+    /// `--batch`: the batch to merge and the ledgers to read it from.
+    var batch: (id: BatchID, ledgers: BatchLedgers)?
+    var stateDirCount: Int
 
     init(_ values: ParsedValues) throws {
-        runID = try RunID.argument(values.positional(0) ?? "")
         format = try values.choice("format", as: Format.self) ?? .table
         failedOnly = values.flag("failed")
         listsResults = values.flag("results")
         location = LedgerLocation(values)
+        stateDirCount = values.options("state-dir").count
+        if let text = values.option("batch") {
+            guard let id = BatchID(rawValue: text) else { throw UsageError("--batch: expected \(BatchID.expected), found '\(text)'") }
+            guard values.positional(0) == nil else { throw UsageError("--batch reports a batch, not a run: drop the run ID") }
+            batch = (id, try BatchLedgers(values))
+        } else {
+            guard let run = values.positional(0) else { throw UsageError("missing expected argument '<run>' (a run ID, or latest)") }
+            runID = try RunID.argument(run)
+        }
     }
 
     func validate() throws {
         if failedOnly && listsResults { throw UsageError("--failed and --results are different reports; choose one") }
+        if let batch {
+            if failedOnly || listsResults { throw UsageError("--batch merges the whole report; --failed and --results are per run") }
+            if batch.ledgers.stateDirectories.isEmpty { throw CommandError.noLedger(path: "in the state directories given", hint: "none holds a ledger") }
+            return
+        }
+        if stateDirCount > 1 { throw UsageError("--state-dir is given once, unless with --batch") }
         try location.validate()
     }
 
     func run(_ console: Console) async throws {
+        if let batch { return try await report(batch.id, from: batch.ledgers, console) }
         try await location.withRun(runID) { [failedOnly, listsResults] ledger, run, _ in
             let report = try await Self.read(ledger, id: run, format: format, failedOnly: failedOnly, listsResults: listsResults)
             switch format {
@@ -52,6 +73,20 @@ struct ReportCommand: CLICommand {
             case .table: console.out(report.table)
             case .json: try await report.writeJSON(.everyFile(ledger, run, shards: report.shards), to: console.out)
             case .csv: try await RunReport.writeCSV(.everyFile(ledger, run, shards: report.shards), to: console.out)
+            }
+        }
+    }
+
+    /// The merged report of `batch`: each partition's run read as a run's report in `format` is.
+    private func report(_ batch: BatchID, from ledgers: BatchLedgers, _ console: Console) async throws {
+        try await ledgers.withEach { [format] opened in
+            let merged = try await BatchReport.read(batch, from: opened) { ledger, run in
+                try await Self.read(ledger, id: run, format: format, failedOnly: false, listsResults: false)
+            }
+            switch format {
+            case .table: console.out(merged.table)
+            case .json: try await merged.writeJSON(to: console.out)
+            case .csv: try await merged.writeCSV(to: console.out)
             }
         }
     }

@@ -27,6 +27,8 @@ enum CommandError: Error, Sendable {
     case listenFailed(reason: String)
     /// No ledger where one was expected; `hint` says what to do about it.
     case noLedger(path: String, hint: String)
+    /// The ledgers a `--batch` command read do not hold the batch as one (no run of it, a part twice, parts of different splits).
+    case invalidBatch(String)
 
     /// The one-line message, `Error: …`.
     var message: String {
@@ -44,6 +46,7 @@ enum CommandError: Error, Sendable {
         case let .embeddedServiceFailed(reason): "Error: the embedded service did not start: \(reason)"
         case let .listenFailed(reason): "Error: \(reason)"
         case let .noLedger(path, hint): "Error: no ledger \(path); \(hint)"
+        case let .invalidBatch(problem): "Error: \(problem)"
         }
     }
 }

@@ -114,7 +114,7 @@ enum ErrorReporter {
         switch failure {
         case .secretVariableUnset, .secretFileUnreadable, .secretFileEmpty, .secretUnusable, .namedFileUnreadable, .tlsRefused:
             .configuration
-        case .embeddedSignerNeedsEmbeddedEndpoint, .noLedger:
+        case .embeddedSignerNeedsEmbeddedEndpoint, .noLedger, .invalidBatch:
             .invalidInput
         case .listenFailed:
             .unavailable

@@ -36,12 +36,13 @@ struct PartitionOptions: Sendable {
 
     /// The manifest at `path` as this part runs it, and its state directory (`stateDir`, else the manifest's).
     ///
-    /// - Throws: ``UsageError`` when the manifest names `{partition}` and no `--partition` was given.
+    /// - Throws: ``UsageError`` when the manifest names `{partition}` (in `state_dir` with no `stateDir` given,
+    ///   or in `output.dir`) and no `--partition` was given.
     func manifest(_ path: String, stateDir: String?) throws -> (manifest: Manifest, stateDirectory: String) {
         var manifest = try ConfigFileLoader.manifest(path)
         if let partition {
             manifest = manifest.partitioned(partition)
-        } else if let field = manifest.fieldsNamingPartition.first {
+        } else if let field = manifest.fieldsNamingPartition.first(where: { stateDir == nil || $0 != "state_dir" }) {
             throw UsageError("\(path): \(field) names \(Manifest.partitionPlaceholder): give --partition I/N (or auto/N) to say which part this is")
         }
         let directory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir

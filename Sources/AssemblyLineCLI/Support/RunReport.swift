@@ -224,7 +224,7 @@ struct RunReport {
     }
 
     /// One file: where it is, its state, its failure (code, message, retryable) and where its outputs went.
-    private static func fileJSON(_ file: ReportedFile) -> JSONValue {
+    static func fileJSON(_ file: ReportedFile) -> JSONValue {
         let record = file.record
         return .object([
             "index": .integer(Int64(record.index)), "shard": record.shardIndex.map { .integer(Int64($0)) } ?? .null,
@@ -257,10 +257,11 @@ struct RunReport {
         try await pages.forEach { write(csvRows($0)) }
     }
 
-    /// The CSV rows of `page`.
-    private static func csvRows(_ page: [ReportedFile]) -> String {
+    /// The CSV rows of `page`, each after `prefix` (a batch's partition column).
+    static func csvRows(_ page: [ReportedFile], prefix: String = "") -> String {
         var text = ""
         for file in page {
+            text += prefix
             let record = file.record
             let cells = [String(record.index), record.shardIndex.map(String.init) ?? "", record.state.rawValue,
                          record.file.path, record.file.relativePath, String(record.file.size),
@@ -287,7 +288,7 @@ struct RunReport {
     }
 
     /// `12 planned, 3 failed`: the non-zero counts, or `none`.
-    private static func counts(_ pairs: [(String, Int)]) -> String {
+    static func counts(_ pairs: [(String, Int)]) -> String {
         let shown = pairs.filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
         return shown.isEmpty ? "none" : shown.joined(separator: ", ")
     }

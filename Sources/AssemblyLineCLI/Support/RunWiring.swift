@@ -30,6 +30,10 @@ struct RunWiring: RunAdapters {
         }
     }
 
+    func hasLedger(in stateDirectory: String) -> Bool {
+        FileManager.default.fileExists(atPath: SQLiteLedger.path(inStateDirectory: stateDirectory))
+    }
+
     func withExistingLedger<T: Sendable>(in stateDirectory: String, _ body: ((any RunLedger)?) async throws -> T) async throws -> T {
         let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
         guard FileManager.default.fileExists(atPath: path) else { return try await body(nil) }
