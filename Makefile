@@ -3,8 +3,9 @@ SWIFT ?= swift
 DEBUG_BIN := .build/debug/assemblyline
 RELEASE_BIN := .build/release/assemblyline
 VENV := .venv
-# Real clients nobody here wrote, pinned: the compatibility suite drives `assemblyline serve` with them.
-PYTHON_CLIENTS := pytransloadit==1.0.4 tuspy==1.1.0 pytest==8.3.4
+# Real clients nobody here wrote, pinned: the compatibility suite drives `assemblyline serve` with them;
+# kubernetes-validate checks deploy/kubernetes/ against the Kubernetes schemas offline.
+PYTHON_CLIENTS := pytransloadit==1.0.4 tuspy==1.1.0 pytest==8.3.4 kubernetes-validate==1.37.0
 
 PREFIX ?= /usr/local
 DESTDIR ?=
