@@ -56,6 +56,7 @@ check: check-imports
 ## The binary's end-to-end suites wait on child processes and hold threads meanwhile: they run in a
 ## test process of their own, so that they cannot slow down the timed suites (rate limits) of the rest.
 ## The hostile-input suite times each server's answers: it runs last, alone.
+## The scale-out test runs deploy/slurm/ on a real Slurm it starts for itself (scripts/test-slurm.sh).
 ## The package test comes last: it moves the build tree away while it runs.
 test: build $(VENV)/installed check-imports
 	$(SWIFT) build --build-tests
@@ -64,6 +65,7 @@ test: build $(VENV)/installed check-imports
 	$(VENV)/bin/python -m pytest -q Tests/Compatibility
 	$(SWIFT) test --skip-build --filter HostileInputTests
 	$(SWIFT) test --skip-build --filter HostileServiceTests
+	scripts/test-slurm.sh $(DEBUG_BIN)
 	$(MAKE) test-package
 
 ## the Python clients of the compatibility suite, in a venv of their own

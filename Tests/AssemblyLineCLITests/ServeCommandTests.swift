@@ -44,6 +44,11 @@ import Testing
             try process.run()
         }
 
+        /// A test that ends before it stops the service (a failed `#require`) leaves no `serve` behind.
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+
         var output: String { stdout.value }
         var errors: String { stderr.value }
 
