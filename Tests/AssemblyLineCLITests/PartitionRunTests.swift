@@ -116,6 +116,25 @@ import Testing
         let runs = try await BinaryRunner.run(["runs", "--batch", "night-1", "--state-dir", "state/*"], in: directory.url)
         let listed: [String] = runs.stdout.split(separator: "\n").dropFirst().map { line in String(line.prefix { $0 != " " }) }
         #expect(listed == ["0/4", "1/4", "2/4", "3/4"], "\(runs.stdout)\(runs.stderr)")
+
+        // And: check --batch finds the whole plan taken once, each file by its own part; three ledgers of four leave files untaken
+        let covered = try await BinaryRunner.run(["check", "split.yaml", "--batch", "night-1"], in: directory.url)
+        #expect(covered.status == 0 && covered.stdout.hasPrefix("batch night-1: 4 partitions (4 with a run), 41 files planned: each taken by exactly one partition, its own\n"),
+                "\(covered.stdout)\(covered.stderr)")
+        let partial = try await BinaryRunner.run(["check", "split.yaml", "--batch", "night-1", "--state-dir", "state/0", "--state-dir", "state/1",
+                                                  "--state-dir", "state/3"], in: directory.url)
+        let untaken = inputs.filter { Partition.part(of: $0, among: 4) == 2 }.count
+        #expect(partial.status == 1 && partial.stdout.contains("\(untaken) in no partition, 0 in two or more, 0 in another's")
+                && partial.stdout.contains("no run of partitions 2"), "\(partial.stdout)\(partial.stderr)")
+
+        // And: the next night's parts skip every file, and still took the whole plan once (their done indexes)
+        for index in 0..<4 {
+            let again = try await BinaryRunner.run(["run", "split.yaml", "--partition", "\(index)/4", "--batch", "night-2", "--quiet"],
+                                                   in: directory.url, environment: ["SPLIT_SECRET": "s"])
+            #expect(again.status == 0, "\(again.stderr)")
+        }
+        let skipped = try await BinaryRunner.run(["check", "split.yaml", "--batch", "night-2"], in: directory.url)
+        #expect(skipped.status == 0 && skipped.stdout.contains("each taken by exactly one partition, its own"), "\(skipped.stdout)\(skipped.stderr)")
         #expect(await serve.stop() == 0)
     }
 

@@ -11,11 +11,16 @@ struct CheckCommand: CLICommand {
             With a run ID (or latest): the outputs that run downloaded. With a manifest: every output an \
             incremental run of it relies on to skip a file (the files done under its current recipe). Each \
             output must be on disk with its recorded size, and with --checksum its recorded MD5. Exits 0 when \
-            every output is in place, 1 when any is missing or changed (as rclone check does). Reads the \
-            ledger without changing it.
+            every output is in place, 1 when any is missing or changed (as rclone check does). With a manifest \
+            and --batch ID: whether the batch's partitions together took its whole plan, each file once and in \
+            its own part (1 when not). Reads the ledgers without changing them.
             """,
         arguments: [ArgumentSpec(name: "target", help: "A run ID, latest, or a manifest file.")],
-        options: [OptionSpec(name: "checksum", help: "Compare MD5s too (reads every output).")] + LedgerLocation.options)
+        options: [OptionSpec(name: "checksum", help: "Compare MD5s too (reads every output)."),
+                  OptionSpec(name: "batch", valueName: "id", help: "With a manifest: check that the batch's partitions took its whole plan once."),
+                  OptionSpec(name: "state-dir", valueName: "dir",
+                             help: "Use this state directory's ledger; with --batch, repeatable, each a directory or a glob.", isRepeating: true),
+                  LedgerLocation.options[1]])
 
     /// What is checked: one run's outputs, or those a manifest's next run would skip on.
     enum Target: Sendable {
@@ -26,15 +31,26 @@ struct CheckCommand: CLICommand {
     var target: Target
     var checksum: Bool
     var location: LedgerLocation
+    /// `--batch`: the batch and the ledgers of its partitions.
+    var batch: (id: BatchID, ledgers: BatchLedgers)?
+    var stateDirCount: Int
 
     init(_ values: ParsedValues) throws {
         let text = values.positional(0) ?? ""
         target = text == "latest" || RunID(text) != nil ? .run(try RunID.argument(text)) : .manifest(text)
         checksum = values.flag("checksum")
         location = LedgerLocation(values)
+        stateDirCount = values.options("state-dir").count
+        if let batchText = values.option("batch") {
+            guard case .manifest(let manifest) = target else { throw UsageError("--batch checks a manifest's plan: give the manifest, not a run") }
+            guard let id = BatchID(rawValue: batchText) else { throw UsageError("--batch: expected \(BatchID.expected), found '\(batchText)'") }
+            batch = (id, try BatchLedgers(values, manifest: manifest))
+        }
     }
 
     func validate() throws {
+        if batch != nil { return }
+        if stateDirCount > 1 { throw UsageError("--state-dir is given once, unless with --batch") }
         try location.validate()
         if case .manifest = target, location.manifestOption != nil {
             throw UsageError("check MANIFEST names its manifest already; --manifest is for a run ID")
@@ -42,6 +58,13 @@ struct CheckCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
+        if let batch, case .manifest(let path) = target {
+            let manifest = try ConfigFileLoader.manifest(path)
+            let coverage = try await batch.ledgers.withEach { try await BatchCoverage.check(manifest, batch: batch.id, in: $0) }
+            console.out(coverage.text())
+            guard coverage.problems == 0 else { throw CheckFound(count: coverage.problems) }
+            return
+        }
         let outputs = try await recordedOutputs()
         let check = OutputCheck(checksums: checksum)
         let findings = outputs.flatMap { input, output in check.findings([output]).map { (input, $0) } }
@@ -53,7 +76,7 @@ struct CheckCommand: CLICommand {
         let missing = findings.filter { $0.1.problem == .missing }.count
         console.line("checked \(outputs.count) \(outputs.count == 1 ? "output" : "outputs")\(checksum ? " with MD5s" : ""): "
             + "\(missing) missing, \(findings.count - missing) changed")
-        guard findings.isEmpty else { throw OutputsDiffer(count: findings.count) }
+        guard findings.isEmpty else { throw CheckFound(count: findings.count) }
     }
 
     /// Each recorded output with the input it was made from, in ledger order.

@@ -73,8 +73,8 @@ struct RunEnded: Error, Sendable {
     }
 }
 
-/// `check` found outputs missing or changed; the list is printed already.
-struct OutputsDiffer: Error, Sendable {
+/// `check` found outputs missing or changed, or files of a batch in no partition or in two; the list is printed already.
+struct CheckFound: Error, Sendable {
     let count: Int
 }
 

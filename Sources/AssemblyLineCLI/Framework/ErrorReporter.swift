@@ -17,7 +17,7 @@ enum ErrorReporter {
             return .usage
         case let ended as RunEnded:
             return status(of: ended)
-        case is OutputsDiffer:
+        case is CheckFound:
             return .failedShards
         case let failure as CommandError:
             console.error(failure.message + "\n")

@@ -12,10 +12,11 @@ struct BatchLedgers: Sendable {
     /// The state directories that hold a ledger, sorted.
     let stateDirectories: [String]
 
-    init(_ values: ParsedValues) throws {
+    /// The ledgers `values` name, or those of `manifest` (a command's own manifest argument) when they name none.
+    init(_ values: ParsedValues, manifest fallback: String? = nil) throws {
         let cwd = FileManager.default.currentDirectoryPath
         var patterns = values.options("state-dir").map { PathText.resolve($0, against: cwd) }
-        if patterns.isEmpty, let manifest = values.option("manifest") {
+        if patterns.isEmpty, let manifest = values.option("manifest") ?? fallback {
             patterns = [try ConfigFileLoader.manifest(manifest).stateDir.replacingOccurrences(of: Manifest.partitionPlaceholder, with: "*")]
         }
         guard !patterns.isEmpty else {
