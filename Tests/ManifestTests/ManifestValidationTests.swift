@@ -18,7 +18,7 @@ struct BadManifest: CustomTestStringConvertible, Sendable {
         BadManifest(yaml: "version: 2\nname: a\ninputs: {include: x}\nresize: {width: 1}\n",
                     issue: "m.yaml:1:10: version: expected 1, the only manifest version this AssemblyLine reads, found '2'"),
         BadManifest(yaml: minimalManifest + "shard:\n  files: 3\n",
-                    issue: "m.yaml:8:1: shard: unknown key 'shard'; expected one of: version, name, endpoint, auth, signer, inputs, template, resize, steps, notify_url, shards, concurrency, upload, retry, poll, limits, output, state_dir (did you mean 'shards'?)"),
+                    issue: "m.yaml:8:1: shard: unknown key 'shard'; expected one of: version, name, endpoint, auth, signer, inputs, template, resize, steps, notify_url, shards, concurrency, upload, retry, poll, limits, output, state_dir, monitoring (did you mean 'shards'?)"),
         BadManifest(yaml: "version: 1\nname: my thumbs\ninputs: {include: x}\nresize: {width: 1}\n",
                     issue: "m.yaml:2:7: name: expected a name of letters, digits, '.', '_' and '-' (at most 64), found 'my thumbs'"),
         BadManifest(yaml: minimalManifest + "endpoint: ftp://api2.transloadit.com\n",

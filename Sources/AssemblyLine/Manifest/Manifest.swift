@@ -26,6 +26,8 @@ package struct Manifest: Sendable, Hashable {
     package var stateDir: String
     /// Which part of the batch's files this manifest plans (``partitioned(_:)``); the whole without `--partition`.
     package var partition: Partition = .whole
+    /// What the runs tell monitoring (`monitoring`).
+    package var monitoring = MonitoringSettings()
 
     /// The directory that holds the manifest.
     package var directory: String { PathText.directory(of: file) }

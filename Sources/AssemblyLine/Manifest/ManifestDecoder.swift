@@ -4,7 +4,7 @@ package import ConfigFormat
 package struct ManifestDecoder {
     static let topLevelKeys = [
         "version", "name", "endpoint", "auth", "signer", "inputs", "template", "resize", "steps",
-        "notify_url", "shards", "concurrency", "upload", "retry", "poll", "limits", "output", "state_dir",
+        "notify_url", "shards", "concurrency", "upload", "retry", "poll", "limits", "output", "state_dir", "monitoring",
     ]
 
     /// The manifest file; relative paths inside it resolve against its directory.
@@ -48,12 +48,13 @@ struct ManifestSections {
         let output = self.output(table, stateDir: stateDir, recipe: recipe)
         let shards = self.shards(table), concurrency = self.concurrency(table), upload = self.upload(table)
         let retry = self.retry(table), poll = self.poll(table), (limits, resultLimits) = self.limits(table)
+        let monitoring = MonitoringSettings(metricsFile: table.table("monitoring", keys: ["metrics_file"])?.string("metrics_file").map(resolve))
         guard let name, let endpoint, let auth, let signer, let inputs, let recipe, let output else { return nil }
         return Manifest(
             file: file, name: name, endpoint: endpoint, auth: auth, signer: signer, inputs: inputs,
             recipe: recipe, notifyURL: notifyURL, shards: shards, concurrency: concurrency,
             upload: upload, retry: retry, poll: poll, limits: limits, resultLimits: resultLimits,
-            output: output, stateDir: stateDir)
+            output: output, stateDir: stateDir, monitoring: monitoring)
     }
 
     private func resolve(_ path: String) -> String { PathText.resolve(path, against: directory) }

@@ -130,3 +130,13 @@ package struct OutputSettings: Sendable, Hashable {
         self.downloadedSteps = downloadedSteps
     }
 }
+
+/// What the runs tell monitoring (`monitoring`).
+package struct MonitoringSettings: Sendable, Hashable {
+    /// Where each run writes its figures for Prometheus' textfile collector (absolute), if anywhere.
+    package var metricsFile: String?
+
+    package init(metricsFile: String? = nil) {
+        self.metricsFile = metricsFile
+    }
+}

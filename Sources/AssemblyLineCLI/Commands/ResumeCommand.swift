@@ -61,6 +61,7 @@ struct ResumeCommand: CLICommand {
             let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { [shardFilter, options] stop in
                 try await session.resume(record, shards: shardFilter, maxDuration: options.maxDuration, observer: progress, stop: stop)
             }
+            await MetricsFile.record(outcome, option: options.metricsFile, manifest: manifest, stateDirectory: stateDirectory, console: console)
             try RunEnded(outcome).check()
         }
     }

@@ -62,6 +62,7 @@ struct RunCommand: CLICommand {
             try await session.run(force: force, checksums: checksum, retryFailed: retryFailed, resumingBatch: parts.isGiven,
                                   maxDuration: options.maxDuration, observer: progress, stop: stop)
         }
+        await MetricsFile.record(outcome, option: options.metricsFile, manifest: manifest, stateDirectory: stateDirectory, console: console)
         try RunEnded(outcome).check()
     }
 }

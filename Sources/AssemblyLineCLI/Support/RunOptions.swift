@@ -10,6 +10,8 @@ struct RunOptions: Sendable {
         OptionSpec(name: "verbose", help: "Print every step of every shard (signed, uploaded, executing too).", short: "v"),
         OptionSpec(name: "log-format", valueName: "format", help: "text (default) or json, one object a line."),
         OptionSpec(name: "stats", valueName: "duration", help: "Print the figures so far (shards, files, bytes, rates, ETA) this often, such as 1m."),
+        OptionSpec(name: "metrics-file", valueName: "path",
+                   help: "At the end, write the run's figures for Prometheus' textfile collector here (else monitoring.metrics_file)."),
     ]
 
     var maxDuration: Duration?
@@ -18,6 +20,8 @@ struct RunOptions: Sendable {
     var quiet: Bool
     var verbose: Bool
     var logFormat: RunProgress.Format
+    /// `--metrics-file`: where the run's Prometheus figures go at its end (``MetricsFile``).
+    var metricsFile: String?
     #if DEBUG
     /// Set only by crash tests, through `ASSEMBLYLINE_KILL_AT`; a release build has no kill switch.
     var killSwitch: KillSwitch?
@@ -33,5 +37,6 @@ struct RunOptions: Sendable {
         logFormat = try values.choice("log-format", as: RunProgress.Format.self) ?? .text
         statsInterval = try values.duration("stats", atLeast: .milliseconds(100))
         maxDuration = try values.duration("max-duration")
+        metricsFile = values.option("metrics-file")
     }
 }
