@@ -18,10 +18,13 @@ extension Manifest {
     package func plan() throws(PlanError) -> PlanResult {
         var result = try planner.plan()
         var tooLong = try checkOutputs(of: result.plan)
-        if !partition.isWhole {
+        if !partition.isWhole || onlyFiles != nil {
             // The whole batch was checked, for outputs shared across partitions; the part is checked as its shards write it.
-            result.plan = Plan(sharding: result.plan.shards.flatMap(\.files).filter { partition.contains($0.relativePath) }, limits: shards)
+            let files = result.plan.shards.flatMap(\.files)
+            result.plan = Plan(sharding: files.filter { partition.contains($0.relativePath) && onlyFiles?.contains(PathKey($0.relativePath)) != false },
+                               limits: shards)
             tooLong = try checkOutputs(of: result.plan)
+            if let onlyFiles, let warning = Self.unplanned(onlyFiles, among: files) { result.warnings.append(warning) }
         }
         if let (input, output, problem, count) = tooLong {
             let more = count > 1 ? " (and \(CountText.of(count - 1, "more such input")))" : ""
@@ -31,6 +34,15 @@ extension Manifest {
             result.warnings.insert(warning, at: result.warnings.firstIndex { PathText.precedes(input.path, $0.path) } ?? result.warnings.endIndex)
         }
         return result
+    }
+
+    /// A warning naming the first of `names` no input of the plan has (sorted by bytes), and how many there are; nil when each is one.
+    private static func unplanned(_ names: Set<PathKey>, among files: [PlannedFile]) -> PlanWarning? {
+        let planned = Set(files.lazy.map { PathKey($0.relativePath) })
+        let strangers = names.subtracting(planned).map(\.path).sorted { PathText.precedes($0, $1) }
+        guard let first = strangers.first else { return nil }
+        let more = strangers.count > 1 ? " (and \(CountText.of(strangers.count - 1, "more name")))" : ""
+        return PlanWarning(path: first, problem: "named by --files-from but no input of the manifest (missing, or outside its globs)\(more)")
     }
 
     /// Throws when two inputs of `plan` share an output path; gives the first input whose output no file can have, with how many.

@@ -28,6 +28,8 @@ package struct Manifest: Sendable, Hashable {
     package var partition: Partition = .whole
     /// What the runs tell monitoring (`monitoring`).
     package var monitoring = MonitoringSettings()
+    /// The relative paths a run is limited to (`--files-from`), compared by their bytes; nil: every input.
+    package var onlyFiles: Set<PathKey>?
 
     /// The directory that holds the manifest.
     package var directory: String { PathText.directory(of: file) }

@@ -108,7 +108,7 @@ package enum PathText {
     }
 
     /// The part of `path` below `base` (both normalized and absolute), or nil when `path` is not strictly under it.
-    static func relative(_ path: String, to base: String) -> String? {
+    package static func relative(_ path: String, to base: String) -> String? {
         if base == "/" {
             return path.utf8.count > 1 ? String(path.utf8.dropFirst())! : nil
         }

@@ -18,7 +18,7 @@ struct PlanCommand: CLICommand {
                   OptionSpec(name: "force", help: "Plan every file, as run --force would."),
                   OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s, as run --checksum."),
                   OptionSpec(name: "retry-failed", help: "Plan the known bad files too, as run --retry-failed would.")]
-            + PartitionOptions.specs)
+            + [FilesFrom.spec] + PartitionOptions.specs)
 
     var manifestPath: String
     var json: Bool
@@ -27,6 +27,8 @@ struct PlanCommand: CLICommand {
     var checksum: Bool
     var retryFailed: Bool
     var parts: PartitionOptions
+    /// `--files-from`: read once the manifest's input base is known.
+    var filesFrom: String?
 
     init(_ values: ParsedValues) throws {
         manifestPath = values.positional(0) ?? ""
@@ -36,10 +38,12 @@ struct PlanCommand: CLICommand {
         checksum = values.flag("checksum")
         retryFailed = values.flag("retry-failed")
         parts = try PartitionOptions(values)
+        filesFrom = values.option("files-from")
     }
 
     func run(_ console: Console) async throws {
-        let (manifest, stateDirectory) = try parts.manifest(manifestPath, stateDir: stateDir)
+        var (manifest, stateDirectory) = try parts.manifest(manifestPath, stateDir: stateDir)
+        manifest.onlyFiles = try filesFrom.map { try FilesFrom.names(in: $0, base: manifest.inputs.base) }
         let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring())
         let forecast = try await session.forecast(force: force, checksums: checksum, retryFailed: retryFailed)
         ForecastText.show(forecast, of: manifest, json: json, console: console)

@@ -7,6 +7,8 @@ struct ReportCommand: CLICommand {
     /// The report's output forms.
     enum Format: String, CaseIterable, Sendable {
         case table, json, csv
+        /// With `--failed`: the failed files' relative paths, a line each (`paths`) or NUL-terminated (`paths0`), for `run --files-from`.
+        case paths, paths0
     }
 
     static let configuration = CommandConfiguration(
@@ -14,7 +16,8 @@ struct ReportCommand: CLICommand {
         abstract: "Report what the ledger knows of a run: shards and files by state, failures by code.",
         discussion: "csv prints one row per file (per result with --results). Reads the ledger without changing it; an unknown run exits 65.",
         arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest (none with --batch).", isOptional: true)],
-        options: [OptionSpec(name: "format", valueName: "format", help: "table (default), json or csv."),
+        options: [OptionSpec(name: "format", valueName: "format",
+                             help: "table (default), json or csv; with --failed also paths or paths0 (the failed files for run --files-from)."),
                   OptionSpec(name: "failed", help: "Only the failed files, each with its error code and reason."),
                   OptionSpec(name: "results", help: "Each result of the run: its input, step, state, checks, and where it went (a path or a URL)."),
                   OptionSpec(name: "batch", valueName: "id", help: "One report of a batch's partitions, merged from their ledgers (docs/scale-out.md)."),
@@ -50,6 +53,7 @@ struct ReportCommand: CLICommand {
 
     func validate() throws {
         if failedOnly && listsResults { throw UsageError("--failed and --results are different reports; choose one") }
+        if [.paths, .paths0].contains(format), !failedOnly { throw UsageError("--format \(format) lists the failed files: add --failed") }
         if let batch {
             if failedOnly || listsResults { throw UsageError("--batch merges the whole report; --failed and --results are per run") }
             if batch.ledgers.stateDirectories.isEmpty { throw CommandError.noLedger(path: "in the state directories given", hint: "none holds a ledger") }
@@ -67,6 +71,9 @@ struct ReportCommand: CLICommand {
             case .table where listsResults: console.out(report.resultsTable)
             case .json where listsResults: console.line(report.resultsJSON.serialized)
             case .csv where listsResults: console.out(report.resultsCSV)
+            case .paths, .paths0:
+                let end = format == .paths0 ? "\0" : "\n"
+                console.out(report.files.filter { $0.state == .failed }.map { $0.file.relativePath + end }.joined())
             case .table where failedOnly: console.out(report.failedTable)
             case .json where failedOnly: console.line(report.failedJSON.serialized)
             case .csv where failedOnly: try await RunReport.writeCSV(report.failedPages, to: console.out)
@@ -84,7 +91,7 @@ struct ReportCommand: CLICommand {
                 try await Self.read(ledger, id: run, format: format, failedOnly: false, listsResults: false)
             }
             switch format {
-            case .table: console.out(merged.table)
+            case .table, .paths, .paths0: console.out(merged.table)
             case .json: try await merged.writeJSON(to: console.out)
             case .csv: try await merged.writeCSV(to: console.out)
             }
@@ -100,7 +107,7 @@ struct ReportCommand: CLICommand {
         let states: [FileState]? = switch (format, failedOnly, listsResults) {
         case (_, _, true): nil
         case (_, true, _): [.failed, .knownBad]
-        case (.table, _, _): [.failed, .knownBad, .noResult]
+        case (.table, _, _), (.paths, _, _), (.paths0, _, _): [.failed, .knownBad, .noResult]
         case (.json, _, _): [.failed]
         case (.csv, _, _): []
         }
@@ -110,7 +117,7 @@ struct ReportCommand: CLICommand {
         } else {
             files = try await ledger.files(of: id, shard: nil, state: nil)
         }
-        let needsResults = listsResults || (failedOnly && format != .table)
+        let needsResults = listsResults || (failedOnly && [.json, .csv].contains(format))
         return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id), files: files,
                          statistics: try await ledger.statistics(of: id),
                          results: needsResults ? try await ledger.currentResults(of: id) : [])

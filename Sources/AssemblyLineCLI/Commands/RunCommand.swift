@@ -26,6 +26,7 @@ struct RunCommand: CLICommand {
             OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s."),
             OptionSpec(name: "retry-failed", help: "Send the known bad files again too (those an earlier run failed for a reason of their own)."),
             OptionSpec(name: "dry-run", help: "Print what the run would send and skip, and why (as plan does); send and write nothing."),
+            FilesFrom.spec,
         ] + PartitionOptions.specs + RunOptions.specs)
 
     var manifestPath: String
@@ -36,6 +37,8 @@ struct RunCommand: CLICommand {
     var dryRun: Bool
     var options: RunOptions
     var parts: PartitionOptions
+    /// `--files-from`: read once the manifest's input base is known.
+    var filesFrom: String?
 
     init(_ values: ParsedValues) throws {
         manifestPath = values.positional(0) ?? ""
@@ -46,11 +49,13 @@ struct RunCommand: CLICommand {
         dryRun = values.flag("dry-run")
         options = try RunOptions(values)
         parts = try PartitionOptions(values)
+        filesFrom = values.option("files-from")
     }
 
     func run(_ console: Console) async throws {
         let signals = TerminationSignal()
-        let (manifest, stateDirectory) = try parts.manifest(manifestPath, stateDir: stateDir)
+        var (manifest, stateDirectory) = try parts.manifest(manifestPath, stateDir: stateDir)
+        manifest.onlyFiles = try filesFrom.map { try FilesFrom.names(in: $0, base: manifest.inputs.base) }
         let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options),
                                  batch: parts.batch(of: manifest, at: Date()))
         if dryRun {
