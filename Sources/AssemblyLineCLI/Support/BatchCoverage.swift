@@ -27,21 +27,16 @@ struct BatchCoverage {
         let files = try manifest.plan().plan.shards.flatMap(\.files)
         let byIdentity = Dictionary(files.map { (FileIdentity($0), $0.relativePath) }, uniquingKeysWith: { first, _ in first })
         var taken: [String: Set<Int>] = [:]
-        var counts: Set<Int> = [], found: Set<Int> = []
-        for (ledger, _) in ledgers {
-            guard let run = try await ledger.recentRuns(limit: 1, matching: RunFilter(manifestPath: manifest.file, batch: batch)).first else { continue }
-            counts.insert(run.partition.count)
-            found.insert(run.partition.index)
+        let runs = try await BatchReport.newestRuns(of: batch, manifestPath: manifest.file, in: ledgers)
+        for (ledger, _, run) in runs {
             for file in try await ledger.files(of: run.id, shard: nil, state: nil) { taken[file.file.relativePath, default: []].insert(run.partition.index) }
             let done = try await ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
             for (identity, entry) in done where !entry.missed {
                 if let path = byIdentity[identity] { taken[path, default: []].insert(run.partition.index) }
             }
         }
-        guard counts.count <= 1, let count = counts.first else {
-            throw CommandError.invalidBatch(counts.isEmpty ? "no run of batch \(batch) of \(manifest.file) in the \(CountText.of(ledgers.count, "ledger")) read"
-                : "the runs of batch \(batch) were split in different ways: into " + counts.sorted().map(String.init).joined(separator: ", ") + " parts")
-        }
+        let count = runs.first?.run.partition.count ?? 0
+        let found = Set(runs.map(\.run.partition.index))
         var coverage = BatchCoverage(batch: batch, count: count, found: found.sorted(), planned: files.count)
         for file in files {
             let parts = (taken[file.relativePath] ?? []).sorted()

@@ -45,32 +45,46 @@ struct BatchReport {
         parts.reduce(0) { $0 + figure($1.report) }
     }
 
-    /// Reads the newest run of `batch` in each of `ledgers` (one a partition; a partition in two ledgers is an
-    /// error), with the files and results the format shows, as `read` gives them.
+    /// Reads, for each partition, the newest run of `batch` in `ledgers` (``newestRuns(of:manifestPath:in:)``), with
+    /// the files and results the format shows, as `read` gives them.
     static func read(_ batch: BatchID, from ledgers: [(ledger: SQLiteLedger, stateDirectory: String)],
                      _ read: (SQLiteLedger, RunID) async throws -> RunReport) async throws -> BatchReport {
-        var parts: [Int: Part] = [:]
+        var parts: [Part] = []
+        for found in try await newestRuns(of: batch, in: ledgers) {
+            parts.append(Part(ledger: found.ledger, stateDirectory: found.stateDirectory, report: try await read(found.ledger, found.run.id)))
+        }
+        return BatchReport(batch: batch, parts: parts)
+    }
+
+    /// The newest run of `batch` (of the manifest at `manifestPath`, when given) for each partition, by partition
+    /// index: what `report --batch` and `check --batch` read.
+    ///
+    /// - Throws: ``CommandError/invalidBatch(_:)`` when no ledger holds a run of the batch, when a partition has
+    ///   runs in two ledgers, or when the runs were split in different ways.
+    static func newestRuns(of batch: BatchID, manifestPath: String? = nil, in ledgers: [(ledger: SQLiteLedger, stateDirectory: String)])
+        async throws -> [(ledger: SQLiteLedger, stateDirectory: String, run: RunRecord)] {
+        var found: [Int: (ledger: SQLiteLedger, stateDirectory: String, run: RunRecord)] = [:]
         for (ledger, directory) in ledgers {
-            for run in try await ledger.recentRuns(limit: 1_000, matching: RunFilter(batch: batch)) {
-                if let other = parts[run.partition.index] {
+            for run in try await ledger.recentRuns(limit: 1_000, matching: RunFilter(manifestPath: manifestPath, batch: batch)) {
+                if let other = found[run.partition.index] {
                     guard other.stateDirectory == directory else {
                         throw CommandError.invalidBatch("partition \(run.partition) of batch \(batch) has runs in two ledgers: "
                             + "\(other.stateDirectory) and \(directory)")
                     }
                     continue
                 }
-                parts[run.partition.index] = Part(ledger: ledger, stateDirectory: directory, report: try await read(ledger, run.id))
+                found[run.partition.index] = (ledger, directory, run)
             }
         }
-        let counts = Set(parts.values.map(\.run.partition.count))
+        let counts = Set(found.values.map(\.run.partition.count))
         guard counts.count <= 1 else {
             throw CommandError.invalidBatch("the runs of batch \(batch) were split in different ways: into "
                 + counts.sorted().map(String.init).joined(separator: ", ") + " parts")
         }
-        guard !parts.isEmpty else {
+        guard !found.isEmpty else {
             throw CommandError.invalidBatch("no run of batch \(batch) in the \(CountText.of(ledgers.count, "ledger")) read")
         }
-        return BatchReport(batch: batch, parts: parts.sorted { $0.key < $1.key }.map(\.value))
+        return found.sorted { $0.key < $1.key }.map(\.value)
     }
 
     var table: String {
