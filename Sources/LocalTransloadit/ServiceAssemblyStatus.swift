@@ -47,6 +47,8 @@ struct ServiceAssemblyStatus {
         members["upload_duration"] = duration(from: record.created, to: record.uploadFinished)
         members["execution_start"] = Self.timestamp(record.executionStart)
         members["execution_duration"] = duration(from: record.executionStart, to: record.executionEnd)
+        members["queue_duration"] = duration(from: record.uploadFinished, to: record.executionStart)
+        members["bytes_usage"] = .integer(record.bytesUsage)
         members["last_job_completed"] = Self.timestamp(record.executionEnd)
         members["uploads"] = .array(record.uploads.map { $0.json(urls: urls) })
         members["results"] = .object(record.results.mapValues { .array($0.map { $0.json(urls: urls) }) })

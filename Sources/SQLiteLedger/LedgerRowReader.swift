@@ -48,6 +48,17 @@ struct LedgerRowReader {
         Int(try integer())
     }
 
+    mutating func optionalReal() -> Double? {
+        defer { column += 1 }
+        return statement.real(column)
+    }
+
+    mutating func real() throws -> Double {
+        let name = statement.columnName(column)
+        guard let value = optionalReal() else { throw invalid(name, "is NULL, expected a number") }
+        return value
+    }
+
     mutating func optionalInt() -> Int? {
         optionalInteger().map { Int($0) }
     }

@@ -36,6 +36,9 @@ enum LedgerSchema {
         migrator.registerMigration("v11-batches-and-partitions") { connection in
             try connection.execute(version11)
         }
+        migrator.registerMigration("v12-attempt-phases-and-usage") { connection in
+            try connection.execute(version12)
+        }
         return migrator
     }
 
@@ -442,5 +445,18 @@ enum LedgerSchema {
         ALTER TABLE runs ADD COLUMN partition_index INTEGER NOT NULL DEFAULT 0 CHECK (partition_index >= 0);
         ALTER TABLE runs ADD COLUMN partition_count INTEGER NOT NULL DEFAULT 1 CHECK (partition_count >= 1);
         CREATE INDEX runs_by_batch ON runs (batch_id) WHERE batch_id IS NOT NULL;
+        """
+
+    /// Schema version 12: when each attempt was signed, uploaded, downloaded or failed (the report's timeline),
+    /// and what its Assembly said it cost (`bytes_usage`) and how long it queued and ran. NULL is
+    /// unknown: an attempt before this version, or a service that did not say.
+    static let version12 = """
+        ALTER TABLE attempts ADD COLUMN signed_at TEXT;
+        ALTER TABLE attempts ADD COLUMN uploaded_at TEXT;
+        ALTER TABLE attempts ADD COLUMN downloaded_at TEXT;
+        ALTER TABLE attempts ADD COLUMN failed_at TEXT;
+        ALTER TABLE attempts ADD COLUMN bytes_usage INTEGER CHECK (bytes_usage >= 0);
+        ALTER TABLE attempts ADD COLUMN queue_duration REAL CHECK (queue_duration >= 0);
+        ALTER TABLE attempts ADD COLUMN execution_duration REAL CHECK (execution_duration >= 0);
         """
 }

@@ -149,6 +149,11 @@ extension SQLiteLedger {
                    coalesce(sum(bytes_sent), 0) + (SELECT coalesce(sum(upload_offset), 0) FROM uploads WHERE run_id = ?1)
             FROM attempts WHERE run_id = ?1
             """, key + [.state(LedgerEventKind.shardRetrying)], table: "attempts") { (try $0.int(), try $0.int(), try $0.integer()) }
+        let usage = try rows("""
+            SELECT coalesce(sum(bytes_usage), 0), count(*) - count(bytes_usage), coalesce(sum(queue_duration), 0),
+                   coalesce(sum(execution_duration), 0)
+            FROM attempts WHERE run_id = ? AND outcome = ?
+            """, key + [.state(AttemptOutcome.completed)], table: "attempts") { (try $0.integer(), try $0.int(), try $0.real(), try $0.real()) }
         let received = try rows("SELECT coalesce(sum(size), 0) FROM results WHERE run_id = ? AND state = ?",
                                 key + [.state(ResultState.downloaded)], table: "results") { try $0.integer() }
         let durations = try rows("""
@@ -160,9 +165,11 @@ extension SQLiteLedger {
             GROUP BY s.shard_index
             """, key + [.state(ShardState.downloaded), .state(ResultState.downloaded)], table: "shards") { (try $0.int(), Duration.milliseconds(try $0.integer())) }
         let (created, retries, sent) = attempts.first ?? (0, 0, 0)
+        let (usageBytes, withoutUsage, queued, executed) = usage.first ?? (0, 0, 0, 0)
         return RunStatistics(assembliesCreated: created, retries: retries, bytesSent: sent,
                              bytesReceived: received.first ?? 0,
-                             shardDurations: Dictionary(durations, uniquingKeysWith: { first, _ in first }))
+                             shardDurations: Dictionary(durations, uniquingKeysWith: { first, _ in first }),
+                             usageBytes: usageBytes, assembliesWithoutUsage: withoutUsage, queueSeconds: queued, executionSeconds: executed)
     }
 
     /// Deletes the runs created before `cutoff` that are not `running`, with every row of theirs

@@ -38,25 +38,33 @@ extension SQLiteLedger {
             let now = Self.text(time)
             var failure: FailureReason?
             switch transition {
-            case .uploaded, .executing:
+            case .executing:
                 break
-            case .signed:
-                _ = try openAttempt(run, shard, for: target, in: database)
+            case .signed, .uploaded:
+                let attempt = try openAttempt(run, shard, for: target, in: database)
+                let column = target == .signed ? "signed_at" : "uploaded_at"
+                try database.execute("UPDATE attempts SET \(column) = ? WHERE run_id = ? AND shard_index = ? AND attempt = ?",
+                                     [.text(now)] + key + [.integer(Int64(attempt))])
             case let .created(assemblyURL, tusURL, bytesSent):
                 let attempt = try openAttempt(run, shard, for: target, in: database)
                 try database.execute("""
                     UPDATE attempts SET assembly_url = ?, tus_url = ?, created_at = ?, bytes_sent = ?
                     WHERE run_id = ? AND shard_index = ? AND attempt = ?
                     """, [.text(assemblyURL), .text(tusURL), .text(now), .integer(bytesSent)] + key + [.integer(Int64(attempt))])
-            case let .completed(results):
+            case let .completed(results, usage):
                 let attempt = try openAttempt(run, shard, for: target, in: database)
                 try insertResults(results, run: run, shard: shard, attempt: attempt, in: database)
                 try database.execute("""
-                    UPDATE attempts SET outcome = ?, completed_at = ?
+                    UPDATE attempts SET outcome = ?, completed_at = ?, bytes_usage = ?, queue_duration = ?, execution_duration = ?
                     WHERE run_id = ? AND shard_index = ? AND attempt = ?
-                    """, [.state(AttemptOutcome.completed), .text(now)] + key + [.integer(Int64(attempt))])
+                    """, [.state(AttemptOutcome.completed), .text(now), .integer(usage.bytes), .real(usage.queueSeconds),
+                          .real(usage.executionSeconds)] + key + [.integer(Int64(attempt))])
             case .downloaded:
                 try requireDownloads(run, shard, in: database)
+                try database.execute("""
+                    UPDATE attempts SET downloaded_at = ?3 WHERE run_id = ?1 AND shard_index = ?2
+                    AND attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?4)
+                    """, key + [.text(now), .state(AttemptOutcome.completed)])
                 // Done: a result of the file's own (or one made from several files that names it) is on disk
                 // or in the customer's storage; else the Assembly made none for it (`no_result`). A result
                 // that names no input of its Assembly counts for none.
@@ -78,9 +86,9 @@ extension SQLiteLedger {
                 failure = reason
                 let error = Self.values(reason)
                 try database.execute("""
-                    UPDATE attempts SET outcome = ?, error_code = ?, error_message = ?, retryable = ?
+                    UPDATE attempts SET outcome = ?, error_code = ?, error_message = ?, retryable = ?, failed_at = ?
                     WHERE run_id = ? AND shard_index = ? AND outcome = ?
-                    """, [.state(AttemptOutcome.failed)] + error + key + [.state(AttemptOutcome.open)])
+                    """, [.state(AttemptOutcome.failed)] + error + [.text(now)] + key + [.state(AttemptOutcome.open)])
                 try database.execute("""
                     UPDATE files SET state = ?, error_code = ?, error_message = ?, retryable = ?
                     WHERE run_id = ? AND shard_index = ? AND state = ?
@@ -203,7 +211,7 @@ extension SQLiteLedger {
         }
         if target == .executing {
             try database.execute("""
-                UPDATE attempts SET outcome = ?, error_code = NULL, error_message = NULL, retryable = NULL
+                UPDATE attempts SET outcome = ?, error_code = NULL, error_message = NULL, retryable = NULL, failed_at = NULL
                 WHERE run_id = ? AND shard_index = ? AND attempt = ?
                 """, [.state(AttemptOutcome.open)] + key + [.integer(Int64(last.number))])
         }

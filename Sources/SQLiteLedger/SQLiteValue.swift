@@ -15,6 +15,11 @@ package enum SQLiteValue: Sendable, Hashable {
         value.map { .integer($0) } ?? .null
     }
 
+    /// `.real`, or `.null` for nil.
+    package static func real(_ value: Double?) -> SQLiteValue {
+        value.map { .real($0) } ?? .null
+    }
+
     /// `.text`, or `.null` for nil.
     package static func text(_ value: String?) -> SQLiteValue {
         value.map { .text($0) } ?? .null

@@ -35,6 +35,9 @@ import Testing
         #expect(Self.value("last_run_end_timestamp_seconds", in: text) == success)
         #expect((Double(Self.value("last_run_duration_seconds", in: text) ?? "") ?? 0) > 0)
         #expect((Int(text.firstMatch(of: /direction="up"\} (\d+)/).map { String($0.1) } ?? "") ?? 0) > 0)
+        // the service's bytes_usage, summed: more than the bytes sent, since each resize counts its input and output
+        let sent = Int(text.firstMatch(of: /direction="up"\} (\d+)/).map { String($0.1) } ?? "") ?? 0
+        #expect((Int(Self.value("usage_bytes", in: text) ?? "") ?? 0) > sent, "\(text)")
 
         // When: a night whose new input fails
         let sample = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")

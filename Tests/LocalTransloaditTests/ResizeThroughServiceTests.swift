@@ -32,6 +32,27 @@ import Testing
         return (try ImageInspector.inspect(path), path)
     }
 
+    /// `bytes_usage` by the published rule: a resize counts its input and its output, the upload a tenth of itself.
+    @Test func usageCountsEachResizeInputAndOutputAndATenthOfTheUpload() async throws {
+        let harness = try ServiceHarness()
+        let photo = try harness.image("in.png", width: 400, height: 300, format: .png)
+        let steps = Dictionary(uniqueKeysWithValues: [("small", 100), ("large", 200)].map { name, width in
+            (name, JSONValue.object(["robot": .string("/image/resize"), "use": .string(":original"), "width": .integer(Int64(width)),
+                                     "height": .integer(Int64(width)), "format": .string("png")]))
+        })
+        let created = try await harness.create(params: harness.params(["steps": .object(steps)]), files: [("image", photo)])
+        let done = try await harness.waitForEnd(try #require(created["assembly_id"]?.stringValue))
+        let upload = try #require(done["uploads"]?[0]?["size"]?.intValue)
+        let small = try #require(done["results"]?["small"]?[0]?["size"]?.intValue)
+        let large = try #require(done["results"]?["large"]?[0]?["size"]?.intValue)
+        #expect(done["bytes_usage"]?.intValue == upload / 10 + (upload + small) + (upload + large))
+        guard case .number(let queued) = try #require(done["queue_duration"]) else {
+            Issue.record("queue_duration is not a number: \(done["queue_duration"] ?? .null)")
+            return
+        }
+        #expect(queued >= 0)
+    }
+
     @Test func everyStrategyGivesTheDocumentedSize() async throws {
         let box: [String: JSONValue] = ["width": .integer(100), "height": .integer(100), "format": .string("png")]
         let strategies = ["fit", "min_fit", "fillcrop", "pad", "stretch", "crop"]

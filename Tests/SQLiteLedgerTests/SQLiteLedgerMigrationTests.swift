@@ -169,6 +169,11 @@ import Testing
             FileIdentity(path: "/in/b.mov", size: 200, modifiedNanoseconds: 1_700_000_000_000_000_001):
                 [RecordedOutput(path: "/out/b.jpg", size: 20, md5: nil)],
         ])
+        // an attempt from before v12: its phases and usage unknown, counted as not said
+        let run = try #require(RunID(Self.run))
+        let times = try await ledger.attemptTimes(of: run)
+        #expect(times.map(\.usage) == [.unknown] && times.map(\.signedAt) == [nil] && times.map(\.downloadedAt) == [nil])
+        #expect(try await ledger.statistics(of: run).assembliesWithoutUsage == 1)
         // a.mov was confirmed by the later run: pruning before it forgets only b.mov
         _ = try await ledger.pruneRuns(createdBefore: try #require(UTCDateTime(year: 2026, month: 12, day: 1, hour: 0, minute: 0, second: 0)).date, dryRun: false)
         let kept = try await ledger.completedFiles(manifestPath: "/etc/nightly.yaml", recipeFingerprint: "sha256:r")

@@ -216,6 +216,47 @@ import Testing
         }
     }
 
+    /// Schema v12: each attempt's phase times (signed, uploaded, completed, downloaded, failed) and the usage its
+    /// Assembly said, unknown kept apart from zero; the run's usage sums those that said.
+    @Test func attemptTimesKeepEachPhaseAndUsageUnknownApartFromZero() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        try await ledger.recordAttempt(run, shard: 0, assemblyID: .generate(), at: Fixture.time(0))
+        try await ledger.transition(run, shard: 0, .signed, at: Fixture.time(1))
+        try await ledger.transition(run, shard: 0, .created(assemblyURL: "http://127.0.0.1/a", tusURL: nil), at: Fixture.time(2))
+        try await ledger.transition(run, shard: 0, .failed(Fixture.resizeError), at: Fixture.time(3))
+        try await ledger.transition(run, shard: 0, .restarted, at: Fixture.time(4))
+        try await ledger.recordAttempt(run, shard: 0, assemblyID: .generate(), at: Fixture.time(5))
+        try await ledger.transition(run, shard: 0, .signed, at: Fixture.time(6))
+        try await ledger.transition(run, shard: 0, .created(assemblyURL: "http://127.0.0.1/b", tusURL: nil), at: Fixture.time(7))
+        try await ledger.transition(run, shard: 0, .uploaded, at: Fixture.time(8))
+        try await ledger.transition(run, shard: 0, .executing, at: Fixture.time(9))
+        let usage = AssemblyUsage(bytes: 4_096, queueSeconds: 0.5, executionSeconds: 2.25)
+        try await ledger.transition(run, shard: 0, .completed(results: try await setup.results(), usage: usage), at: Fixture.time(10))
+        for result in try await ledger.results(of: run, shard: 0) {
+            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(11))
+        }
+        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(12))
+        try await ledger.recordAttempt(run, shard: 1, assemblyID: .generate(), at: Fixture.time(20))
+        try await ledger.transition(run, shard: 1, .signed, at: Fixture.time(21))
+        try await ledger.transition(run, shard: 1, .created(assemblyURL: "http://127.0.0.1/c", tusURL: nil), at: Fixture.time(22))
+        try await ledger.transition(run, shard: 1, .uploaded, at: Fixture.time(23))
+        try await ledger.transition(run, shard: 1, .completed(results: []), at: Fixture.time(24))
+
+        let times = try await ledger.attemptTimes(of: run)
+        #expect(times.map { [$0.shardIndex, $0.number] } == [[0, 1], [0, 2], [1, 1]])
+        #expect(times[0].outcome == .failed && times[0].failedAt == Fixture.time(3) && times[0].failure == Fixture.resizeError)
+        #expect(times[0].signedAt == Fixture.time(1) && times[0].uploadedAt == nil && times[0].lastKnown == Fixture.time(3))
+        #expect([times[1].startedAt, times[1].signedAt, times[1].uploadedAt, times[1].completedAt, times[1].downloadedAt]
+            == [Fixture.time(5), Fixture.time(6), Fixture.time(8), Fixture.time(10), Fixture.time(12)])
+        #expect(times[1].usage == usage && times[1].failedAt == nil)
+        #expect(times[2].usage == .unknown && times[2].downloadedAt == nil && times[2].lastKnown == Fixture.time(24))
+
+        let statistics = try await ledger.statistics(of: run)
+        #expect(statistics.usageBytes == 4_096 && statistics.assembliesWithoutUsage == 1)
+        #expect(statistics.queueSeconds == 0.5 && statistics.executionSeconds == 2.25)
+    }
+
     @Test func singleFilesFailWithoutTheirShardAndStayFailedWhenItRestartsForTheOthers() async throws {
         let setup = try await Setup()
         try await setup.ledger.failFiles(setup.run, files: [0, 4], reason: Fixture.resizeError, knownBad: false, at: Fixture.time())

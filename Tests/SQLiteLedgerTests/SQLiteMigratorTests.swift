@@ -17,7 +17,8 @@ private struct Boom: Error, Equatable {}
     static let versions = ["v1-runs-shards-files-attempts-results-events", "v2-attempt-bytes-sent", "v3-tus-uploads",
                            "v4-no-result-files-and-recorded-results", "v5-canceled-runs", "v6-done-files",
                            "v7-result-sources", "v8-known-bad-files",
-                           "v9-files-by-shard-in-order", "v10-done-sets-and-reviews", "v11-batches-and-partitions"]
+                           "v9-files-by-shard-in-order", "v10-done-sets-and-reviews", "v11-batches-and-partitions",
+                           "v12-attempt-phases-and-usage"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()

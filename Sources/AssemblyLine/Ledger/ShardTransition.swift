@@ -8,8 +8,8 @@ package enum ShardTransition: Sendable, Hashable {
     case uploaded
     /// The service reports the Assembly as executing.
     case executing
-    /// The Assembly completed; its results are recorded, pending download.
-    case completed(results: [NewResult])
+    /// The Assembly completed; its results are recorded, pending download, with what it says it cost.
+    case completed(results: [NewResult], usage: AssemblyUsage = .unknown)
     /// Every result of the completing attempt is downloaded and verified; pending files become done.
     case downloaded
     /// The shard stops with `reason`; its pending files fail with it, and so does an open attempt.

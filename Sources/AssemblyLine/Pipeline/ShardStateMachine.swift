@@ -331,7 +331,7 @@ package struct ShardStateMachine: Sendable {
         }
         let detail = ShardEvent.Detail.results(count: mapping.results.count, unreadable: status.unreadableEntries, unmatched: mapping.unmatched)
         return enter(.completed, facts).after(
-            [.transition(.completed(results: mapping.results), .completed, detail)] + refused + [.checkpoint(.afterCompleted)] + forget)
+            [.transition(.completed(results: mapping.results, usage: status.usage), .completed, detail)] + refused + [.checkpoint(.afterCompleted)] + forget)
     }
 
     // MARK: - Failures

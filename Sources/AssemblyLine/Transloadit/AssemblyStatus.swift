@@ -36,6 +36,8 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     package var finishedTusUploads: Int?
     /// Seconds to wait, on rate-limit answers.
     package var retryIn: Double?
+    /// What the Assembly cost and how long it queued and ran, as far as the status says.
+    package var usage: AssemblyUsage
 
     enum CodingKeys: String, CodingKey {
         case ok, error, message, reason, retryable, uploads, results, info
@@ -49,6 +51,9 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         case tusUploads = "tus_uploads"
         case expectedTusUploads = "expected_tus_uploads"
         case finishedTusUploads = "finished_tus_uploads"
+        case bytesUsage = "bytes_usage"
+        case queueDuration = "queue_duration"
+        case executionDuration = "execution_duration"
     }
 
     enum InfoKeys: String, CodingKey {
@@ -93,6 +98,9 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         finishedTusUploads = try? container.decodeIfPresent(Int.self, forKey: .finishedTusUploads)
         let info = try? container.nestedContainer(keyedBy: InfoKeys.self, forKey: .info)
         retryIn = try? info?.decodeIfPresent(Double.self, forKey: .retryIn)
+        usage = AssemblyUsage(bytes: AssemblyUsage.bytes(try? container.decodeIfPresent(Double.self, forKey: .bytesUsage)),
+                              queueSeconds: AssemblyUsage.seconds(try? container.decodeIfPresent(Double.self, forKey: .queueDuration)),
+                              executionSeconds: AssemblyUsage.seconds(try? container.decodeIfPresent(Double.self, forKey: .executionDuration)))
     }
 
     /// A step's name, as a key of `results`.

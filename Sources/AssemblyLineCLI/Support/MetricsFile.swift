@@ -21,7 +21,7 @@ struct MetricsFile {
     }
 
     /// Writes the figures of `outcome`'s run: its start and end, duration, exit status, files by state,
-    /// bytes up and down, Assemblies created and retries.
+    /// bytes up and down, Assemblies created, retries and usage.
     func write(_ outcome: RunOutcome, statistics: RunStatistics, exitStatus: Int32, partition: Partition) throws {
         let record = outcome.summary.record
         let labels = Self.labels(manifest: record.manifestName, partition: partition)
@@ -49,14 +49,12 @@ struct MetricsFile {
                [("\(labels),direction=\"up\"", String(statistics.bytesSent)), ("\(labels),direction=\"down\"", String(statistics.bytesReceived))])
         family("assemblies", "The Assemblies the last run created.", [(labels, String(statistics.assembliesCreated))])
         family("retries", "The steps the last run tried again.", [(labels, String(statistics.retries))])
-        let temporary = path + ".\(getpid()).tmp"
+        family("usage_bytes", "The usage the last run's completed Assemblies said they cost (bytes_usage, summed).",
+               [(labels, String(statistics.usageBytes))])
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            try WholeFileWriter.write(text, to: path)
         } catch {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw Unwritable(description: "cannot write the metrics file \(path): \(reason)")
+            throw Unwritable(description: "cannot write the metrics file \(path): \(error.reason)")
         }
     }
 

@@ -25,6 +25,13 @@ struct RunReport {
         return seconds > 0 ? amount / seconds : 0
     }
 
+    /// The usage the service counted, and how many completed Assemblies did not say theirs.
+    var usageText: String {
+        let unknown = statistics.assembliesWithoutUsage
+        return ByteCountText.format(statistics.usageBytes) + " (bytes_usage of the completed Assemblies"
+            + (unknown > 0 ? "; \(unknown) of them did not say)" : ")")
+    }
+
     /// Failed files grouped by error code, codes in order.
     var failuresByCode: [(code: String, files: [FileRecord])] {
         let failed = files.filter { $0.state == .failed }
@@ -44,6 +51,7 @@ struct RunReport {
             "bytes     \(ByteCountText.format(run.bytes)) planned, \(ByteCountText.format(statistics.bytesSent)) up, "
                 + "\(ByteCountText.format(statistics.bytesReceived)) down",
             "work      \(statistics.assembliesCreated) Assemblies created, \(statistics.retries) retr\(statistics.retries == 1 ? "y" : "ies")",
+            "usage     \(usageText)",
             "time      \(ConfigUnits.formatDuration(elapsed)) elapsed; \(ByteCountText.format(Int64(rate(Double(statistics.bytesSent)))))/s up, "
                 + "\(String(format: "%.1f", rate(Double(summary.filesByState[.done] ?? 0)))) files/s done",
             "",
@@ -193,6 +201,10 @@ struct RunReport {
         object["bytes_sent"] = .integer(statistics.bytesSent)
         object["bytes_received"] = .integer(statistics.bytesReceived)
         object["elapsed_ms"] = .integer(Self.milliseconds(elapsed))
+        object["usage_bytes"] = .integer(statistics.usageBytes)
+        object["assemblies_without_usage"] = .integer(Int64(statistics.assembliesWithoutUsage))
+        object["queue_seconds"] = .number((statistics.queueSeconds * 1000).rounded() / 1000)
+        object["execution_seconds"] = .number((statistics.executionSeconds * 1000).rounded() / 1000)
         object["bytes_sent_per_second"] = .integer(Int64(rate(Double(statistics.bytesSent))))
         object["files_done_per_second"] = .number((rate(Double(summary.filesByState[.done] ?? 0)) * 100).rounded() / 100)
         object["shard_list"] = .array(shards.map { shard in
