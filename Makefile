@@ -82,6 +82,8 @@ samples:
 demo: release samples
 	$(RELEASE_BIN) run manifests/example.yaml
 	$(RELEASE_BIN) report latest --manifest manifests/example.yaml
+	$(RELEASE_BIN) report latest --manifest manifests/example.yaml --format html --output runs/report.html
+	@echo "the report as a page: runs/report.html"
 
 ## bench: the benchmarks of bench/, printed; results are recorded by hand in bench/RESULTS.md
 bench: release

@@ -6,10 +6,13 @@ package struct ReportedFile: Sendable, Hashable {
     /// Each current result's download path, or its URL when it was not downloaded, in result order; a
     /// result of several inputs is each one's.
     package var outputs: [String]
+    /// The sizes of those results, summed (a result's size as the service gave it; 0 when it gave none).
+    package var outputBytes: Int64
 
-    package init(record: FileRecord, outputs: [String]) {
+    package init(record: FileRecord, outputs: [String], outputBytes: Int64 = 0) {
         self.record = record
         self.outputs = outputs
+        self.outputBytes = outputBytes
     }
 }
 
@@ -30,7 +33,7 @@ extension SQLiteLedger {
         guard shards != nil, !files.isEmpty else { return files }
         let positions = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($0.element.record.index, $0.offset) })
         try forEachRow("""
-            SELECT r.source, r.file_index, coalesce(r.output_path, r.url, ''),
+            SELECT r.source, r.file_index, coalesce(r.output_path, r.url, ''), coalesce(r.size, 0),
                    (SELECT group_concat(i.file_index) FROM result_inputs i WHERE i.result_id = r.id)
             \(Self.currentResultsOfShards(completed: "?4"))
             WHERE s.run_id = ?1 AND s.shard_index BETWEEN ?2 AND ?3 ORDER BY s.shard_index, r.id
@@ -38,12 +41,16 @@ extension SQLiteLedger {
             let kind = try row.value(ResultSource.Kind.self)
             let own = row.optionalInt()
             let destination = row.optionalText() ?? ""
+            let size = try row.integer()
             let inputs: [Int] = switch (kind, own) {
             case let (.file, index?): [index]
             case (.several, _): LedgerRowReader.inputs(listed: row.optionalText())
             default: []
             }
-            for position in inputs.compactMap({ positions[$0] }) { files[position].outputs.append(destination) }
+            for position in inputs.compactMap({ positions[$0] }) {
+                files[position].outputs.append(destination)
+                files[position].outputBytes += size
+            }
         }
         return files
     }

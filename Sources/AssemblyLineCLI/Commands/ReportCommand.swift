@@ -1,5 +1,6 @@
 import AssemblyLine
 import ConfigFormat
+import Foundation
 import SQLiteLedger
 
 /// `assemblyline report RUN_ID|latest [--format table|json|csv]`: what the ledger knows of one run.
@@ -7,6 +8,8 @@ struct ReportCommand: CLICommand {
     /// The report's output forms.
     enum Format: String, CaseIterable, Sendable {
         case table, json, csv
+        /// One self-contained page for a browser (``HTMLReport``).
+        case html
         /// With `--failed`: the failed files' relative paths, a line each (`paths`) or NUL-terminated (`paths0`), for `run --files-from`.
         case paths, paths0
     }
@@ -17,7 +20,8 @@ struct ReportCommand: CLICommand {
         discussion: "csv prints one row per file (per result with --results). Reads the ledger without changing it; an unknown run exits 65.",
         arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest (none with --batch).", isOptional: true)],
         options: [OptionSpec(name: "format", valueName: "format",
-                             help: "table (default), json or csv; with --failed also paths or paths0 (the failed files for run --files-from)."),
+                             help: "table (default), json, csv or html; with --failed also paths or paths0 (the failed files for run --files-from)."),
+                  OptionSpec(name: "output", valueName: "file", help: "With --format html: write the page to this file (replaced whole) instead of standard output."),
                   OptionSpec(name: "failed", help: "Only the failed files, each with its error code and reason."),
                   OptionSpec(name: "results", help: "Each result of the run: its input, step, state, checks, and where it went (a path or a URL)."),
                   OptionSpec(name: "batch", valueName: "id", help: "One report of a batch's partitions, merged from their ledgers (docs/scale-out.md)."),
@@ -34,6 +38,8 @@ struct ReportCommand: CLICommand {
     /// `--batch`: the batch to merge and the ledgers to read it from.
     var batch: (id: BatchID, ledgers: BatchLedgers)?
     var stateDirCount: Int
+    /// `--output`: where the HTML page goes.
+    var output: String?
 
     init(_ values: ParsedValues) throws {
         format = try values.choice("format", as: Format.self) ?? .table
@@ -41,6 +47,7 @@ struct ReportCommand: CLICommand {
         listsResults = values.flag("results")
         location = LedgerLocation(values)
         stateDirCount = values.options("state-dir").count
+        output = values.option("output")
         if let text = values.option("batch") {
             guard let id = BatchID(rawValue: text) else { throw UsageError("--batch: expected \(BatchID.expected), found '\(text)'") }
             guard values.positional(0) == nil else { throw UsageError("--batch reports a batch, not a run: drop the run ID") }
@@ -54,6 +61,8 @@ struct ReportCommand: CLICommand {
     func validate() throws {
         if failedOnly && listsResults { throw UsageError("--failed and --results are different reports; choose one") }
         if [.paths, .paths0].contains(format), !failedOnly { throw UsageError("--format \(format) lists the failed files: add --failed") }
+        if output != nil, format != .html { throw UsageError("--output writes the HTML page: add --format html") }
+        if format == .html, failedOnly || listsResults { throw UsageError("--format html is the whole report; --failed and --results are other reports") }
         if let batch {
             if failedOnly || listsResults { throw UsageError("--batch merges the whole report; --failed and --results are per run") }
             if batch.ledgers.stateDirectories.isEmpty { throw CommandError.noLedger(path: "in the state directories given", hint: "none holds a ledger") }
@@ -78,6 +87,14 @@ struct ReportCommand: CLICommand {
             case .json where failedOnly: console.line(report.failedJSON.serialized)
             case .csv where failedOnly: try await RunReport.writeCSV(report.failedPages, to: console.out)
             case .table: console.out(report.table)
+            case .html:
+                let part = try await HTMLReport.part(report, prefix: "", ledger: ledger, files: HTMLReport.maxFileRows)
+                let run = report.summary.record
+                let page = HTMLReport(title: "Run \(run.id) · \(run.manifestName)",
+                                      subtitle: "\(run.manifestPath), started \(RunText.time(run.createdAt))"
+                                          + (run.finishedAt.map { ", ended \(RunText.time($0))" } ?? ""),
+                                      parts: [part], generatedAt: Date())
+                try write(page, console)
             case .json: try await report.writeJSON(.everyFile(ledger, run, shards: report.shards), to: console.out)
             case .csv: try await RunReport.writeCSV(.everyFile(ledger, run, shards: report.shards), to: console.out)
             }
@@ -92,6 +109,18 @@ struct ReportCommand: CLICommand {
             }
             switch format {
             case .table, .paths, .paths0: console.out(merged.table)
+            case .html:
+                var parts: [HTMLReport.Part] = []
+                let budget = HTMLReport.maxFileRows / max(1, merged.parts.count)
+                for part in merged.parts {
+                    parts.append(try await HTMLReport.part(part.report, prefix: "p\(part.run.partition.index) · ", ledger: part.ledger, files: budget))
+                }
+                let finished = merged.parts.count - merged.unfinished.count
+                let page = HTMLReport(title: "Batch \(batch)",
+                                      subtitle: "\(CountText.of(merged.count, "partition")), \(finished) finished"
+                                          + (merged.missing.isEmpty ? "" : "; missing: " + merged.missing.map(String.init).joined(separator: ", ")),
+                                      parts: parts, missingParts: merged.missing, generatedAt: Date())
+                try write(page, console)
             case .json: try await merged.writeJSON(to: console.out)
             case .csv: try await merged.writeCSV(to: console.out)
             }
@@ -107,7 +136,7 @@ struct ReportCommand: CLICommand {
         let states: [FileState]? = switch (format, failedOnly, listsResults) {
         case (_, _, true): nil
         case (_, true, _): [.failed, .knownBad]
-        case (.table, _, _), (.paths, _, _), (.paths0, _, _): [.failed, .knownBad, .noResult]
+        case (.table, _, _), (.html, _, _), (.paths, _, _), (.paths0, _, _): [.failed, .knownBad, .noResult]
         case (.json, _, _): [.failed]
         case (.csv, _, _): []
         }
@@ -121,5 +150,15 @@ struct ReportCommand: CLICommand {
         return RunReport(summary: try await ledger.run(id), shards: try await ledger.shards(of: id), files: files,
                          statistics: try await ledger.statistics(of: id),
                          results: needsResults ? try await ledger.currentResults(of: id) : [])
+    }
+
+    /// Writes the page to `--output` (whole: a reader never sees half), else to standard output.
+    private func write(_ page: HTMLReport, _ console: Console) throws {
+        guard let output else { return console.out(page.html) }
+        do {
+            try WholeFileWriter.write(page.html, to: output)
+        } catch {
+            throw CommandError.unwritableOutput(path: output, reason: error.reason)
+        }
     }
 }

@@ -29,6 +29,8 @@ enum CommandError: Error, Sendable {
     case noLedger(path: String, hint: String)
     /// The ledgers a `--batch` command read do not hold the batch as one (no run of it, a part twice, parts of different splits).
     case invalidBatch(String)
+    /// A report's `--output` file could not be written.
+    case unwritableOutput(path: String, reason: String)
 
     /// The one-line message, `Error: …`.
     var message: String {
@@ -47,6 +49,7 @@ enum CommandError: Error, Sendable {
         case let .listenFailed(reason): "Error: \(reason)"
         case let .noLedger(path, hint): "Error: no ledger \(path); \(hint)"
         case let .invalidBatch(problem): "Error: \(problem)"
+        case let .unwritableOutput(path, reason): "Error: cannot write \(path): \(reason)"
         }
     }
 }

@@ -118,7 +118,7 @@ enum ErrorReporter {
             .invalidInput
         case .listenFailed:
             .unavailable
-        case .dataDirectoryUnusable:
+        case .dataDirectoryUnusable, .unwritableOutput:
             .cannotCreateOutput
         case .dataDirectoryHeld:
             .locked

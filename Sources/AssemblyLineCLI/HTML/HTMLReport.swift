@@ -1,0 +1,201 @@
+import AssemblyLine
+import ConfigFormat
+import Foundation
+import SQLiteLedger
+
+/// `report --format html`: one self-contained page of a run (or a batch's parts) that people read in a browser and print.
+///
+/// Nothing in it asks for anything outside the file: its Content-Security-Policy is `default-src 'none'` with
+/// inline styles and `data:` images only, it has no script, and its charts are inline SVG drawn here
+/// (``TimelineChart``, ``ThroughputChart``). Every text from the ledger (file names, the service's reasons) is
+/// escaped. The file table is bounded (``maxFileRows``): the files that did not get done first, then the
+/// first done ones; CSV has them all.
+struct HTMLReport {
+    /// One run of the page: the whole report, or a partition's part of a batch's.
+    struct Part {
+        /// What its shards' labels start with: empty for a run, `p2 · ` for partition 2 of a batch.
+        var prefix: String
+        var report: RunReport
+        var attempts: [AttemptTimes]
+        var stepRetries: [Int: Int]
+        /// The rows of the file table, with their outputs.
+        var files: [ReportedFile]
+    }
+
+    /// How many files the table lists at most; the rest are counted and left to `--format csv`.
+    static let maxFileRows = 1_000
+    /// How many files each failure code lists at most.
+    static let maxFilesPerCode = 200
+
+    var title: String
+    /// The heading's second line: the manifest, or the batch's partitions.
+    var subtitle: String
+    var parts: [Part]
+    /// Partitions of a batch with no run in the ledgers read.
+    var missingParts: [Int] = []
+    var generatedAt: Date
+
+    /// Reads what the page of `run` shows from `ledger`, beside the `report` already read (its problem files).
+    static func part(_ report: RunReport, prefix: String, ledger: SQLiteLedger, files budget: Int) async throws -> Part {
+        let run = report.summary.record.id
+        var files = report.files.prefix(budget).map { ReportedFile(record: $0, outputs: []) }
+        var cursor = report.shards.startIndex
+        while files.count < budget, cursor < report.shards.endIndex {
+            var end = cursor, count = 0
+            while end < report.shards.endIndex, count < budget - files.count {
+                count += report.shards[end].fileCount
+                end += 1
+            }
+            let page = try await ledger.reportedFiles(of: run, shards: report.shards[cursor].index...report.shards[end - 1].index)
+            files += page.filter { [.done, .pending].contains($0.record.state) }.prefix(budget - files.count)
+            cursor = end
+        }
+        return Part(prefix: prefix, report: report, attempts: try await ledger.attemptTimes(of: run),
+                    stepRetries: try await ledger.stepRetries(of: run), files: files)
+    }
+
+    private var reports: [RunReport] { parts.map(\.report) }
+    private var start: Date { reports.map(\.summary.record.createdAt).min() ?? generatedAt }
+    private var end: Date { reports.map { $0.summary.record.finishedAt ?? $0.summary.record.updatedAt }.max() ?? generatedAt }
+
+    private func total(_ figure: (RunReport) -> Int64) -> Int64 { reports.reduce(0) { $0 + figure($1) } }
+    private func files(_ state: FileState) -> Int { reports.reduce(0) { $0 + ($1.summary.filesByState[state] ?? 0) } }
+
+    /// The run's state, or for a batch the states of its parts.
+    private var stateText: String {
+        let states = reports.map(\.summary.record.state)
+        if states.count == 1, let state = states.first { return state.rawValue }
+        let counts = RunState.allCases.compactMap { state in
+            let count = states.filter { $0 == state }.count
+            return count > 0 ? "\(count) \(state.rawValue)" : nil
+        }
+        return counts.joined(separator: ", ") + (missingParts.isEmpty ? "" : ", \(missingParts.count) missing")
+    }
+
+    /// The exit status the run ended with (the worst part's, for a batch); none while a part runs.
+    private var exitText: String {
+        if reports.contains(where: { $0.summary.record.state == .running }) { return "none yet (running)" }
+        let statuses = reports.map { report in
+            let failures = Set(report.files.compactMap(\.failure?.code) + report.shards.compactMap(\.failure?.code))
+            return ErrorReporter.status(of: RunEnded(state: report.summary.record.state, failures: failures)).rawValue
+        }
+        return String(statuses.max() ?? 0)
+    }
+
+    var html: String {
+        let statistics = reports.map(\.statistics)
+        let usage = statistics.reduce(Int64(0)) { $0 + $1.usageBytes }
+        let unknownUsage = statistics.reduce(0) { $0 + $1.assembliesWithoutUsage }
+        let elapsed = max(0, end.timeIntervalSince(start))
+        let figures: [(String, String)] = [
+            ("state", stateText), ("exit status", exitText),
+            ("files", "\(reports.reduce(0) { $0 + $1.summary.filesByState.values.reduce(0, +) }): "
+                + RunReport.counts(FileState.allCases.map { ($0.rawValue.replacingOccurrences(of: "_", with: " "), files($0)) })),
+            ("bytes up", ByteCountText.format(statistics.reduce(0) { $0 + $1.bytesSent })),
+            ("bytes down", ByteCountText.format(statistics.reduce(0) { $0 + $1.bytesReceived })),
+            ("Assemblies", String(statistics.reduce(0) { $0 + $1.assembliesCreated })),
+            ("retries", String(statistics.reduce(0) { $0 + $1.retries })),
+            ("elapsed", ConfigUnits.formatDuration(.milliseconds(Int64((elapsed * 1000).rounded())))),
+            ("usage", ByteCountText.format(usage) + (unknownUsage > 0 ? " (\(unknownUsage) Assemblies did not say)" : "")),
+        ]
+        var out = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(HTMLText.escaped(title))</title>
+            <style>\(Self.style)</style></head>
+            <body><header><h1>\(HTMLText.escaped(title))</h1><p>\(HTMLText.escaped(subtitle))</p></header>
+            <section id="summary"><h2>Summary</h2><dl class="figures">
+            """
+        out += figures.map { "<div><dt>\(HTMLText.escaped($0.0))</dt><dd>\(HTMLText.escaped($0.1))</dd></div>" }.joined()
+        out += "</dl></section>\n"
+        let timeline = ReportTimeline(parts.map { ReportTimeline.Part(prefix: $0.prefix, shards: $0.report.shards, attempts: $0.attempts,
+                                                                       stepRetries: $0.stepRetries) }, start: start)
+        out += "<section id=\"timeline\"><h2>Timeline</h2><p class=\"note\">"
+            + (timeline.isGrouped ? "A bar per group of consecutive shards (\(timeline.rows.count) groups), split into the phases by their total time."
+                : "A bar per shard: each attempt's signing, upload, execution and download.")
+            + "</p><div class=\"chart\">\(TimelineChart(timeline: timeline).svg)</div></section>\n"
+        out += "<section id=\"throughput\"><h2>Throughput</h2><div class=\"chart\">\(throughput(span: timeline.span).svg)</div></section>\n"
+        out += failures + fileTable
+        out += "<footer>assemblyline \(HTMLText.escaped(ClientIdentity.version)) · made \(HTMLText.escaped(RunText.time(generatedAt))) from the ledger</footer>"
+        return out + "</body></html>\n"
+    }
+
+    private func throughput(span: Double) -> ThroughputChart {
+        var finishes: [(seconds: Double, files: Int)] = []
+        for part in parts {
+            let shards = Dictionary(part.report.shards.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
+            for attempt in part.attempts {
+                guard let done = attempt.downloadedAt, let shard = shards[attempt.shardIndex], shard.state == .downloaded else { continue }
+                finishes.append((done.timeIntervalSince(start), shard.fileCount))
+            }
+        }
+        return ThroughputChart(finishes: finishes, span: span)
+    }
+
+    /// The failed and known bad files by code, with the service's reasons.
+    private var failures: String {
+        var groups: [String: [(file: String, reason: String, partition: String)]] = [:]
+        for part in parts {
+            for file in part.report.files where [.failed, .knownBad].contains(file.state) {
+                let code = (file.failure?.code.rawValue ?? "UNKNOWN") + (file.state == .knownBad ? " (known bad)" : "")
+                groups[code, default: []].append((file.file.relativePath, file.failure?.message ?? "", part.prefix))
+            }
+        }
+        var out = "<section id=\"failures\"><h2>Failures</h2>"
+        guard !groups.isEmpty else { return out + "<p class=\"note\">No file failed.</p></section>\n" }
+        out += "<table class=\"failures\"><thead><tr><th>code</th><th>file</th><th>reason</th></tr></thead>"
+        for (code, files) in groups.sorted(by: { $0.key < $1.key }) {
+            out += "<tbody><tr class=\"code\"><th colspan=\"3\">\(HTMLText.escaped(code)) · \(CountText.of(files.count, "file"))</th></tr>"
+            for file in files.prefix(Self.maxFilesPerCode) {
+                out += "<tr><td></td><td class=\"path\">\(HTMLText.escaped(file.partition + file.file))</td><td>\(HTMLText.escaped(file.reason))</td></tr>"
+            }
+            if files.count > Self.maxFilesPerCode {
+                out += "<tr><td></td><td colspan=\"2\" class=\"note\">and \(files.count - Self.maxFilesPerCode) more: report --failed</td></tr>"
+            }
+            out += "</tbody>"
+        }
+        return out + "</table></section>\n"
+    }
+
+    /// The bounded file table: input, state, where its outputs went, sizes and error.
+    private var fileTable: String {
+        let rows = parts.flatMap { part in part.files.map { (part.prefix, $0) } }
+        let listed = rows.count
+        let all = reports.reduce(0) { $0 + $1.summary.filesByState.values.reduce(0, +) - ($1.summary.filesByState[.skipped] ?? 0) }
+        var out = "<section id=\"files\"><h2>Files</h2>"
+        if all > listed {
+            out += "<p class=\"note\">\(listed) of \(all) files (those not done first); report --format csv lists every file.</p>"
+        }
+        out += "<table class=\"files\"><thead><tr><th>input</th><th>state</th><th>output</th><th class=\"n\">size</th><th class=\"n\">output size</th>"
+            + "<th>error</th></tr></thead><tbody>"
+        for (prefix, file) in rows {
+            let record = file.record
+            let error = record.failure.map { "\($0.code.rawValue): \($0.message)" } ?? ""
+            out += "<tr class=\"\(record.state.rawValue)\"><td class=\"path\">\(HTMLText.escaped(prefix + record.file.relativePath))</td>"
+                + "<td>\(record.state.rawValue.replacingOccurrences(of: "_", with: " "))</td>"
+                + "<td class=\"path\">\(file.outputs.map(HTMLText.escaped).joined(separator: "<br>"))</td>"
+                + "<td class=\"n\">\(ByteCountText.format(record.file.size))</td>"
+                + "<td class=\"n\">\(file.outputs.isEmpty ? "" : ByteCountText.format(file.outputBytes))</td>"
+                + "<td>\(HTMLText.escaped(error))</td></tr>"
+        }
+        return out + "</tbody></table></section>\n"
+    }
+
+    private static let style = """
+        body{font:14px/1.45 system-ui,sans-serif;color:#1d232a;margin:24px auto;max-width:1000px;padding:0 16px}
+        h1{font-size:22px;margin:0}header p{margin:2px 0 16px;color:#555}h2{font-size:17px;margin:24px 0 8px;border-bottom:1px solid #ddd}
+        .figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:8px;margin:0}
+        .figures div{border:1px solid #e3e3e3;border-radius:6px;padding:6px 10px}dt{color:#666;font-size:12px}dd{margin:0;font-weight:600}
+        .note{color:#555;font-size:13px}.chart{overflow-x:auto}svg text{font:11px system-ui,sans-serif;fill:#333}
+        .phase.signing{fill:#8e6cc7}.phase.upload{fill:#3a7bd5}.phase.execution{fill:#e8953a}.phase.download{fill:#2a9d8f}
+        .failed-attempt{opacity:.4}.outcome.done{fill:#2e9e4f}.outcome.failed{fill:#d0342c}.outcome.unfinished{fill:#9aa0a6}
+        svg .failmark{fill:#d0342c;font-weight:700}svg .retries{fill:#b35c00}.axis line{stroke:#888}.rate{fill:#3a7bd5}
+        table{border-collapse:collapse;width:100%;font-size:13px}th,td{text-align:left;padding:3px 6px;border-bottom:1px solid #eee;vertical-align:top}
+        .n{text-align:right;white-space:nowrap}.path{word-break:break-all;font-family:ui-monospace,monospace}tr.code th{background:#fbeceb}
+        tr.failed td:nth-child(2),tr.known_bad td:nth-child(2){color:#d0342c;font-weight:600}
+        footer{margin-top:24px;color:#777;font-size:12px}
+        @media print{body{margin:0;max-width:none}.chart{overflow:visible}section{break-inside:avoid-page}h2{break-after:avoid}}
+        """
+}
