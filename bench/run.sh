@@ -9,6 +9,7 @@ bench/ledger.sh
 bench/service.sh
 bench/pipeline.sh
 bench/scale.sh
+bench/html.sh
 bench/defaults.sh
 bench/tus.sh
 bench/fuzz.py
