@@ -65,6 +65,7 @@ let package = Package(
         ]),
         .testTarget(name: "AssemblyLineCLITests", dependencies: [
             "AssemblyLineCLI", "assemblyline", "AssemblyLine", "ConfigFormat", "SQLiteLedger", "ImageRobot", "Digests", "TestSupport",
+            "HTTPMessages", "HTTPServer",
         ]),
         .testTarget(name: "RunSessionTests", dependencies: [
             "AssemblyLine", "ConfigFormat", "Digests", "HTTPMessages", "SQLiteLedger", "YAMLReader", "TestSupport",

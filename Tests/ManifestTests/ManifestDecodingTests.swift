@@ -127,6 +127,15 @@ import Testing
         #expect(expected.serialized == #"{"thumb":{"imagemagick_stack":"v3.0.0","robot":"/image/resize","use":":original","width":64,"zoom":false}}"#)
     }
 
+    @Test func aPingURLIsNamedByItsSourceWithATimeoutAndNoneByDefault() throws {
+        let manifest = try decodeManifest(minimalManifest + "monitoring: {ping_url_file: secrets/ping, ping_timeout: 3s}\n")
+        #expect(manifest.monitoring.pingURL.map { "\($0)" }?.hasSuffix("/secrets/ping") == true, "resolved against the manifest: \(String(describing: manifest.monitoring.pingURL))")
+        #expect(manifest.monitoring.pingTimeout == .seconds(3))
+        let plain = try decodeManifest(minimalManifest)
+        #expect(plain.monitoring.pingURL == nil && plain.monitoring.pingTimeout == .seconds(10))
+        #expect(try decodeManifest(minimalManifest + "monitoring: {ping_url_env: HC_URL}\n").monitoring.pingURL == .environment("HC_URL"))
+    }
+
     @Test func localSignerReadsItsSecretFromTheEnvironmentByName() throws {
         let manifest = try decodeManifest(minimalManifest + "signer: {kind: local, secret_env: TL_SECRET}\n")
         #expect(manifest.signer == .local(secret: .environment("TL_SECRET")))

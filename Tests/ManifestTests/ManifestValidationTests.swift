@@ -97,6 +97,10 @@ struct BadManifest: CustomTestStringConvertible, Sendable {
                     issue: "m.yaml:9:19: output.steps[1]: no step 'thumbs' in the recipe; expected one of :original, resize"),
         BadManifest(yaml: minimalManifest + "output:\n  steps: some\n",
                     issue: "m.yaml:9:10: output.steps: expected all, none, or a list of step names, found 'some'"),
+        BadManifest(yaml: minimalManifest + "monitoring:\n  ping_url_env: HC_URL\n  ping_url_file: ping\n",
+                    issue: "m.yaml:10:18: monitoring.ping_url_file: ping_url_env and ping_url_file are mutually exclusive; expected exactly one"),
+        BadManifest(yaml: minimalManifest + "monitoring:\n  ping_url_env: HC_URL\n  ping_timeout: 5m\n",
+                    issue: "m.yaml:10:17: monitoring.ping_timeout: out of range; expected a duration such as 500ms, 90s, 5m, 1h or 1h30m, from 100ms to 1m"),
         BadManifest(yaml: "version: 1\nname: a\ninputs:\n  include: [\"ok/*.jpg\", \"in/[abc\"]\nresize: {width: 5}\n",
                     issue: "m.yaml:4:12: inputs.include: glob pattern 'in/[abc', position 4: '[' is never closed by ']'"),
     ]

@@ -48,7 +48,7 @@ struct ManifestSections {
         let output = self.output(table, stateDir: stateDir, recipe: recipe)
         let shards = self.shards(table), concurrency = self.concurrency(table), upload = self.upload(table)
         let retry = self.retry(table), poll = self.poll(table), (limits, resultLimits) = self.limits(table)
-        let monitoring = MonitoringSettings(metricsFile: table.table("monitoring", keys: ["metrics_file"])?.string("metrics_file").map(resolve))
+        let monitoring = self.monitoring(table)
         guard let name, let endpoint, let auth, let signer, let inputs, let recipe, let output else { return nil }
         return Manifest(
             file: file, name: name, endpoint: endpoint, auth: auth, signer: signer, inputs: inputs,
@@ -58,6 +58,17 @@ struct ManifestSections {
     }
 
     private func resolve(_ path: String) -> String { PathText.resolve(path, against: directory) }
+
+    /// `monitoring`: the metrics file, and the ping URL's source (either key of it names one) with its timeout.
+    private func monitoring(_ table: ConfigTable) -> MonitoringSettings {
+        guard let section = table.table("monitoring", keys: ["metrics_file", "ping_url_env", "ping_url_file", "ping_timeout"]) else {
+            return MonitoringSettings()
+        }
+        let pings = section.has("ping_url_env") || section.has("ping_url_file")
+        return MonitoringSettings(metricsFile: section.string("metrics_file").map(resolve),
+                                  pingURL: pings ? section.secretSource(prefix: "ping_url", relativeTo: directory) : nil,
+                                  pingTimeout: section.duration("ping_timeout", in: ManifestDefaults.pingTimeoutRange) ?? ManifestDefaults.pingTimeout)
+    }
 
     private func name(_ table: ConfigTable) -> String? {
         let expected = "a name of letters, digits, '.', '_' and '-' (at most 64)"

@@ -4,6 +4,9 @@ package enum ManifestDefaults {
     package static let expiresInRange: ClosedRange<Duration> = .seconds(10)...Duration.seconds(86_400)
     package static let signerTimeout: Duration = .seconds(10)
     package static let signerTimeoutRange: ClosedRange<Duration> = .milliseconds(100)...Duration.seconds(300)
+    /// A ping to a dead-man's switch is short: healthchecks' own clients give up after 10 s.
+    package static let pingTimeout: Duration = .seconds(10)
+    package static let pingTimeoutRange: ClosedRange<Duration> = .milliseconds(100)...Duration.seconds(60)
 
     package static let resizeStrategy: ResizeSettings.Strategy = .fit
     package static let resizeDimensionRange: ClosedRange<Int> = 1...20_000

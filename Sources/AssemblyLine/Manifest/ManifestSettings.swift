@@ -135,8 +135,14 @@ package struct OutputSettings: Sendable, Hashable {
 package struct MonitoringSettings: Sendable, Hashable {
     /// Where each run writes its figures for Prometheus' textfile collector (absolute), if anywhere.
     package var metricsFile: String?
+    /// Where the URL of the dead-man's switch each run pings is read from (`ping_url_env`, `ping_url_file`), if any.
+    package var pingURL: SecretSource?
+    /// How long a ping may take (`ping_timeout`), after which it is given up with a warning.
+    package var pingTimeout: Duration
 
-    package init(metricsFile: String? = nil) {
+    package init(metricsFile: String? = nil, pingURL: SecretSource? = nil, pingTimeout: Duration = ManifestDefaults.pingTimeout) {
         self.metricsFile = metricsFile
+        self.pingURL = pingURL
+        self.pingTimeout = pingTimeout
     }
 }

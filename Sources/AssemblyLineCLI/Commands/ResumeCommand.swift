@@ -57,12 +57,16 @@ struct ResumeCommand: CLICommand {
             let loaded = try ConfigFileLoader.manifest(record.manifestPath)
             let manifest = record.partition.isWhole ? loaded : loaded.partitioned(record.partition)
             let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
-            let progress = RunProgress(options: options, console: console, index: nil)
-            let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { [shardFilter, options] stop in
-                try await session.resume(record, shards: shardFilter, maxDuration: options.maxDuration, observer: progress, stop: stop)
+            let pings = PingMonitor.make(manifest.monitoring, console: console)
+            let console = pings?.console ?? console
+            let progress = RunProgress(options: options, console: console, index: nil, pings: pings)
+            try await PingMonitor.reporting(pings, configuration: Self.configuration, progress: progress) { [shardFilter, options] in
+                let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
+                    try await session.resume(record, shards: shardFilter, maxDuration: options.maxDuration, observer: progress, stop: stop)
+                }
+                await MetricsFile.record(outcome, option: options.metricsFile, manifest: manifest, stateDirectory: stateDirectory, console: console)
+                try RunEnded(outcome).check()
             }
-            await MetricsFile.record(outcome, option: options.metricsFile, manifest: manifest, stateDirectory: stateDirectory, console: console)
-            try RunEnded(outcome).check()
         }
     }
 }

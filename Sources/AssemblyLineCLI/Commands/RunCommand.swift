@@ -62,12 +62,16 @@ struct RunCommand: CLICommand {
             let forecast = try await session.forecast(force: force, checksums: checksum, retryFailed: retryFailed)
             return ForecastText.show(forecast, of: manifest, json: false, console: console)
         }
-        let progress = RunProgress(options: options, console: console, index: RunIndex(environment: ProcessInfo.processInfo.environment))
-        let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
-            try await session.run(force: force, checksums: checksum, retryFailed: retryFailed, resumingBatch: parts.isGiven,
-                                  maxDuration: options.maxDuration, observer: progress, stop: stop)
+        let pings = PingMonitor.make(manifest.monitoring, console: console)
+        let console = pings?.console ?? console
+        let progress = RunProgress(options: options, console: console, index: RunIndex(environment: ProcessInfo.processInfo.environment), pings: pings)
+        try await PingMonitor.reporting(pings, configuration: Self.configuration, progress: progress) { [force, checksum, retryFailed, parts, options] in
+            let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
+                try await session.run(force: force, checksums: checksum, retryFailed: retryFailed, resumingBatch: parts.isGiven,
+                                      maxDuration: options.maxDuration, observer: progress, stop: stop)
+            }
+            await MetricsFile.record(outcome, option: options.metricsFile, manifest: manifest, stateDirectory: stateDirectory, console: console)
+            try RunEnded(outcome).check()
         }
-        await MetricsFile.record(outcome, option: options.metricsFile, manifest: manifest, stateDirectory: stateDirectory, console: console)
-        try RunEnded(outcome).check()
     }
 }

@@ -76,6 +76,11 @@ struct RunEnded: Error, Sendable {
     }
 }
 
+/// An error already reported (its message written, its status chosen) before the command ends with `status`.
+struct Reported: Error, Sendable {
+    let status: ExitStatus
+}
+
 /// `check` found outputs missing or changed, or files of a batch in no partition or in two; the list is printed already.
 struct CheckFound: Error, Sendable {
     let count: Int

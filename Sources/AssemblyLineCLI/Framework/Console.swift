@@ -8,9 +8,12 @@ import Foundation
 /// line an event `log`.
 struct Console: Sendable {
     var jsonLines = false
+    /// Keeps the last lines written, when a run pings a monitor with them (``PingMonitor``).
+    var tail: LogTail?
 
     /// Writes text to standard output as it is.
     func out(_ text: String) {
+        tail?.append(text)
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
@@ -21,7 +24,10 @@ struct Console: Sendable {
 
     /// Writes text to standard error: as it is, or each line as a JSON object.
     func error(_ text: String) {
-        guard jsonLines else { return FileHandle.standardError.write(Data(text.utf8)) }
+        guard jsonLines else {
+            tail?.append(text)
+            return FileHandle.standardError.write(Data(text.utf8))
+        }
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let (event, message): (String, Substring) = if line.hasPrefix("Error: ") {
                 ("error", line.dropFirst("Error: ".count))
@@ -36,6 +42,8 @@ struct Console: Sendable {
 
     /// Writes one JSON object as a line to standard error.
     func errorLine(_ object: JSONValue) {
-        FileHandle.standardError.write(Data((object.serialized + "\n").utf8))
+        let line = object.serialized + "\n"
+        tail?.append(line)
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -19,6 +19,8 @@ enum ErrorReporter {
             return status(of: ended)
         case is CheckFound:
             return .failedShards
+        case let reported as Reported:
+            return reported.status
         case let failure as CommandError:
             console.error(failure.message + "\n")
             return status(of: failure)

@@ -34,9 +34,12 @@ final class RunProgress: RunObserver {
     private let screen = Mutex(())
     /// Where a new run is recorded, so that its ID alone finds it; nil for a resume.
     private let index: RunIndex?
+    /// The monitor told of the run's start, if the manifest names one.
+    private let pings: PingMonitor?
 
-    init(options: RunOptions, console: Console, index: RunIndex?) {
+    init(options: RunOptions, console: Console, index: RunIndex?, pings: PingMonitor? = nil) {
         self.index = index
+        self.pings = pings
         self.format = options.logFormat
         self.quiet = options.quiet
         self.verbose = options.verbose
@@ -45,9 +48,12 @@ final class RunProgress: RunObserver {
     }
 
     var runID: RunID {
-        guard let runID = id.withLock({ $0 }) else { preconditionFailure("a run's lines come after its start") }
+        guard let runID = startedRunID else { preconditionFailure("a run's lines come after its start") }
         return runID
     }
+
+    /// The run's ID once it started; nil before (a plan error, a held lock).
+    var startedRunID: RunID? { id.withLock { $0 } }
 
     // MARK: - RunObserver
 
@@ -57,6 +63,7 @@ final class RunProgress: RunObserver {
 
     func started(_ run: StartedRun) {
         id.withLock { $0 = run.runID }
+        pings?.start(run.runID)
         announce()
         if case let .new(forecast) = run.origin {
             if let reason = index?.record(run.runID, stateDirectory: run.stateDirectory) {
