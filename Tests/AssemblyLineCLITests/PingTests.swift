@@ -80,10 +80,12 @@ import Testing
         #expect(slow.stderr.contains("warning: the ping URL (environment variable HC_URL): the ping was not delivered (transport: timed out"),
                 "\(slow.stderr)")
         #expect(!slow.stderr.contains(Self.check))
-        // the run's own time, from the ledger: the pings added at most the one timeout at the end (and what starting a process costs)
+        // the run's own time, from the ledger, against the process's: a hanging monitor held it about its 1 s timeout, where
+        // without one the transfer would wait out the transport's 60 s low-speed limit (the slack is for a loaded machine,
+        // where starting and ending a process alone takes seconds)
         let json = try await BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--format", "json"], in: directory.url)
         let elapsed = try #require(try JSONValue(parsing: Array(json.stdout.utf8)).objectValue?["elapsed_ms"]?.integerValue)
-        #expect(wall - .milliseconds(elapsed) < .seconds(3), "the run took \(elapsed) ms, the process \(wall)")
+        #expect(wall - .milliseconds(elapsed) < .seconds(20), "the run took \(elapsed) ms, the process \(wall)")
 
         // a monitor that is down, after a file that fails: the warning, and the run's own status
         try Data("not a png".utf8).write(to: directory.url.appendingPathComponent("job/in/landscapes/broken.png"))

@@ -112,6 +112,7 @@ import Testing
                   0       2       600 B
                   1       2       500 B
                   2       1       400 B
+            usage: unknown (1.5 KiB to send; no recent run of this recipe said its usage)
             shards hold at most 2 files and 1.0 GiB; a larger file is a shard of its own
 
             """)

@@ -46,6 +46,10 @@ package protocol RunLedger: Sendable {
     /// with that reason, as long as no run did them since and runs since kept confirming them (a prune forgets the others).
     func knownBadFiles(manifestPath: String, recipeFingerprint: String) async throws -> [FileIdentity: FailureReason]
 
+    /// The usage the completed Assemblies of the manifest's `runs` most recent runs under the recipe said they
+    /// cost, with the planned bytes of their shards; nil when none said.
+    func usageBasis(manifestPath: String, recipeFingerprint: String, runs: Int) async throws -> UsageForecast.Basis?
+
     // MARK: Shard state machine
 
     /// Writes the intent of a new attempt with its client-chosen Assembly ID, before anything is sent.

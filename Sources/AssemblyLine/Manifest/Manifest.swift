@@ -28,6 +28,8 @@ package struct Manifest: Sendable, Hashable {
     package var partition: Partition = .whole
     /// What the runs tell monitoring (`monitoring`).
     package var monitoring = MonitoringSettings()
+    /// `limits.max_usage`: the most usage (bytes) a run's forecast may reach; a run forecast past it is refused.
+    package var maxUsage: Int64?
     /// The relative paths a run is limited to (`--files-from`), compared by their bytes; nil: every input.
     package var onlyFiles: Set<PathKey>?
 

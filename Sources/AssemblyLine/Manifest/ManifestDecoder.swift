@@ -47,14 +47,14 @@ struct ManifestSections {
         let stateDir = table.string("state_dir").map(resolve) ?? resolve(ManifestDefaults.stateDir)
         let output = self.output(table, stateDir: stateDir, recipe: recipe)
         let shards = self.shards(table), concurrency = self.concurrency(table), upload = self.upload(table)
-        let retry = self.retry(table), poll = self.poll(table), (limits, resultLimits) = self.limits(table)
+        let retry = self.retry(table), poll = self.poll(table), (limits, resultLimits, maxUsage) = self.limits(table)
         let monitoring = self.monitoring(table)
         guard let name, let endpoint, let auth, let signer, let inputs, let recipe, let output else { return nil }
         return Manifest(
             file: file, name: name, endpoint: endpoint, auth: auth, signer: signer, inputs: inputs,
             recipe: recipe, notifyURL: notifyURL, shards: shards, concurrency: concurrency,
             upload: upload, retry: retry, poll: poll, limits: limits, resultLimits: resultLimits,
-            output: output, stateDir: stateDir, monitoring: monitoring)
+            output: output, stateDir: stateDir, monitoring: monitoring, maxUsage: maxUsage)
     }
 
     private func resolve(_ path: String) -> String { PathText.resolve(path, against: directory) }
@@ -204,9 +204,9 @@ struct ManifestSections {
         return settings
     }
 
-    private func limits(_ table: ConfigTable) -> (RateLimits, ResultLimits) {
+    private func limits(_ table: ConfigTable) -> (RateLimits, ResultLimits, maxUsage: Int64?) {
         let section = table.table("limits", keys: ["creations_per_minute", "status_per_second", "max_results_per_file", "max_result_size",
-                                                    "partition_share"])
+                                                    "partition_share", "max_usage"])
         let rates = RateLimits(
             creationsPerMinute: section?.int("creations_per_minute", in: ManifestDefaults.creationsPerMinuteRange) ?? ManifestDefaults.creationsPerMinute,
             statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond,
@@ -214,7 +214,7 @@ struct ManifestSections {
         let results = ResultLimits(
             maxResultsPerFile: section?.int("max_results_per_file", in: ManifestDefaults.maxResultsPerFileRange) ?? ManifestDefaults.maxResultsPerFile,
             maxResultSize: section?.size("max_result_size", in: ManifestDefaults.maxResultSizeRange) ?? ManifestDefaults.maxResultSize)
-        return (rates, results)
+        return (rates, results, section?.size("max_usage", in: ManifestDefaults.maxUsageRange))
     }
 
     private func output(_ table: ConfigTable, stateDir: String, recipe: Recipe?) -> OutputSettings? {

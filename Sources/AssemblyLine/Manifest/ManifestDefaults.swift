@@ -50,6 +50,8 @@ package enum ManifestDefaults {
     /// A result whose size the service does not declare stops downloading here: 16 GiB.
     package static let maxResultSize: Int64 = 16 << 30
     package static let maxResultSizeRange: ClosedRange<Int64> = 1...(1 << 40)
+    /// `limits.max_usage`: none by default; from 1 MiB to 1 PiB.
+    package static let maxUsageRange: ClosedRange<Int64> = (1 << 20)...(1 << 50)
 
     package static let stateDir = "runs"
     /// Relative to the state directory.

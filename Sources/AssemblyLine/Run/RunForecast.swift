@@ -6,10 +6,13 @@ package struct RunForecast: Sendable, Hashable {
     package var incremental: IncrementalPlan
     /// Whether outputs of skipped files were checked by MD5 too (else by size).
     package var checksums: Bool
+    /// The usage the run is expected to cost, from past runs.
+    package var usage: UsageForecast
 
-    package init(planned: PlanResult, incremental: IncrementalPlan, checksums: Bool) {
+    package init(planned: PlanResult, incremental: IncrementalPlan, checksums: Bool, usage: UsageForecast.Basis? = nil) {
         self.planned = planned
         self.incremental = incremental
         self.checksums = checksums
+        self.usage = UsageForecast(bytesToSend: incremental.plan.bytes, basis: usage)
     }
 }

@@ -28,22 +28,29 @@ package struct RunSession: Sendable {
     package func forecast(force: Bool, checksums: Bool, retryFailed: Bool = false) async throws -> RunForecast {
         let planned = try manifest.plan()
         let earlier = try await adapters.withExistingLedger(in: stateDirectory) { ledger -> EarlierFiles in
-            guard let ledger else { return ([:], [:]) }
+            guard let ledger else { return EarlierFiles(done: [:], bad: [:], usage: nil) }
             return try await earlierFiles(in: ledger, force: force, retryFailed: retryFailed)
         }
-        return forecast(planned, done: earlier.done, bad: earlier.bad, checksums: checksums)
+        return forecast(planned, earlier, checksums: checksums)
     }
 
-    /// What earlier runs of a manifest left: the files done, with their outputs, and the known bad ones, with their reasons.
-    private typealias EarlierFiles = (done: [FileIdentity: CompletedFile], bad: [FileIdentity: FailureReason])
+    /// What earlier runs of a manifest left: the files done, with their outputs, the known bad ones, with their
+    /// reasons, and what their Assemblies cost.
+    private struct EarlierFiles {
+        var done: [FileIdentity: CompletedFile]
+        var bad: [FileIdentity: FailureReason]
+        var usage: UsageForecast.Basis?
+    }
 
-    /// The files earlier runs of the manifest did, and failed for a reason of their own, under its recipe:
-    /// none with `force`, no failed ones with `retryFailed`.
+    /// The files earlier runs of the manifest did, and failed for a reason of their own, under its recipe (none with
+    /// `force`, no failed ones with `retryFailed`), and the usage of its recent runs.
     private func earlierFiles(in ledger: any RunLedger, force: Bool, retryFailed: Bool) async throws -> EarlierFiles {
-        guard !force else { return ([:], [:]) }
         let (path, recipe) = (manifest.file, manifest.recipe.fingerprint)
+        let usage = try await ledger.usageBasis(manifestPath: path, recipeFingerprint: recipe, runs: UsageForecast.recentRuns)
+        guard !force else { return EarlierFiles(done: [:], bad: [:], usage: usage) }
         let done = try await ledger.completedFiles(manifestPath: path, recipeFingerprint: recipe)
-        return (done, retryFailed ? [:] : try await ledger.knownBadFiles(manifestPath: path, recipeFingerprint: recipe))
+        let bad = retryFailed ? [:] : try await ledger.knownBadFiles(manifestPath: path, recipeFingerprint: recipe)
+        return EarlierFiles(done: done, bad: bad, usage: usage)
     }
 
     /// The files the manifest's runs did under its recipe, with their outputs (what an incremental run
@@ -54,11 +61,10 @@ package struct RunSession: Sendable {
         }
     }
 
-    private func forecast(_ planned: PlanResult, done: [FileIdentity: CompletedFile], bad: [FileIdentity: FailureReason],
-                          checksums: Bool) -> RunForecast {
+    private func forecast(_ planned: PlanResult, _ earlier: EarlierFiles, checksums: Bool) -> RunForecast {
         let check = OutputCheck(checksums: checksums ? adapters.digester : nil)
-        let incremental = IncrementalPlan(planned.plan, done: done, bad: bad, check: check, limits: manifest.shards)
-        return RunForecast(planned: planned, incremental: incremental, checksums: checksums)
+        let incremental = IncrementalPlan(planned.plan, done: earlier.done, bad: earlier.bad, check: check, limits: manifest.shards)
+        return RunForecast(planned: planned, incremental: incremental, checksums: checksums, usage: earlier.usage)
     }
 
     // MARK: - Start
@@ -110,7 +116,10 @@ package struct RunSession: Sendable {
         let earlier = try await earlierFiles(in: ledger, force: force, retryFailed: retryFailed)
         let planned: PlanResult
         if let early { planned = early } else { planned = try await finishPlan() }
-        let forecast = forecast(planned, done: earlier.done, bad: earlier.bad, checksums: checksums)
+        let forecast = forecast(planned, earlier, checksums: checksums)
+        if let limit = manifest.maxUsage, let expected = forecast.usage.expectedUsage, expected > limit {
+            throw RunSessionError.usageOverLimit(forecast.usage, limit: limit)
+        }
         if !forecast.incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
         let runID = RunID.generate(at: ports.clock.now)
         let batch = batch ?? BatchID.daily(manifest.name, at: ports.clock.now)

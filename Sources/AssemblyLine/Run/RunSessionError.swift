@@ -20,4 +20,6 @@ package enum RunSessionError: Error, Sendable, Hashable {
     case noRuns(path: String)
     /// `resume` of a run an operator canceled (final).
     case canceled(RunID)
+    /// The run's forecast usage is past `limits.max_usage`.
+    case usageOverLimit(UsageForecast, limit: Int64)
 }

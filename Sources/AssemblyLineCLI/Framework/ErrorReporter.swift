@@ -95,6 +95,8 @@ enum ErrorReporter {
                 + (range.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none") + ")"
         case let .noRuns(path): "no runs recorded in \(path)"
         case let .canceled(run): "run \(run) was canceled, which is final; start a new run instead"
+        case let .usageOverLimit(forecast, limit):
+            "the run would cost \(ForecastText.usage(forecast)), past limits.max_usage \(ByteCountText.format(limit)); nothing was sent"
         }
     }
 
@@ -105,7 +107,7 @@ enum ErrorReporter {
         case .locked: .locked
         case .outputUnusable: .cannotCreateOutput
         case .unreachable: .unavailable
-        case .recipeChanged, .noRuns: .invalidInput
+        case .recipeChanged, .noRuns, .usageOverLimit: .invalidInput
         case .noSuchShards: .usage
         case .canceled: .canceled
         }

@@ -52,6 +52,7 @@ struct ForecastText {
                 }
             }
         }
+        lines.append("usage: \(Self.usage(forecast.usage))" + (manifest.maxUsage.map { ", limits.max_usage \(ByteCountText.format($0))" } ?? ""))
         let limit = manifest.shards
         lines.append("shards hold at most \(limit.maxFiles.map(String.init) ?? "any number of") files and \(limit.maxBytes.map(ByteCountText.format) ?? "any size"); a larger file is a shard of its own")
         return lines.joined(separator: "\n") + "\n"
@@ -92,8 +93,28 @@ struct ForecastText {
                     }),
                 ])
             }),
+            "usage": .object([
+                "bytes_to_send": .integer(forecast.usage.bytesToSend),
+                "expected_usage_bytes": forecast.usage.expectedUsage.map { .integer($0) } ?? .null,
+                "basis": forecast.usage.basis.map { basis in
+                    .object(["runs": .integer(Int64(basis.runs)), "usage_bytes": .integer(basis.usageBytes), "input_bytes": .integer(basis.inputBytes)])
+                } ?? .null,
+                "max_usage_bytes": manifest.maxUsage.map { .integer($0) } ?? .null,
+            ]),
             "warnings": .array(forecast.planned.warnings.map { .object(["path": .string($0.path), "problem": .string($0.problem)]) }),
         ])
+    }
+
+    /// The expected usage in GB with its basis: `about 1.2 GiB (4.0 GiB to send at 0.31 usage per input byte, as the last 3 runs cost)`,
+    /// or that there is none yet.
+    static func usage(_ forecast: UsageForecast) -> String {
+        let send = ByteCountText.format(forecast.bytesToSend)
+        guard let basis = forecast.basis, let expected = forecast.expectedUsage else {
+            return "unknown (\(send) to send; no recent run of this recipe said its usage)"
+        }
+        return "about \(ByteCountText.format(expected)) (\(send) to send at \(String(format: "%.2f", basis.ratio)) usage per input byte, as "
+            + "\(basis.runs == 1 ? "the last run" : "the last \(basis.runs) runs") of this recipe cost: \(ByteCountText.format(basis.usageBytes)) "
+            + "for \(ByteCountText.format(basis.inputBytes)))"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -24,3 +24,14 @@ import Testing
         #expect(try Self.usage(#""bytes_usage":{"total":5},"queue_duration":[1]"#) == .unknown)
     }
 }
+
+/// The expected usage of a run: its bytes at the ratio past runs cost; none without a basis or with no input bytes in it.
+@Suite struct UsageForecastArithmeticTests {
+    @Test func theBytesToSendAtThePastRatioRoundedUp() {
+        let basis = UsageForecast.Basis(runs: 3, usageBytes: 3_000, inputBytes: 2_000)
+        #expect(UsageForecast(bytesToSend: 1_001, basis: basis).expectedUsage == 1_502)
+        #expect(UsageForecast(bytesToSend: 0, basis: basis).expectedUsage == 0)
+        #expect(UsageForecast(bytesToSend: 1_000, basis: nil).expectedUsage == nil)
+        #expect(UsageForecast(bytesToSend: 1_000, basis: UsageForecast.Basis(runs: 1, usageBytes: 5, inputBytes: 0)).basis == nil)
+    }
+}
