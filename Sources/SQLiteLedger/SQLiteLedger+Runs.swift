@@ -120,7 +120,8 @@ extension SQLiteLedger {
             arguments += [.integer(Int64(partition.index)), .integer(Int64(partition.count))]
         }
         let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return try rows("SELECT \(LedgerRowReader.runColumns) FROM runs\(condition) ORDER BY id DESC LIMIT ?",
+        // Newest first by the start's millisecond: run IDs name its second only, and two runs of one second sort by their random suffix.
+        return try rows("SELECT \(LedgerRowReader.runColumns) FROM runs\(condition) ORDER BY created_at DESC, id DESC LIMIT ?",
                         arguments + [.integer(Int64(max(0, limit)))], table: "runs") { try $0.runRecord() }
     }
 

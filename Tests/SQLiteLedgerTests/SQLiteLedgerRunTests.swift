@@ -56,6 +56,18 @@ import Testing
         #expect(try await ledger.latestRun()?.id == ids.last)
     }
 
+    @Test func runsStartedInOneSecondAreNewestFirstByTheirMillisecond() async throws {
+        // Run IDs name the second only: in one second, the later run may have the smaller random suffix
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let earlier = try RunID(parsing: "20261204T020000Z-ffffff"), later = try RunID(parsing: "20261204T020000Z-000000")
+        for (id, offset) in [(earlier, 0.1), (later, 0.7)] {
+            try await ledger.createRun(Fixture.newRun(Fixture.plan(shards: 1, filesPerShard: 1), id: id, at: Fixture.time(offset)))
+        }
+        #expect(try await ledger.latestRun()?.id == later)
+        #expect(try await ledger.recentRuns(limit: 2).map(\.id) == [later, earlier])
+    }
+
     @Test func aRunThatFailsHalfWayLeavesNothingBehind() async throws {
         let directory = try TemporaryDirectory()
         let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
