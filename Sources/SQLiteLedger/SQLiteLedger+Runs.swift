@@ -139,6 +139,11 @@ extension SQLiteLedger {
     }
 
     package func statistics(of id: RunID) throws -> RunStatistics {
+        try statistics(of: id, shardDurations: true)
+    }
+
+    /// The run's figures; without `shardDurations` (a history of many runs, which shows none) the durations are not read.
+    package func statistics(of id: RunID, shardDurations: Bool) throws -> RunStatistics {
         let key: [SQLiteValue] = [.text(id.rawValue)]
         guard try !rows("SELECT 1 FROM runs WHERE id = ?", key, table: "runs", { _ in () }).isEmpty else {
             throw LedgerError.runNotFound(id)
@@ -157,7 +162,7 @@ extension SQLiteLedger {
             """, key + [.state(AttemptOutcome.completed)], table: "attempts") { (try $0.integer(), try $0.int(), try $0.real(), try $0.real()) }
         let received = try rows("SELECT coalesce(sum(size), 0) FROM results WHERE run_id = ? AND state = ?",
                                 key + [.state(ResultState.downloaded)], table: "results") { try $0.integer() }
-        let durations = try rows("""
+        let durations = !shardDurations ? [] : try rows("""
             SELECT s.shard_index,
                    CAST(round((julianday(max(r.downloaded_at)) - julianday((SELECT min(started_at) FROM attempts a
                         WHERE a.run_id = s.run_id AND a.shard_index = s.shard_index))) * 86400000.0) AS INTEGER)

@@ -3,7 +3,8 @@ import ConfigFormat
 import Foundation
 import SQLiteLedger
 
-/// `assemblyline report RUN_ID|latest [--format table|json|csv]`: what the ledger knows of one run.
+/// `assemblyline report RUN_ID|latest [--format table|json|csv|html]`: what the ledger knows of one run (or of a
+/// batch's partitions with `--batch`, or of the nights since a time with `--history`).
 struct ReportCommand: CLICommand {
     /// The report's output forms.
     enum Format: String, CaseIterable, Sendable {
@@ -17,16 +18,22 @@ struct ReportCommand: CLICommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Report what the ledger knows of a run: shards and files by state, failures by code.",
-        discussion: "csv prints one row per file (per result with --results). Reads the ledger without changing it; an unknown run exits 65.",
-        arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest (none with --batch).", isOptional: true)],
+        discussion: """
+            csv prints one row per file (per result with --results). --history prints a row per night instead (a batch's \
+            partitions make one), oldest first, as table, json or html. Reads the ledger without changing it; an unknown run exits 65.
+            """,
+        arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest (none with --batch or --history).", isOptional: true)],
         options: [OptionSpec(name: "format", valueName: "format",
                              help: "table (default), json, csv or html; with --failed also paths or paths0 (the failed files for run --files-from)."),
                   OptionSpec(name: "output", valueName: "file", help: "With --format html: write the page to this file (replaced whole) instead of standard output."),
                   OptionSpec(name: "failed", help: "Only the failed files, each with its error code and reason."),
                   OptionSpec(name: "results", help: "Each result of the run: its input, step, state, checks, and where it went (a path or a URL)."),
                   OptionSpec(name: "batch", valueName: "id", help: "One report of a batch's partitions, merged from their ledgers (docs/scale-out.md)."),
+                  OptionSpec(name: "history", help: "A row per night: files done, failed, skipped and known bad, elapsed, bytes, usage (docs/reports.md)."),
+                  OptionSpec(name: "since", valueName: "duration", help: "With --history: the nights started within this long (default 30d)."),
                   OptionSpec(name: "state-dir", valueName: "dir",
-                             help: "Use this state directory's ledger; with --batch, repeatable, each a directory or a glob.", isRepeating: true),
+                             help: "Use this state directory's ledger; with --batch or --history, repeatable, each a directory or a glob.",
+                             isRepeating: true),
                   LedgerLocation.options[1]])
 
     /// nil for `latest`.
@@ -40,6 +47,9 @@ struct ReportCommand: CLICommand {
     var stateDirCount: Int
     /// `--output`: where the HTML page goes.
     var output: String?
+    /// `--history`: the earliest start a night may have, the ledgers to read and the manifest whose runs count (nil: all).
+    var history: (since: Date, ledgers: BatchLedgers, manifestPath: String?)?
+    var givesSince: Bool
 
     init(_ values: ParsedValues) throws {
         format = try values.choice("format", as: Format.self) ?? .table
@@ -48,7 +58,15 @@ struct ReportCommand: CLICommand {
         location = LedgerLocation(values)
         stateDirCount = values.options("state-dir").count
         output = values.option("output")
-        if let text = values.option("batch") {
+        givesSince = values.option("since") != nil
+        if values.flag("history") {
+            guard values.positional(0) == nil, values.option("batch") == nil else {
+                throw UsageError("--history reports every night of the ledgers: drop the run ID and --batch")
+            }
+            let span = try values.duration("since") ?? RunHistory.defaultSpan
+            history = (Date().addingTimeInterval(-span.timeInterval), try BatchLedgers(values, defaultDirectory: ManifestDefaults.stateDir),
+                       try values.option("manifest").map { try ConfigFileLoader.manifest($0).file })
+        } else if let text = values.option("batch") {
             guard let id = BatchID(rawValue: text) else { throw UsageError("--batch: expected \(BatchID.expected), found '\(text)'") }
             guard values.positional(0) == nil else { throw UsageError("--batch reports a batch, not a run: drop the run ID") }
             batch = (id, try BatchLedgers(values))
@@ -63,6 +81,13 @@ struct ReportCommand: CLICommand {
         if [.paths, .paths0].contains(format), !failedOnly { throw UsageError("--format \(format) lists the failed files: add --failed") }
         if output != nil, format != .html { throw UsageError("--output writes the HTML page: add --format html") }
         if format == .html, failedOnly || listsResults { throw UsageError("--format html is the whole report; --failed and --results are other reports") }
+        if givesSince, history == nil { throw UsageError("--since narrows --history: add --history") }
+        if let history {
+            if failedOnly || listsResults { throw UsageError("--history is a row per night; --failed and --results are per run") }
+            if ![.table, .json, .html].contains(format) { throw UsageError("--history: expected --format table, json or html, found \(format)") }
+            if history.ledgers.stateDirectories.isEmpty { throw CommandError.noLedger(path: "in the state directories given", hint: "none holds a ledger") }
+            return
+        }
         if let batch {
             if failedOnly || listsResults { throw UsageError("--batch merges the whole report; --failed and --results are per run") }
             if batch.ledgers.stateDirectories.isEmpty { throw CommandError.noLedger(path: "in the state directories given", hint: "none holds a ledger") }
@@ -73,6 +98,7 @@ struct ReportCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
+        if let history { return try await report(since: history.since, of: history.manifestPath, from: history.ledgers, console) }
         if let batch { return try await report(batch.id, from: batch.ledgers, console) }
         try await location.withRun(runID) { [failedOnly, listsResults] ledger, run, _ in
             let report = try await Self.read(ledger, id: run, format: format, failedOnly: failedOnly, listsResults: listsResults)
@@ -94,7 +120,7 @@ struct ReportCommand: CLICommand {
                                       subtitle: "\(run.manifestPath), started \(RunText.time(run.createdAt))"
                                           + (run.finishedAt.map { ", ended \(RunText.time($0))" } ?? ""),
                                       parts: [part], generatedAt: Date())
-                try write(page, console)
+                try write(page.html, console)
             case .json: try await report.writeJSON(.everyFile(ledger, run, shards: report.shards), to: console.out)
             case .csv: try await RunReport.writeCSV(.everyFile(ledger, run, shards: report.shards), to: console.out)
             }
@@ -120,10 +146,26 @@ struct ReportCommand: CLICommand {
                                       subtitle: "\(CountText.of(merged.count, "partition")), \(finished) finished"
                                           + (merged.missing.isEmpty ? "" : "; missing: " + merged.missing.map(String.init).joined(separator: ", ")),
                                       parts: parts, missingParts: merged.missing, generatedAt: Date())
-                try write(page, console)
+                try write(page.html, console)
             case .json: try await merged.writeJSON(to: console.out)
             case .csv: try await merged.writeCSV(to: console.out)
             }
+        }
+    }
+
+    /// `--history`: the nights since `since` in `ledgers`, of the manifest at `manifestPath` when given.
+    private func report(since: Date, of manifestPath: String?, from ledgers: BatchLedgers, _ console: Console) async throws {
+        let history = try await ledgers.withEach { opened in
+            try await RunHistory.read(since: since, manifestPath: manifestPath, from: opened)
+        }
+        switch format {
+        case .json: console.line(history.json.serialized)
+        case .html: try write(HTMLHistory(history: history, stateDirectories: ledgers.stateDirectories, generatedAt: Date()).html, console)
+        default:
+            guard !history.nights.isEmpty else {
+                return console.line("no runs since \(RunText.time(since)) in \(ledgers.stateDirectories.joined(separator: ", "))")
+            }
+            console.out(history.table)
         }
     }
 
@@ -153,10 +195,10 @@ struct ReportCommand: CLICommand {
     }
 
     /// Writes the page to `--output` (whole: a reader never sees half), else to standard output.
-    private func write(_ page: HTMLReport, _ console: Console) throws {
-        guard let output else { return console.out(page.html) }
+    private func write(_ page: String, _ console: Console) throws {
+        guard let output else { return console.out(page) }
         do {
-            try WholeFileWriter.write(page.html, to: output)
+            try WholeFileWriter.write(page, to: output)
         } catch {
             throw CommandError.unwritableOutput(path: output, reason: error.reason)
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A time axis of a chart: where its ticks go and how they read, in seconds since the run's start.
+/// A time axis of a chart: where its ticks go and how they read, in seconds (since the run's start, or of a night's length).
 struct ChartAxis {
     /// The tick positions, in seconds, from 0 up to the span.
     var ticks: [Double]
@@ -19,9 +19,12 @@ struct ChartAxis {
         ticks = stride(from: 0, through: scaled + step * 1e-9, by: step).map { $0 * divisor }
     }
 
+    /// `seconds` in the axis's unit.
+    func value(_ seconds: Double) -> Double { seconds / divisor }
+
     /// A tick's label: `30 s`, `2.5 min`.
     func label(_ seconds: Double) -> String {
-        let value = seconds / divisor
+        let value = value(seconds)
         let text = value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
         return "\(text) \(unit)"
     }

@@ -63,13 +63,7 @@ struct HTMLReport {
 
     /// The run's state, or for a batch the states of its parts.
     private var stateText: String {
-        let states = reports.map(\.summary.record.state)
-        if states.count == 1, let state = states.first { return state.rawValue }
-        let counts = RunState.allCases.compactMap { state in
-            let count = states.filter { $0 == state }.count
-            return count > 0 ? "\(count) \(state.rawValue)" : nil
-        }
-        return counts.joined(separator: ", ") + (missingParts.isEmpty ? "" : ", \(missingParts.count) missing")
+        RunText.state(of: reports.map(\.summary.record.state), missing: missingParts.count)
     }
 
     /// The exit status the run ended with (the worst part's, for a batch); none while a part runs.
@@ -87,7 +81,7 @@ struct HTMLReport {
         let usage = statistics.reduce(Int64(0)) { $0 + $1.usageBytes }
         let unknownUsage = statistics.reduce(0) { $0 + $1.assembliesWithoutUsage }
         let elapsed = max(0, end.timeIntervalSince(start))
-        let figures: [(String, String)] = [
+        let figures: [(label: String, value: String)] = [
             ("state", stateText), ("exit status", exitText),
             ("files", "\(reports.reduce(0) { $0 + $1.summary.filesByState.values.reduce(0, +) }): "
                 + RunReport.counts(FileState.allCases.map { ($0.rawValue.replacingOccurrences(of: "_", with: " "), files($0)) })),
@@ -98,18 +92,7 @@ struct HTMLReport {
             ("elapsed", ConfigUnits.formatDuration(.milliseconds(Int64((elapsed * 1000).rounded())))),
             ("usage", ByteCountText.format(usage) + (unknownUsage > 0 ? " (\(unknownUsage) Assemblies did not say)" : "")),
         ]
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(HTMLText.escaped(title))</title>
-            <style>\(Self.style)</style></head>
-            <body><header><h1>\(HTMLText.escaped(title))</h1><p>\(HTMLText.escaped(subtitle))</p></header>
-            <section id="summary"><h2>Summary</h2><dl class="figures">
-            """
-        out += figures.map { "<div><dt>\(HTMLText.escaped($0.0))</dt><dd>\(HTMLText.escaped($0.1))</dd></div>" }.joined()
-        out += "</dl></section>\n"
+        var out = "<section id=\"summary\"><h2>Summary</h2>" + HTMLPage.figures(figures) + "</section>\n"
         let timeline = ReportTimeline(parts.map { ReportTimeline.Part(prefix: $0.prefix, shards: $0.report.shards, attempts: $0.attempts,
                                                                        stepRetries: $0.stepRetries) }, start: start)
         out += "<section id=\"timeline\"><h2>Timeline</h2><p class=\"note\">"
@@ -118,8 +101,7 @@ struct HTMLReport {
             + "</p><div class=\"chart\">\(TimelineChart(timeline: timeline).svg)</div></section>\n"
         out += "<section id=\"throughput\"><h2>Throughput</h2><div class=\"chart\">\(throughput(span: timeline.span).svg)</div></section>\n"
         out += failures + fileTable
-        out += "<footer>assemblyline \(HTMLText.escaped(ClientIdentity.version)) · made \(HTMLText.escaped(RunText.time(generatedAt))) from the ledger</footer>"
-        return out + "</body></html>\n"
+        return HTMLPage.document(title: title, subtitle: subtitle, body: out, generatedAt: generatedAt)
     }
 
     private func throughput(span: Double) -> ThroughputChart {
@@ -182,20 +164,4 @@ struct HTMLReport {
         }
         return out + "</tbody></table></section>\n"
     }
-
-    private static let style = """
-        body{font:14px/1.45 system-ui,sans-serif;color:#1d232a;margin:24px auto;max-width:1000px;padding:0 16px}
-        h1{font-size:22px;margin:0}header p{margin:2px 0 16px;color:#555}h2{font-size:17px;margin:24px 0 8px;border-bottom:1px solid #ddd}
-        .figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:8px;margin:0}
-        .figures div{border:1px solid #e3e3e3;border-radius:6px;padding:6px 10px}dt{color:#666;font-size:12px}dd{margin:0;font-weight:600}
-        .note{color:#555;font-size:13px}.chart{overflow-x:auto}svg text{font:11px system-ui,sans-serif;fill:#333}
-        .phase.signing{fill:#8e6cc7}.phase.upload{fill:#3a7bd5}.phase.execution{fill:#e8953a}.phase.download{fill:#2a9d8f}
-        .failed-attempt{opacity:.4}.outcome.done{fill:#2e9e4f}.outcome.failed{fill:#d0342c}.outcome.unfinished{fill:#9aa0a6}
-        svg .failmark{fill:#d0342c;font-weight:700}svg .retries{fill:#b35c00}.axis line{stroke:#888}.rate{fill:#3a7bd5}
-        table{border-collapse:collapse;width:100%;font-size:13px}th,td{text-align:left;padding:3px 6px;border-bottom:1px solid #eee;vertical-align:top}
-        .n{text-align:right;white-space:nowrap}.path{word-break:break-all;font-family:ui-monospace,monospace}tr.code th{background:#fbeceb}
-        tr.failed td:nth-child(2),tr.known_bad td:nth-child(2){color:#d0342c;font-weight:600}
-        footer{margin-top:24px;color:#777;font-size:12px}
-        @media print{body{margin:0;max-width:none}.chart{overflow:visible}section{break-inside:avoid-page}h2{break-after:avoid}}
-        """
 }

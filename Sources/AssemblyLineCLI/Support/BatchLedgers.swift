@@ -12,13 +12,15 @@ struct BatchLedgers: Sendable {
     /// The state directories that hold a ledger, sorted.
     let stateDirectories: [String]
 
-    /// The ledgers `values` name, or those of `manifest` (a command's own manifest argument) when they name none.
-    init(_ values: ParsedValues, manifest fallback: String? = nil) throws {
+    /// The ledgers `values` name, or those of `manifest` (a command's own manifest argument) when they name none,
+    /// else `defaultDirectory` (relative to the working directory) when given.
+    init(_ values: ParsedValues, manifest fallback: String? = nil, defaultDirectory: String? = nil) throws {
         let cwd = FileManager.default.currentDirectoryPath
         var patterns = values.options("state-dir").map { PathText.resolve($0, against: cwd) }
         if patterns.isEmpty, let manifest = values.option("manifest") ?? fallback {
             patterns = [try ConfigFileLoader.manifest(manifest).stateDir.replacingOccurrences(of: Manifest.partitionPlaceholder, with: "*")]
         }
+        if patterns.isEmpty, let defaultDirectory { patterns = [PathText.resolve(defaultDirectory, against: cwd)] }
         guard !patterns.isEmpty else {
             throw UsageError("--batch reads the partitions' ledgers: give their state directories (--state-dir DIR or a glob, repeatable) "
                 + "or --manifest FILE")

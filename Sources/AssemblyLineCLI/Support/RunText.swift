@@ -10,6 +10,16 @@ enum RunText {
         return String(text.prefix(19)).replacingOccurrences(of: "T", with: " ") + "Z"
     }
 
+    /// A run's state, or for a batch's parts how many are in each state (`3 finished, 1 failed, 1 missing`).
+    static func state(of states: [RunState], missing: Int) -> String {
+        if states.count == 1, missing == 0, let state = states.first { return state.rawValue }
+        let counts = RunState.allCases.compactMap { state in
+            let count = states.filter { $0 == state }.count
+            return count > 0 ? "\(count) \(state.rawValue)" : nil
+        }
+        return (counts + (missing > 0 ? ["\(missing) missing"] : [])).joined(separator: ", ")
+    }
+
     static func table(_ runs: [RunRecord]) -> String {
         let header = ["RUN", "STATE", "SHARDS", "FILES", "SKIPPED", "BYTES", "STARTED", "NAME"]
         let rows = runs.map { run in
