@@ -21,8 +21,7 @@ struct BarChart {
     /// Each bar's tooltip.
     var tooltips: [String] = []
 
-    static let width = 960.0
-    static let height = 240.0
+    private static let width = 960.0, height = 240.0
     private static let left = 64.0, right = 16.0, top = 28.0, bottom = 46.0
     private static let widestBar = 36.0
     private var plotWidth: Double { Self.width - Self.left - Self.right }

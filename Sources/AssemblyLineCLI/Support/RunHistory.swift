@@ -81,7 +81,8 @@ struct RunHistory {
                 wholeRuns.append(entry)
                 continue
             }
-            groups[batch.rawValue, default: [:]][entry.run.partition.index] = groups[batch.rawValue]?[entry.run.partition.index] ?? entry
+            let part = entry.run.partition.index
+            if groups[batch.rawValue]?[part] == nil { groups[batch.rawValue, default: [:]][part] = entry }
         }
         var nights: [Night] = []
         for parts in groups.values.map({ Array($0.values) }) + wholeRuns.map({ [$0] }) {
