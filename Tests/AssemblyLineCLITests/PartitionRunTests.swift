@@ -170,6 +170,44 @@ import Testing
         #expect(await serve.stop() == 0)
     }
 
+    @Test func theCommandsGivenAPartitionedManifestFindItsRunsInEachPartsLedger() async throws {
+        // Given: parts 0 and 1 of a manifest whose state_dir names {partition}, run one after the other
+        let directory = try TemporaryDirectory()
+        let inputs = try Self.inputs(in: directory)
+        let (serve, _) = try await Self.service(for: directory)
+        var runIDs: [String] = []
+        for index in 0..<2 {
+            let part = try await BinaryRunner.run(["run", "split.yaml", "--partition", "\(index)/2", "--batch", "night-1"], in: directory.url,
+                                                  environment: ["SPLIT_SECRET": "s"])
+            #expect(part.status == 0, "\(part.stderr)")
+            runIDs.append(String(part.stdout.prefix { $0 != "\n" }))
+        }
+        #expect(await serve.stop() == 0)
+
+        // When: runs, report, resume, check and prune are given the manifest
+        let runs = try await BinaryRunner.run(["runs", "--manifest", "split.yaml"], in: directory.url)
+        let latest = try await BinaryRunner.run(["report", "latest", "--manifest", "split.yaml", "--format", "json"], in: directory.url)
+        let first = try await BinaryRunner.run(["report", runIDs[0], "--manifest", "split.yaml", "--format", "json"], in: directory.url)
+        let unknown = try await BinaryRunner.run(["report", "20260101T000000Z-000000", "--manifest", "split.yaml"], in: directory.url)
+        let resume = try await BinaryRunner.run(["resume", runIDs[0], "--manifest", "split.yaml"], in: directory.url)
+        let check = try await BinaryRunner.run(["check", "split.yaml"], in: directory.url)
+        let prune = try await BinaryRunner.run(["prune", "--older-than", "1000d", "--dry-run", "--manifest", "split.yaml"], in: directory.url)
+
+        // Then: each reads every part's ledger: the runs with their parts newest first, latest the newest part's run,
+        // a run by its ID in its own part, every part's outputs checked, each part's state directory pruned
+        let rows = runs.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(2).joined(separator: " ") }
+        #expect(runs.status == 0 && rows == ["1/2 \(runIDs[1])", "0/2 \(runIDs[0])"], "\(runs.stdout)\(runs.stderr)")
+        #expect(try JSONValue(parsing: Array(latest.stdout.utf8)).objectValue?["id"]?.stringValue == runIDs[1], "\(latest.stderr)")
+        let report = try JSONValue(parsing: Array(first.stdout.utf8)).objectValue
+        #expect(report?["id"]?.stringValue == runIDs[0] && report?["partition"]?.stringValue == "0/2", "\(first.stderr)")
+        #expect(unknown.status == 65 && unknown.stderr.contains("20260101T000000Z-000000"), "\(unknown.stderr)")
+        #expect(resume.status == 0 && resume.stdout.contains("run \(runIDs[0]) is finished"), "\(resume.stdout)\(resume.stderr)")
+        #expect(check.status == 0 && check.stdout.contains("checked \(inputs.count) outputs: 0 missing, 0 changed"), "\(check.stdout)\(check.stderr)")
+        #expect(prune.status == 0 && ["state/0", "state/1"].allSatisfy { part in
+            prune.stdout.contains("would prune 0 runs and 0 embedded Assemblies older than 1000d in \(directory.file(part))")
+        }, "\(prune.stdout)\(prune.stderr)")
+    }
+
     @Test func thePartComesFromTheSchedulerOrTheCommandIsRefused() async throws {
         let directory = try TemporaryDirectory()
         let inputs = try Self.inputs(in: directory)

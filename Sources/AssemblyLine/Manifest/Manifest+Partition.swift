@@ -9,6 +9,13 @@ extension Manifest {
         [("state_dir", stateDir), ("output.dir", output.dir)].filter { $0.1.contains(Self.partitionPlaceholder) }.map(\.0)
     }
 
+    /// Whether `state_dir` names ``partitionPlaceholder``: each part of a batch keeps a ledger of its own.
+    package var namesPartitionStateDir: Bool { stateDir.contains(Self.partitionPlaceholder) }
+
+    /// `state_dir` with ``partitionPlaceholder`` as `*`: a glob of every part's state directory (`state_dir` itself when
+    /// it names none).
+    package var stateDirOfEveryPart: String { stateDir.replacingOccurrences(of: Self.partitionPlaceholder, with: "*") }
+
     /// The manifest as one partition runs it: it plans only the partition's files (cut into shards of their
     /// own), with `{partition}` in `state_dir` and `output.dir` replaced by
     /// the partition's index, and, unless `limits.partition_share` is `whole`, its share of the account's

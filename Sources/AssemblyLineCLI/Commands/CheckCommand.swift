@@ -9,7 +9,8 @@ struct CheckCommand: CLICommand {
         abstract: "List the outputs that are missing or changed since the run that made them.",
         discussion: """
             With a run ID (or latest): the outputs that run downloaded. With a manifest: every output an \
-            incremental run of it relies on to skip a file (the files done under its current recipe). Each \
+            incremental run of it relies on to skip a file (the files done under its current recipe; each part's, \
+            when its state_dir names {partition}). Each \
             output must be on disk with its recorded size, and with --checksum its recorded MD5. Exits 0 when \
             every output is in place, 1 when any is missing or changed (as rclone check does). With a manifest \
             and --batch ID: whether the batch's partitions together took its whole plan, each file once and in \
@@ -84,11 +85,18 @@ struct CheckCommand: CLICommand {
         switch target {
         case .manifest(let path):
             let manifest = try ConfigFileLoader.manifest(path)
-            let directory = location.stateDirOption.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) }
-                ?? manifest.stateDir
-            let session = RunSession(manifest: manifest, stateDirectory: directory, adapters: RunWiring())
-            guard let done = try await session.doneFiles() else {
-                throw CommandError.noLedger(path: "at \(SQLiteLedger.path(inStateDirectory: directory))", hint: "no run has been recorded there")
+            var ledgers = location
+            if ledgers.stateDirOption == nil { ledgers.manifestOption = path }
+            // Each part's done index when its state_dir names {partition}: together, what the parts' next runs skip on.
+            var done: [FileIdentity: CompletedFile]?
+            let directories = try ledgers.stateDirectories().directories
+            for directory in directories {
+                let session = RunSession(manifest: manifest, stateDirectory: directory, adapters: RunWiring())
+                guard let found = try await session.doneFiles() else { continue }
+                done = (done ?? [:]).merging(found) { first, _ in first }
+            }
+            guard let done else {
+                throw CommandError.noLedger(path: "at \(SQLiteLedger.path(inStateDirectory: directories[0]))", hint: "no run has been recorded there")
             }
             return done.sorted { $0.key.path < $1.key.path }.flatMap { identity, file in file.outputs.map { (identity.path, $0) } }
         case .run(let run):

@@ -12,7 +12,8 @@ struct PruneCommand: CLICommand {
             Deletes every run of the state directory created more than --older-than ago that is not running, \
             with all its rows, and the embedded service's Assemblies (uploads and results) last changed that \
             long ago. A file that only a pruned run did is no longer skipped by the next run. Refused (75) \
-            while a run of the state directory holds its lock. --dry-run lists what would go and changes nothing.
+            while a run of the state directory holds its lock. A manifest whose state_dir names {partition}: each \
+            part's state directory, none while a run of any holds its lock. --dry-run lists what would go and changes nothing.
             """,
         options: [OptionSpec(name: "older-than", valueName: "duration", help: "Prune what is older than this, such as 30d.", isRequired: true),
                   OptionSpec(name: "dry-run", help: "List what would be pruned; change nothing.")] + LedgerLocation.options)
@@ -33,11 +34,18 @@ struct PruneCommand: CLICommand {
     }
 
     func run(_ console: Console) async throws {
-        let stateDirectory = try location.stateDirectory()
-        if let held = Self.heldLock(in: stateDirectory) {
-            throw RunSessionError.locked(path: held, holder: "a run of this state directory is going; prune when it is done")
+        let directories = try location.stateDirectories().directories
+        for stateDirectory in directories {
+            if let held = Self.heldLock(in: stateDirectory) {
+                throw RunSessionError.locked(path: held, holder: "a run of this state directory is going; prune when it is done")
+            }
         }
         let cutoff = Date().addingTimeInterval(-olderThan.timeInterval)
+        for stateDirectory in directories { try await prune(stateDirectory, before: cutoff, console) }
+    }
+
+    /// Prunes one state directory's ledger and embedded service of what is older than `cutoff`, and says what went.
+    private func prune(_ stateDirectory: String, before cutoff: Date, _ console: Console) async throws {
         var runs: [RunRecord] = []
         let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
         if FileManager.default.fileExists(atPath: path) {

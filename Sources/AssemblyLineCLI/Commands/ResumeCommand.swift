@@ -40,7 +40,7 @@ struct ResumeCommand: CLICommand {
 
     func run(_ console: Console) async throws {
         let signals = TerminationSignal()
-        let (stateDirectory, meant) = try location.locate(runID)
+        let (stateDirectory, meant) = try await location.locate(runID)
         let ledgerPath = SQLiteLedger.path(inStateDirectory: stateDirectory)
         guard FileManager.default.fileExists(atPath: ledgerPath) else {
             let unindexed = location.stateDirOption == nil && location.manifestOption == nil ? "the run index does not know the run; " : ""

@@ -10,7 +10,8 @@ struct RunsCommand: CLICommand {
         abstract: "List the recent runs recorded in a ledger, newest first.",
         discussion: """
             Reads <state-dir>/ledger.sqlite (default ./runs) without changing it; a state directory without a \
-            ledger has no runs. With --manifest, only that manifest's runs; --state and --since narrow them \
+            ledger has no runs. With --manifest, only that manifest's runs (every part's, with its partition and \
+            state directory, when its state_dir names {partition}); --state and --since narrow them \
             further ("what failed last night": runs --state failed --since 24h).
             """,
         options: [OptionSpec(name: "limit", valueName: "n", help: "Show at most n runs (default 20)."),
@@ -59,27 +60,25 @@ struct RunsCommand: CLICommand {
                 }
                 return runs.sorted { ($0.run.partition.index, $1.run.id.rawValue) < ($1.run.partition.index, $0.run.id.rawValue) }
             }
-            if json {
-                console.line(JSONValue.array(runs.map { entry in
-                    var object = RunText.json(entry.run).objectValue ?? [:]
-                    object["state_dir"] = .string(entry.stateDirectory)
-                    return .object(object)
-                }).serialized)
-            } else if runs.isEmpty {
-                console.line("no runs of batch \(batch.id) in \(CountText.of(batch.ledgers.stateDirectories.count, "ledger"))")
-            } else {
-                console.out(TextTable.render(header: ["PART", "RUN", "STATE", "FILES", "SKIPPED", "STARTED", "STATE DIR"], rows: runs.map { entry in
-                    [entry.run.partition.description, entry.run.id.rawValue, entry.run.state.rawValue, String(entry.run.fileCount),
-                     String(entry.run.skippedCount), RunText.time(entry.run.createdAt), entry.stateDirectory]
-                }, rightAligned: [3, 4]))
-            }
-            return
+            return show(runs, none: "no runs of batch \(batch.id) in \(CountText.of(batch.ledgers.stateDirectories.count, "ledger"))", console)
         }
         var filter = try location.filter()
         filter.state = state
         filter.since = since.map { Date().addingTimeInterval(-$0.timeInterval) }
-        let (runs, path) = try await location.withLedgerForReading { [limit, filter] ledger, path in
-            (try await ledger?.recentRuns(limit: limit, matching: filter) ?? [], path)
+        let (directories, parts) = try location.stateDirectories()
+        if parts {
+            var runs: [(run: RunRecord, stateDirectory: String)] = []
+            for directory in directories where FileManager.default.fileExists(atPath: SQLiteLedger.path(inStateDirectory: directory)) {
+                runs += try await SQLiteLedger.with(path: SQLiteLedger.path(inStateDirectory: directory), mode: .readOnly) { [limit, filter] ledger in
+                    try await ledger.recentRuns(limit: limit, matching: filter).map { ($0, directory) }
+                }
+            }
+            let newest = runs.sorted { ($0.run.createdAt, $0.run.id) > ($1.run.createdAt, $1.run.id) }.prefix(limit)
+            return show(Array(newest), none: "no runs recorded in \(directories.joined(separator: ", "))", console)
+        }
+        let path = SQLiteLedger.path(inStateDirectory: try await location.locate(nil).stateDirectory)
+        let runs = !FileManager.default.fileExists(atPath: path) ? [] : try await SQLiteLedger.with(path: path, mode: .readOnly) { [limit, filter] in
+            try await $0.recentRuns(limit: limit, matching: filter)
         }
         if json {
             console.line(JSONValue.array(runs.map(RunText.json)).serialized)
@@ -87,6 +86,24 @@ struct RunsCommand: CLICommand {
             console.line("no runs recorded in \(path)")
         } else {
             console.out(RunText.table(runs))
+        }
+    }
+
+    /// Runs of several ledgers, a batch's or a partitioned manifest's parts: each with its partition and state directory.
+    private func show(_ runs: [(run: RunRecord, stateDirectory: String)], none: String, _ console: Console) {
+        if json {
+            console.line(JSONValue.array(runs.map { entry in
+                var object = RunText.json(entry.run).objectValue ?? [:]
+                object["state_dir"] = .string(entry.stateDirectory)
+                return .object(object)
+            }).serialized)
+        } else if runs.isEmpty {
+            console.line(none)
+        } else {
+            console.out(TextTable.render(header: ["PART", "RUN", "STATE", "FILES", "SKIPPED", "STARTED", "STATE DIR"], rows: runs.map { entry in
+                [entry.run.partition.description, entry.run.id.rawValue, entry.run.state.rawValue, String(entry.run.fileCount),
+                 String(entry.run.skippedCount), RunText.time(entry.run.createdAt), entry.stateDirectory]
+            }, rightAligned: [3, 4]))
         }
     }
 }

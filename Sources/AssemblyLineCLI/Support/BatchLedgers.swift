@@ -1,9 +1,6 @@
 import AssemblyLine
 import Foundation
 import SQLiteLedger
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The ledgers a `--batch` command reads: the state directories given (`--state-dir`, repeatable, each
 /// a path or a glob such as `'/shared/state/*'`), else those of `--manifest`'s `state_dir` with
@@ -18,24 +15,15 @@ struct BatchLedgers: Sendable {
         let cwd = FileManager.default.currentDirectoryPath
         var patterns = values.options("state-dir").map { PathText.resolve($0, against: cwd) }
         if patterns.isEmpty, let manifest = values.option("manifest") ?? fallback {
-            patterns = [try ConfigFileLoader.manifest(manifest).stateDir.replacingOccurrences(of: Manifest.partitionPlaceholder, with: "*")]
+            patterns = [try ConfigFileLoader.manifest(manifest).stateDirOfEveryPart]
         }
         if patterns.isEmpty, let defaultDirectory { patterns = [PathText.resolve(defaultDirectory, against: cwd)] }
         guard !patterns.isEmpty else {
             throw UsageError("--batch reads the partitions' ledgers: give their state directories (--state-dir DIR or a glob, repeatable) "
                 + "or --manifest FILE")
         }
-        stateDirectories = Array(Set(patterns.flatMap(Self.expand))).sorted()
+        stateDirectories = Array(Set(patterns.flatMap(PathGlob.expand))).sorted()
             .filter { FileManager.default.fileExists(atPath: SQLiteLedger.path(inStateDirectory: $0)) }
-    }
-
-    /// The paths `pattern` names: its matches when it is a glob, else itself.
-    private static func expand(_ pattern: String) -> [String] {
-        guard pattern.contains(where: { "*?[".contains($0) }) else { return [pattern] }
-        var matches = glob_t()
-        defer { globfree(&matches) }
-        guard glob(pattern, 0, nil, &matches) == 0 else { return [] }
-        return (0..<Int(matches.gl_pathc)).compactMap { matches.gl_pathv[$0].map { String(cString: $0) } }
     }
 
     /// Gives `body` every ledger opened read-only with its state directory, in order, and closes them after
