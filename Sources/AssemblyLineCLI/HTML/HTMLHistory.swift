@@ -66,13 +66,13 @@ struct HTMLHistory {
     private var tooltips: [String] {
         nights.map { night in
             "\(RunText.time(night.start)) · \(night.label) (\(night.state)): "
-                + RunReport.counts(RunHistory.columns.map { ($0.rawValue.replacingOccurrences(of: "_", with: " "), night.files($0)) })
+                + RunReport.counts(RunHistory.columns.map { (RunText.label($0), night.files($0)) })
         }
     }
 
     private var filesChart: BarChart {
         BarChart(series: [FileState.done, .failed, .knownBad].map { state in
-                     BarChart.Series(name: state.rawValue.replacingOccurrences(of: "_", with: " "), style: state.rawValue,
+                     BarChart.Series(name: RunText.label(state), style: state.rawValue,
                                      values: nights.map { Double($0.files(state)) })
                  },
                  labels: labels, xTitle: "night (UTC date of its start)", yTitle: "files", summary: "Files done, failed and known bad each night",
@@ -97,7 +97,7 @@ struct HTMLHistory {
     /// A row per night, as `report --history` prints them.
     private var nightsTable: String {
         var out = "<section id=\"nights\"><h2>Nights</h2><table class=\"nights\"><thead><tr><th>started</th><th>run or batch</th><th>state</th>"
-            + RunHistory.columns.map { "<th class=\"n\">\($0.rawValue.replacingOccurrences(of: "_", with: " "))</th>" }.joined()
+            + RunHistory.columns.map { "<th class=\"n\">\(RunText.label($0))</th>" }.joined()
             + "<th class=\"n\">elapsed</th><th class=\"n\">bytes up</th><th class=\"n\">usage</th></tr></thead><tbody>"
         for night in nights {
             out += "<tr class=\"\(night.isFinished ? "finished" : "unfinished")\"><td>\(RunText.time(night.start))</td>"

@@ -56,7 +56,6 @@ struct HTMLReport {
 
     private var reports: [RunReport] { parts.map(\.report) }
     private var start: Date { reports.map(\.summary.record.createdAt).min() ?? generatedAt }
-    private var end: Date { reports.map { $0.summary.record.finishedAt ?? $0.summary.record.updatedAt }.max() ?? generatedAt }
 
     private func total(_ figure: (RunReport) -> Int64) -> Int64 { reports.reduce(0) { $0 + figure($1) } }
     private func files(_ state: FileState) -> Int { reports.reduce(0) { $0 + ($1.summary.filesByState[state] ?? 0) } }
@@ -80,16 +79,15 @@ struct HTMLReport {
         let statistics = reports.map(\.statistics)
         let usage = statistics.reduce(Int64(0)) { $0 + $1.usageBytes }
         let unknownUsage = statistics.reduce(0) { $0 + $1.assembliesWithoutUsage }
-        let elapsed = max(0, end.timeIntervalSince(start))
         let figures: [(label: String, value: String)] = [
             ("state", stateText), ("exit status", exitText),
             ("files", "\(reports.reduce(0) { $0 + $1.summary.filesByState.values.reduce(0, +) }): "
-                + RunReport.counts(FileState.allCases.map { ($0.rawValue.replacingOccurrences(of: "_", with: " "), files($0)) })),
+                + RunReport.counts(FileState.allCases.map { (RunText.label($0), files($0)) })),
             ("bytes up", ByteCountText.format(statistics.reduce(0) { $0 + $1.bytesSent })),
             ("bytes down", ByteCountText.format(statistics.reduce(0) { $0 + $1.bytesReceived })),
             ("Assemblies", String(statistics.reduce(0) { $0 + $1.assembliesCreated })),
             ("retries", String(statistics.reduce(0) { $0 + $1.retries })),
-            ("elapsed", ConfigUnits.formatDuration(.milliseconds(Int64((elapsed * 1000).rounded())))),
+            ("elapsed", ConfigUnits.formatDuration(RunText.elapsed(of: reports.map(\.summary.record)))),
             ("usage", ByteCountText.format(usage) + (unknownUsage > 0 ? " (\(unknownUsage) Assemblies did not say)" : "")),
         ]
         var out = "<section id=\"summary\"><h2>Summary</h2>" + HTMLPage.figures(figures) + "</section>\n"
@@ -156,7 +154,7 @@ struct HTMLReport {
             let record = file.record
             let error = record.failure.map { "\($0.code.rawValue): \($0.message)" } ?? ""
             out += "<tr class=\"\(record.state.rawValue)\"><td class=\"path\">\(HTMLText.escaped(prefix + record.file.relativePath))</td>"
-                + "<td>\(record.state.rawValue.replacingOccurrences(of: "_", with: " "))</td>"
+                + "<td>\(RunText.label(record.state))</td>"
                 + "<td class=\"path\">\(file.outputs.map(HTMLText.escaped).joined(separator: "<br>"))</td>"
                 + "<td class=\"n\">\(ByteCountText.format(record.file.size))</td>"
                 + "<td class=\"n\">\(file.outputs.isEmpty ? "" : ByteCountText.format(file.outputBytes))</td>"

@@ -92,7 +92,7 @@ struct BatchReport {
         var lines = ["batch     \(batch): \(CountText.of(count, "partition")), \(finished) finished"
                         + (unfinished.isEmpty ? "" : ", \(unfinished.count) unfinished")
                         + (missing.isEmpty ? "" : ", \(missing.count) missing (\(missing.map(String.init).joined(separator: ", ")))"),
-                     "files     \(filesByState.values.reduce(0, +)): " + RunReport.counts(FileState.allCases.map { ($0.rawValue.replacingOccurrences(of: "_", with: " "), filesByState[$0] ?? 0) }),
+                     "files     \(filesByState.values.reduce(0, +)): " + RunReport.counts(FileState.allCases.map { (RunText.label($0), filesByState[$0] ?? 0) }),
                      "shards    \(shardsByState.values.reduce(0, +)): " + RunReport.counts(ShardState.allCases.map { ($0.rawValue, shardsByState[$0] ?? 0) }),
                      "bytes     \(ByteCountText.format(sum { $0.summary.record.bytes })) planned, \(ByteCountText.format(sum { $0.statistics.bytesSent })) up, "
                         + "\(ByteCountText.format(sum { $0.statistics.bytesReceived })) down",

@@ -27,10 +27,7 @@ struct RunHistory {
         /// When the last part ended; nil while one runs.
         var end: Date? { runs.contains { $0.state == .running } ? nil : runs.compactMap(\.finishedAt).max() }
         /// From the first start to the last end (or last change, while a part runs).
-        var elapsed: Duration {
-            let last = runs.map { $0.finishedAt ?? $0.updatedAt }.max() ?? start
-            return .milliseconds(Int64((max(0, last.timeIntervalSince(start)) * 1000).rounded()))
-        }
+        var elapsed: Duration { RunText.elapsed(of: runs) }
         /// The run's ID, or for a batch's parts the batch's.
         var label: String {
             partitionCount > 1 ? runs.first?.batch?.rawValue ?? "" : runs.first?.id.rawValue ?? ""

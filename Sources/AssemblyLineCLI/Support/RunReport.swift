@@ -13,11 +13,7 @@ struct RunReport {
     var results: [ResultRecord] = []
 
     /// From the run's start to its end (or its last change, while it is unfinished).
-    var elapsed: Duration {
-        let run = summary.record
-        let seconds = max(0, (run.finishedAt ?? run.updatedAt).timeIntervalSince(run.createdAt))
-        return .milliseconds(Int64((seconds * 1000).rounded()))
-    }
+    var elapsed: Duration { RunText.elapsed(of: [summary.record]) }
 
     /// `amount` per second over the elapsed time, 0 when no time passed.
     private func rate(_ amount: Double) -> Double {
@@ -47,7 +43,7 @@ struct RunReport {
             "manifest  \(run.manifestPath)",
             "state     \(run.state), started \(RunText.time(run.createdAt))" + (run.finishedAt.map { ", ended \(RunText.time($0))" } ?? ""),
             "shards    \(run.shardCount): " + Self.counts(ShardState.allCases.map { ($0.rawValue, summary.shardsByState[$0] ?? 0) }),
-            "files     \(summary.filesByState.values.reduce(0, +)): " + Self.counts(FileState.allCases.map { (Self.label($0), summary.filesByState[$0] ?? 0) }),
+            "files     \(summary.filesByState.values.reduce(0, +)): " + Self.counts(FileState.allCases.map { (RunText.label($0), summary.filesByState[$0] ?? 0) }),
             "bytes     \(ByteCountText.format(run.bytes)) planned, \(ByteCountText.format(statistics.bytesSent)) up, "
                 + "\(ByteCountText.format(statistics.bytesReceived)) down",
             "work      \(statistics.assembliesCreated) Assemblies created, \(statistics.retries) retr\(statistics.retries == 1 ? "y" : "ies")",
@@ -163,11 +159,6 @@ struct RunReport {
     /// The path a download went to, else the URL where the result is.
     private static func destination(of record: ResultRecord) -> String {
         record.result.outputPath ?? record.result.url ?? ""
-    }
-
-    /// A file state as people read it: `no result` for `no_result`.
-    private static func label(_ state: FileState) -> String {
-        state.rawValue.replacingOccurrences(of: "_", with: " ")
     }
 
     /// One line per failed file: its path, error code and reason (`no failed files` when there are none),

@@ -10,6 +10,18 @@ enum RunText {
         return String(text.prefix(19)).replacingOccurrences(of: "T", with: " ") + "Z"
     }
 
+    /// A file state as people read it: `no result` for `no_result`.
+    static func label(_ state: FileState) -> String {
+        state.rawValue.replacingOccurrences(of: "_", with: " ")
+    }
+
+    /// From the first run's start to the last one's end (or last change, while one is unfinished): a run's elapsed
+    /// time, or a batch's or a night's of several.
+    static func elapsed(of runs: [RunRecord]) -> Duration {
+        guard let start = runs.map(\.createdAt).min(), let last = runs.map({ $0.finishedAt ?? $0.updatedAt }).max() else { return .zero }
+        return .milliseconds(Int64((max(0, last.timeIntervalSince(start)) * 1000).rounded()))
+    }
+
     /// A run's state, or for a batch's parts how many are in each state (`3 finished, 1 failed, 1 missing`).
     static func state(of states: [RunState], missing: Int) -> String {
         if states.count == 1, missing == 0, let state = states.first { return state.rawValue }
