@@ -8,7 +8,12 @@ reads that table (nothing is hard-coded) and reports:
 - a directory under Sources/ with .swift files but no row, and a row with no directory;
 - a C module (`Sources/C*/module.modulemap`) imported by more than one Swift module
   (one adapter per C library);
-- a Package.swift `.target`/`.executableTarget` whose dependencies its row does not allow.
+- a Package.swift `.target`/`.executableTarget` whose dependencies its row does not allow;
+- a file importing a module its module may import from a few named files only (NARROW_IMPORTS:
+  the CLI reaches the SQLite ledger from its wiring, its version string and its error mapping alone);
+- an `@_exported` import anywhere (it would hand a module's imports to every file that imports it);
+- a read of the wall clock (`Date()`, `Date.now`, `Date(timeIntervalSinceNow:)`) in a module of
+  CLOCKED_MODULES: the CLI reads the time of day from its one clock (`CommandContext.clock`).
 
 Always allowed: Swift, Glibc, Musl, Darwin, Dispatch, Synchronization. Foundation (and
 FoundationEssentials, treated the same) must be listed; "everything above" means every module in
@@ -31,6 +36,18 @@ ALWAYS_ALLOWED = frozenset({"Swift", "Glibc", "Musl", "Darwin", "Dispatch", "Syn
 FOUNDATION_ALIASES = frozenset({"Foundation", "FoundationEssentials"})
 EVERYTHING_ABOVE = "everything above"
 NOTHING = frozenset({"", "-", "—", "–", "none", "nothing"})
+# (module, imported module) -> the only files of the module that may import it, relative to the root.
+NARROW_IMPORTS = {
+    ("AssemblyLineCLI", "SQLiteLedger"): frozenset({
+        "Sources/AssemblyLineCLI/Wiring/RunWiring.swift",         # the wiring: the ledger store of every command
+        "Sources/AssemblyLineCLI/Wiring/BuildDescription.swift",  # --version: SQLite's version
+        "Sources/AssemblyLineCLI/Framework/ErrorReporter.swift",  # SQLiteError's exit status
+    }),
+}
+# Modules that read the time of day from an injected clock only.
+CLOCKED_MODULES = frozenset({"AssemblyLineCLI"})
+WALL_CLOCK_RE = re.compile(r"\bDate\s*\(\s*(?:\)|timeIntervalSinceNow\s*:)|\bDate\s*\.\s*now\b")
+EXPORTED_RE = re.compile(r"@_exported\s+(?:\w+\s+)*import\s+(?:(?:struct|class|enum|protocol|typealias|func|let|var)\s+)?`?([A-Za-z_]\w*)")
 
 
 class SetupError(Exception):
@@ -39,7 +56,7 @@ class SetupError(Exception):
 
 @dataclass(frozen=True)
 class Violation:
-    kind: str       # "import", "no-row", "no-directory", "shared-c-module", "package"
+    kind: str       # "import", "no-row", "no-directory", "shared-c-module", "package", "narrow-import", "exported-import"
     module: str     # the module the violation is about
     other: str      # the imported / depended-on module, or "" when none
     message: str    # the full line to print
@@ -321,8 +338,8 @@ def swift_files(directory):
     return found
 
 
-def check(root):
-    """Returns (violations, summary counts) for the tree at root."""
+def check(root, narrow=NARROW_IMPORTS, clocked=CLOCKED_MODULES):
+    """Returns (violations, summary counts) for the tree at root; `narrow` and `clocked` as NARROW_IMPORTS and CLOCKED_MODULES."""
     doc = os.path.join(root, ARCHITECTURE)
     rows = parse_table(doc)
     by_name = {r.module: r for r in rows}
@@ -362,8 +379,24 @@ def check(root):
                     text = f.read()
             except (OSError, UnicodeDecodeError) as e:
                 raise SetupError(f"{relative}: cannot read: {e}")
+            for number, code in enumerate(blank_swift(text).split("\n"), start=1):
+                if module in clocked and WALL_CLOCK_RE.search(code):
+                    violations.append(Violation(
+                        "wall-clock", module, "Date",
+                        f"{relative}:{number}: module {module} reads the wall clock; take the time from its clock"))
+                for m in EXPORTED_RE.finditer(code):
+                    violations.append(Violation(
+                        "exported-import", module, m.group(1),
+                        f"{relative}:{number}: module {module} re-exports {m.group(1)} with @_exported; "
+                        f"import it where it is used"))
             for line, imported in imports_in(text):
                 counts["imports"] += 1
+                only = narrow.get((module, imported))
+                if only is not None and relative.replace(os.sep, "/") not in only:
+                    violations.append(Violation(
+                        "narrow-import", module, imported,
+                        f"{relative}:{line}: module {module} imports {imported} from {len(only)} files only "
+                        f"({', '.join(sorted(only))}): reach it through a port of the domain"))
                 if imported in c_modules:
                     c_importers.setdefault(imported, {}).setdefault(module, f"{relative}:{line}")
                 if row is not None and not allows(row, imported):
@@ -475,6 +508,7 @@ SELF_TEST_FILES = {
     "Sources/Top/T.swift": (
         "import Middle\n@preconcurrency import Base\npublic import FoundationEssentials\n"
         "import Other; import Middle\nimport CLib\n"),
+    "Sources/Top/U.swift": "import Middle\n@_exported import Base\nlet now = Date()\n// Date.now in a comment\n",
     "Sources/Lonely/L.swift": "import Swift\nimport Synchronization\nimport XCTest\n",
     "Sources/Stray/S.swift": "import Foundation\n",
     "Sources/CLib/module.modulemap": "module CLib { header \"shim.h\" }\n",
@@ -504,7 +538,12 @@ SELF_TEST_EXPECTED = {
     ("shared-c-module", "CLib", "Middle,Other,Top"),
     ("package", "Base", "Middle"),
     ("package", "Lonely", "Top"),
+    ("narrow-import", "Top", "Middle"),
+    ("exported-import", "Top", "Base"),
+    ("wall-clock", "Top", "Date"),
 }
+
+SELF_TEST_NARROW = {("Top", "Middle"): frozenset({"Sources/Top/T.swift"})}
 
 
 def write_tree(root, files):
@@ -545,7 +584,7 @@ def self_test_failures():
                f"'everything above' gave {sorted(rows['Top'].allowed)}")
         expect(rows["Lonely"].allowed == set(), f"Lonely allows {rows['Lonely'].allowed}")
 
-        violations, _ = check(root)
+        violations, _ = check(root, narrow=SELF_TEST_NARROW, clocked={"Top"})
         got = {v.key() for v in violations}
         for key in sorted(SELF_TEST_EXPECTED - got):
             failures.append(f"expected violation not reported: {key}")
@@ -565,6 +604,7 @@ def self_test_failures():
         clean["Sources/Top/T.swift"] = "import Middle\nimport Base\n"
         clean["Sources/Other/O.swift"] = "import Base\n"
         clean["Sources/Lonely/L.swift"] = "import Swift\n"
+        clean["Sources/Top/U.swift"] = "import Base\n"
         del clean["Sources/Stray/S.swift"]
         clean["Package.swift"] = clean["Package.swift"].replace(
             '.target(name: "Base", dependencies: ["Middle"])', '.target(name: "Base")').replace(
@@ -572,7 +612,7 @@ def self_test_failures():
         doc = SELF_TEST_DOC.replace("| `Ghost` | has no directory | Base |\n", "")
         with tempfile.TemporaryDirectory(prefix="check-imports-clean-") as clean_root:
             write_tree(clean_root, {"docs/architecture.md": doc, **clean})
-            clean_violations, _ = check(clean_root)
+            clean_violations, _ = check(clean_root, narrow=SELF_TEST_NARROW, clocked={"Top"})
             for v in clean_violations:
                 failures.append(f"clean tree: unexpected violation: {v.message}")
 

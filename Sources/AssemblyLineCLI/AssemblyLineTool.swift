@@ -53,7 +53,7 @@ package enum AssemblyLineTool {
             console.jsonLines = values.option("log-format") == RunProgress.Format.json.rawValue
             let instance = try command.init(values)
             try instance.validate()
-            try await instance.run(console)
+            try await instance.run(CommandContext(console: console))
             return .success
         } catch {
             return ErrorReporter.report(error, configuration: configuration, console: console)

@@ -1,5 +1,5 @@
-import AssemblyLine
-import Foundation
+package import AssemblyLine
+package import Foundation
 
 /// The run ledger on an SQLite file: the `RunLedger` port over one connection, owned by an actor.
 ///
@@ -152,6 +152,15 @@ package actor SQLiteLedger: RunLedger {
     func requireRun(_ run: RunID, in database: SQLiteConnection) throws {
         let exists = try database.firstRow("SELECT 1 FROM runs WHERE id = ?", [.text(run.rawValue)]) { _ in true }
         guard exists == true else { throw LedgerError.runNotFound(run) }
+    }
+
+    /// Adds a line to the run's history in a transaction of its own.
+    package func recordEvent(_ run: RunID, shard: Int?, _ note: LedgerNote, at time: Date) throws {
+        try write { database in
+            try requireRun(run, in: database)
+            if let shard { _ = try shardRow(run, shard, in: database) }
+            try insertEvent(run, shard: shard, kind: note.kind, message: note.message, at: time, in: database)
+        }
     }
 
     /// Adds an event row inside the caller's transaction.

@@ -114,7 +114,7 @@ import Testing
         }
     }
 
-    /// What `report` (every format), `runs`, `check` and `prune --dry-run` read of these runs.
+    /// What `report` (every format), `runs`, `check` and `prune --dry-run` read of these runs: the ledger's reads one by one, then the use cases.
     static func readLikeTheCommands(_ harness: SessionHarness, runs: [RunID]) async throws {
         try await SQLiteLedger.with(stateDirectory: harness.stateDirectory) { [statements = harness.statements] ledger in
             try await ledger.traceStatements { statements.append($0) }
@@ -135,5 +135,21 @@ import Testing
             _ = try await ledger.latestRun(matching: RunFilter(manifestPath: "/etc/big.yaml"))
             _ = try await ledger.pruneRuns(createdBefore: Date(timeIntervalSince1970: 0), dryRun: true)
         }
+        // The read use cases as the commands call them, through a store that traces every ledger it opens.
+        let store = SQLiteLedgerStore { [statements = harness.statements] in statements.append($0) }
+        let locator = LedgerLocator(scope: .stateDirectory(harness.stateDirectory), store: store)
+        for run in runs {
+            try await locator.withRun(run) { ledger, id, _ in
+                let report = try await RunReport.read(id, from: ledger, files: .all, results: true)
+                _ = try await RunDetail.read(report, from: ledger, files: 1_000)
+                try await FilePages.everyFile(ledger, id, shards: report.shards).forEach { _ in }
+            }
+            _ = try await OutputAudit.of(run: run, at: locator, check: OutputCheck(checksums: nil))
+        }
+        _ = try await RunListing.recent(limit: 20, state: .failed, since: .distantPast, at: locator)
+        _ = try await LedgerSet(patterns: [harness.stateDirectory], store: store).withEach { opened in
+            try await RunHistory.read(since: .distantPast, manifestPath: nil, from: opened)
+        }
+        _ = try await OutputAudit.of(try harness.manifest(), at: locator, check: OutputCheck(checksums: nil))
     }
 }

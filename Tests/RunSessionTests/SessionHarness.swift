@@ -103,28 +103,21 @@ struct ScriptedAdapters: RunAdapters {
     let transport: ScriptedTransport
     let clock: ManualClock
     let embedded: Bool
-    let statements: Recorder<String>
+    let ledgers: any LedgerStore
     let digester: any FileDigester = LibcryptoFileDigester()
+
+    init(transport: ScriptedTransport, clock: ManualClock, embedded: Bool, statements: Recorder<String>) {
+        self.transport = transport
+        self.clock = clock
+        self.embedded = embedded
+        ledgers = SQLiteLedgerStore { statements.append($0) }
+    }
 
     func withPorts<T: Sendable>(for manifest: Manifest, stateDirectory: String,
                                 _ body: (RunPorts) async throws -> T) async throws -> T {
-        try await SQLiteLedger.with(stateDirectory: stateDirectory) { [statements] ledger in
-            try await ledger.traceStatements { statements.append($0) }
-            return try await body(RunPorts(ledger: ledger, transport: transport, signer: FixedSigner(), endpoint: SessionHarness.endpoint, key: "k",
+        try await ledgers.withLedger(in: stateDirectory) { ledger in
+            try await body(RunPorts(ledger: ledger, transport: transport, signer: FixedSigner(), endpoint: SessionHarness.endpoint, key: "k",
                                     endpointIsEmbedded: embedded, clock: clock, seed: 1))
-        }
-    }
-
-    func hasLedger(in stateDirectory: String) -> Bool {
-        FileManager.default.fileExists(atPath: SQLiteLedger.path(inStateDirectory: stateDirectory))
-    }
-
-    func withExistingLedger<T: Sendable>(in stateDirectory: String, _ body: ((any RunLedger)?) async throws -> T) async throws -> T {
-        let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
-        guard FileManager.default.fileExists(atPath: path) else { return try await body(nil) }
-        return try await SQLiteLedger.with(path: path, mode: .readOnly) { [statements] ledger in
-            try await ledger.traceStatements { statements.append($0) }
-            return try await body(ledger)
         }
     }
 }

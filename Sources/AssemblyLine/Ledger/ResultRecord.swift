@@ -27,3 +27,10 @@ package struct ResultRecord: Sendable, Hashable {
     /// True while it is to be downloaded and is not on disk yet.
     package var needsDownload: Bool { result.outputPath != nil && downloadedAt == nil }
 }
+
+extension ResultRecord {
+    /// The path a download went to, else the URL where the result is: what a report shows as the output.
+    package var destination: String {
+        result.outputPath ?? result.url ?? ""
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A run of a manifest as one use case of the domain: forecast, start, drive, finish.
 ///
 /// `run`, `resume`, `plan` and `run --dry-run` are this type, called from a command that only
@@ -27,7 +29,7 @@ package struct RunSession: Sendable {
     /// What a run would send and skip, and why; the state directory's ledger is read, never changed or created.
     package func forecast(force: Bool, checksums: Bool, retryFailed: Bool = false) async throws -> RunForecast {
         let planned = try manifest.plan()
-        let earlier = try await adapters.withExistingLedger(in: stateDirectory) { ledger -> EarlierFiles in
+        let earlier = try await adapters.ledgers.withExistingLedger(in: stateDirectory) { ledger -> EarlierFiles in
             guard let ledger else { return EarlierFiles(done: [:], bad: [:], usage: nil) }
             return try await earlierFiles(in: ledger, force: force, retryFailed: retryFailed)
         }
@@ -44,7 +46,7 @@ package struct RunSession: Sendable {
 
     /// The files earlier runs of the manifest did, and failed for a reason of their own, under its recipe (none with
     /// `force`, no failed ones with `retryFailed`), and the usage of its recent runs.
-    private func earlierFiles(in ledger: any RunLedger, force: Bool, retryFailed: Bool) async throws -> EarlierFiles {
+    private func earlierFiles(in ledger: any LedgerQueries, force: Bool, retryFailed: Bool) async throws -> EarlierFiles {
         let (path, recipe) = (manifest.file, manifest.recipe.fingerprint)
         let usage = try await ledger.usageBasis(manifestPath: path, recipeFingerprint: recipe, runs: UsageForecast.recentRuns)
         guard !force else { return EarlierFiles(done: [:], bad: [:], usage: usage) }
@@ -56,7 +58,7 @@ package struct RunSession: Sendable {
     /// The files the manifest's runs did under its recipe, with their outputs (what an incremental run
     /// skips while they are in place); nil where the state directory holds no ledger.
     package func doneFiles() async throws -> [FileIdentity: CompletedFile]? {
-        try await adapters.withExistingLedger(in: stateDirectory) { [manifest] ledger in
+        try await adapters.ledgers.withExistingLedger(in: stateDirectory) { [manifest] ledger in
             try await ledger?.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
         }
     }
@@ -83,7 +85,7 @@ package struct RunSession: Sendable {
     package func run(force: Bool, checksums: Bool, retryFailed: Bool = false, resumingBatch: Bool = false, maxDuration: Duration?,
                      observer: any RunObserver, stop: RunStop) async throws -> RunOutcome {
         let planning = Task.detached { [manifest] in try manifest.plan() }
-        let readsAhead = adapters.hasLedger(in: stateDirectory)
+        let readsAhead = adapters.ledgers.hasLedger(in: stateDirectory)
         func planned() async throws -> PlanResult {
             let planned = try await planning.value
             observer.planned(planned.warnings)
@@ -109,7 +111,7 @@ package struct RunSession: Sendable {
                           resumingBatch: Bool, lock: RunLock, ports: RunPorts, maxDuration: Duration?, observer: any RunObserver,
                           stop: RunStop) async throws -> RunOutcome {
         let ledger = ports.ledger
-        if resumingBatch, let record = try await unfinishedRunOfBatch(in: ledger) {
+        if resumingBatch, let record = try await unfinishedRunOfBatch(in: ledger, at: ports.clock.now) {
             if early == nil { _ = try await finishPlan() }
             return try await resume(record, shards: [], lock: lock, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
         }
@@ -122,7 +124,7 @@ package struct RunSession: Sendable {
         }
         if !forecast.incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
         let runID = RunID.generate(at: ports.clock.now)
-        let batch = batch ?? BatchID.daily(manifest.name, at: ports.clock.now)
+        let batch = batch(startedAt: ports.clock.now)
         try await ledger.createRun(NewRun(
             id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: manifest.recipe.fingerprint,
             plan: forecast.incremental.plan, skippedCount: forecast.incremental.skipped.count,
@@ -134,12 +136,31 @@ package struct RunSession: Sendable {
         return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
     }
 
+    /// What a resume of `runID` (nil: the newest run) would do, read from the ledger `locator` finds it in, and that
+    /// ledger's state directory.
+    ///
+    /// - Throws: ``LedgerReadError/noLedger(path:hint:)`` where the state directory holds none, and as
+    ///   ``resumption(of:shards:matching:in:path:)`` does.
+    package static func resumption(of runID: RunID?, shards: Set<Int>, at locator: LedgerLocator) async throws
+        -> (resumption: Resumption, stateDirectory: String) {
+        let (stateDirectory, meant) = try await locator.locate(runID)
+        let path = locator.store.ledgerPath(inStateDirectory: stateDirectory)
+        let found = try await locator.store.withExistingLedger(in: stateDirectory) { ledger in
+            guard let ledger else {
+                let unindexed = if case .unnamed = locator.scope { "the run index does not know the run; " } else { "" }
+                throw LedgerReadError.noLedger(path: "in \(stateDirectory)", hint: "\(unindexed)name the state directory with --state-dir")
+            }
+            return try await Self.resumption(of: meant, shards: shards, matching: locator.filter, in: ledger, path: path)
+        }
+        return (found, stateDirectory)
+    }
+
     /// What a resume of `runID` (nil: the newest run `filter` matches) would do, read from `ledger` at `path`.
     ///
     /// - Throws: ``RunSessionError/noRuns(path:)`` for the newest run of a ledger without runs,
     ///   ``RunSessionError/noSuchShards(_:_:has:)`` when `shards` names shards the run does not have,
     ///   ``RunSessionError/canceled(_:)`` for a canceled run.
-    package static func resumption(of runID: RunID?, shards: Set<Int>, matching filter: RunFilter, in ledger: any RunLedger,
+    package static func resumption(of runID: RunID?, shards: Set<Int>, matching filter: RunFilter, in ledger: any LedgerQueries,
                                    path: String) async throws -> Resumption {
         var newest: RunID?
         if runID == nil { newest = try await ledger.latestRun(matching: filter)?.id }
@@ -183,11 +204,15 @@ package struct RunSession: Sendable {
         return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
     }
 
-    /// The newest run of the manifest's batch and partition in `ledger` when it is unfinished (running, as a
-    /// killed run stays, interrupted or failed) under the same recipe.
-    private func unfinishedRunOfBatch(in ledger: any RunLedger) async throws -> RunRecord? {
-        guard let batch else { return nil }
-        let newest = try await ledger.latestRun(matching: RunFilter(manifestPath: manifest.file, batch: batch, partition: manifest.partition))
+    /// The batch a new run started at `time` belongs to: the one given, else the manifest's name and the UTC day.
+    private func batch(startedAt time: Date) -> BatchID {
+        batch ?? BatchID.daily(manifest.name, at: time)
+    }
+
+    /// The newest run of the manifest's batch (as of `time`) and partition in `ledger` when it is unfinished (running,
+    /// as a killed run stays, interrupted or failed) under the same recipe.
+    private func unfinishedRunOfBatch(in ledger: any LedgerQueries, at time: Date) async throws -> RunRecord? {
+        let newest = try await ledger.latestRun(matching: RunFilter(manifestPath: manifest.file, batch: batch(startedAt: time), partition: manifest.partition))
         guard let newest, [.running, .interrupted, .failed].contains(newest.state),
               newest.recipeFingerprint == manifest.recipe.fingerprint else { return nil }
         return newest

@@ -1,6 +1,4 @@
 import AssemblyLine
-import Foundation
-import SQLiteLedger
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,51 +17,40 @@ struct CancelCommand: CLICommand {
             \(Int(Self.grace.components.seconds)) s or another run of the manifest holds the lock.
             """,
         arguments: [ArgumentSpec(name: "run", help: "A run ID, or latest.")],
-        options: LedgerLocation.options)
+        options: LedgerOptions.specs)
 
     /// How long the run's process has to stop after SIGTERM.
     static let grace: Duration = .seconds(60)
 
     var runID: RunID?
-    var location: LedgerLocation
+    var ledgers: LedgerOptions
 
     init(_ values: ParsedValues) throws {
         runID = try RunID.argument(values.positional(0) ?? "")
-        location = LedgerLocation(values)
+        ledgers = LedgerOptions(values)
     }
 
     func validate() throws {
-        try location.validate()
+        try ledgers.validate()
     }
 
-    func run(_ console: Console) async throws {
-        let (record, stateDirectory) = try await location.withRun(runID) { reader, id, stateDirectory in
-            (try await reader.run(id).record, stateDirectory)
+    func run(_ context: CommandContext) async throws {
+        let console = context.console
+        let (record, stateDirectory) = try await ledgers.locator().withRun(runID) { ledger, id, stateDirectory in
+            (try await ledger.run(id).record, stateDirectory)
         }
-        let id = record.id
-        guard record.state != .finished && record.state != .canceled else {
-            return console.line("run \(id) is \(record.state); nothing to cancel")
+        let cancel = RunCancel(store: RunWiring.ledgers, clock: context.clock, grace: Self.grace) { kill($0, SIGTERM) }
+        let outcome = try await cancel.cancel(record, in: stateDirectory, stopping: { console.line("run \(record.id): stopping its process \($0)") }) { record in
+            RunSession(manifest: try ConfigFileLoader.manifest(record.manifestPath), stateDirectory: stateDirectory, adapters: RunWiring())
         }
-        let lockPath = RunLock.path(stateDirectory: stateDirectory, manifestName: record.manifestName, manifestPath: record.manifestPath)
-        if let pid = RunLock.holder(at: lockPath, of: id) {
-            console.line("run \(id): stopping its process \(pid)")
-            try await SQLiteLedger.with(path: SQLiteLedger.path(inStateDirectory: stateDirectory)) { ledger in
-                _ = try await ledger.endRun(id, as: .canceled, at: Date())
+        switch outcome {
+        case .alreadyEnded(let state):
+            console.line("run \(record.id) is \(state); nothing to cancel")
+        case let .canceled(cancelled, refused):
+            for refusal in refused {
+                console.error("warning: shard \(refusal.shard): cannot cancel Assembly \(refusal.assemblyID): \(refusal.error)\n")
             }
-            kill(pid, SIGTERM)
-            let clock = ContinuousClock()
-            let deadline = clock.now + Self.grace
-            while RunLock.holder(at: lockPath, of: id) != nil {
-                guard clock.now < deadline else { throw RunSessionError.locked(path: lockPath, holder: "run \(id), PID \(pid), still going") }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            console.line("run \(record.id) canceled: \(cancelled == 1 ? "1 Assembly" : "\(cancelled) Assemblies") cancelled at the endpoint")
         }
-        let manifest = try ConfigFileLoader.manifest(record.manifestPath)
-        let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring())
-        let (cancelled, refused) = try await session.cancel(id)
-        for refusal in refused {
-            console.error("warning: shard \(refusal.shard): cannot cancel Assembly \(refusal.assemblyID): \(refusal.error)\n")
-        }
-        console.line("run \(id) canceled: \(cancelled == 1 ? "1 Assembly" : "\(cancelled) Assemblies") cancelled at the endpoint")
     }
 }

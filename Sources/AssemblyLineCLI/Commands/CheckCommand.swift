@@ -1,6 +1,4 @@
 import AssemblyLine
-import Foundation
-import SQLiteLedger
 
 /// `assemblyline check RUN_ID|latest|MANIFEST`: the outputs that are missing or changed since the run that made them.
 struct CheckCommand: CLICommand {
@@ -21,7 +19,7 @@ struct CheckCommand: CLICommand {
                   OptionSpec(name: "batch", valueName: "id", help: "With a manifest: check that the batch's partitions took its whole plan once."),
                   OptionSpec(name: "state-dir", valueName: "dir",
                              help: "Use this state directory's ledger; with --batch, repeatable, each a directory or a glob.", isRepeating: true),
-                  LedgerLocation.options[1]])
+                  LedgerOptions.specs[1]])
 
     /// What is checked: one run's outputs, or those a manifest's next run would skip on.
     enum Target: Sendable {
@@ -31,82 +29,59 @@ struct CheckCommand: CLICommand {
 
     var target: Target
     var checksum: Bool
-    var location: LedgerLocation
+    var ledgers: LedgerOptions
     /// `--batch`: the batch and the ledgers of its partitions.
-    var batch: (id: BatchID, ledgers: BatchLedgers)?
+    var batch: (id: BatchID, ledgers: LedgerSet)?
     var stateDirCount: Int
 
     init(_ values: ParsedValues) throws {
         let text = values.positional(0) ?? ""
         target = text == "latest" || RunID(text) != nil ? .run(try RunID.argument(text)) : .manifest(text)
         checksum = values.flag("checksum")
-        location = LedgerLocation(values)
+        ledgers = LedgerOptions(values)
         stateDirCount = values.options("state-dir").count
         if let batchText = values.option("batch") {
             guard case .manifest(let manifest) = target else { throw UsageError("--batch checks a manifest's plan: give the manifest, not a run") }
             guard let id = BatchID(rawValue: batchText) else { throw UsageError("--batch: expected \(BatchID.expected), found '\(batchText)'") }
-            batch = (id, try BatchLedgers(values, manifest: manifest))
+            batch = (id, try LedgerPatterns.ledgers(values, manifest: manifest))
         }
     }
 
     func validate() throws {
         if batch != nil { return }
         if stateDirCount > 1 { throw UsageError("--state-dir is given once, unless with --batch") }
-        try location.validate()
-        if case .manifest = target, location.manifestOption != nil {
+        try ledgers.validate()
+        if case .manifest = target, ledgers.manifest != nil {
             throw UsageError("check MANIFEST names its manifest already; --manifest is for a run ID")
         }
     }
 
-    func run(_ console: Console) async throws {
+    func run(_ context: CommandContext) async throws {
+        let console = context.console
         if let batch, case .manifest(let path) = target {
             let manifest = try ConfigFileLoader.manifest(path)
             let coverage = try await batch.ledgers.withEach { try await BatchCoverage.check(manifest, batch: batch.id, in: $0) }
-            console.out(coverage.text())
+            console.out(CoverageText.text(coverage))
             guard coverage.problems == 0 else { throw CheckFound(count: coverage.problems) }
             return
         }
-        let outputs = try await recordedOutputs()
         let check = OutputCheck(checksums: checksum)
-        let findings = outputs.flatMap { input, output in check.findings([output]).map { (input, $0) } }
-        if !findings.isEmpty {
-            console.out(TextTable.render(header: ["STATE", "OUTPUT", "INPUT", "DETAIL"], rows: findings.map { input, finding in
-                [finding.problem.kind, finding.output.path, input, finding.problem.description]
-            }))
-        }
-        let missing = findings.filter { $0.1.problem == .missing }.count
-        console.line("checked \(outputs.count) \(outputs.count == 1 ? "output" : "outputs")\(checksum ? " with MD5s" : ""): "
-            + "\(missing) missing, \(findings.count - missing) changed")
-        guard findings.isEmpty else { throw CheckFound(count: findings.count) }
-    }
-
-    /// Each recorded output with the input it was made from, in ledger order.
-    private func recordedOutputs() async throws -> [(input: String, output: RecordedOutput)] {
+        let audit: OutputAudit
         switch target {
         case .manifest(let path):
             let manifest = try ConfigFileLoader.manifest(path)
-            var ledgers = location
-            if ledgers.stateDirOption == nil { ledgers.manifestOption = path }
-            // Each part's done index when its state_dir names {partition}: together, what the parts' next runs skip on.
-            var done: [FileIdentity: CompletedFile]?
-            let directories = try ledgers.stateDirectories().directories
-            for directory in directories {
-                let session = RunSession(manifest: manifest, stateDirectory: directory, adapters: RunWiring())
-                guard let found = try await session.doneFiles() else { continue }
-                done = (done ?? [:]).merging(found) { first, _ in first }
-            }
-            guard let done else {
-                throw CommandError.noLedger(path: "at \(SQLiteLedger.path(inStateDirectory: directories[0]))", hint: "no run has been recorded there")
-            }
-            return done.sorted { $0.key.path < $1.key.path }.flatMap { identity, file in file.outputs.map { (identity.path, $0) } }
+            audit = try await OutputAudit.of(manifest, at: try ledgers.locator(for: manifest), check: check)
         case .run(let run):
-            return try await location.withRun(run) { ledger, id, _ in
-                let inputs = Dictionary(uniqueKeysWithValues: try await ledger.files(of: id, shard: nil, state: nil).map { ($0.index, $0.file.relativePath) })
-                return try await ledger.currentResults(of: id).compactMap { record -> (String, RecordedOutput)? in
-                    guard record.isDownloaded, let path = record.result.outputPath else { return nil }
-                    return (record.result.fileIndex.flatMap { inputs[$0] } ?? "", RecordedOutput(path: path, size: record.result.size, md5: record.result.md5))
-                }
-            }
+            audit = try await OutputAudit.of(run: run, at: try ledgers.locator(), check: check)
         }
+        if !audit.findings.isEmpty {
+            console.out(TextTable.render(header: ["STATE", "OUTPUT", "INPUT", "DETAIL"], rows: audit.findings.map { input, finding in
+                [finding.problem.kind, finding.output.path, input, finding.problem.description]
+            }))
+        }
+        let checked = audit.outputs.count
+        console.line("checked \(checked) \(checked == 1 ? "output" : "outputs")\(checksum ? " with MD5s" : ""): "
+            + "\(audit.missing) missing, \(audit.findings.count - audit.missing) changed")
+        guard audit.findings.isEmpty else { throw CheckFound(count: audit.findings.count) }
     }
 }

@@ -23,8 +23,8 @@ struct CompletionCommand: CLICommand {
         self.shell = shell
     }
 
-    func run(_ console: Console) async throws {
-        console.out((shell == .zsh ? "autoload -U +X bashcompinit && bashcompinit\n" : "") + Self.bashScript)
+    func run(_ context: CommandContext) async throws {
+        context.console.out((shell == .zsh ? "autoload -U +X bashcompinit && bashcompinit\n" : "") + Self.bashScript)
     }
 
     /// The bash function, with every subcommand and its options.

@@ -7,7 +7,7 @@ struct ManualCommand: CLICommand {
 
     init(_ values: ParsedValues) throws {}
 
-    func run(_ console: Console) async throws {
-        console.out(ManualPageRenderer.render(commands: AssemblyLineTool.commands.map { $0.configuration }))
+    func run(_ context: CommandContext) async throws {
+        context.console.out(ManualPageRenderer.render(commands: AssemblyLineTool.commands.map { $0.configuration }))
     }
 }

@@ -1,7 +1,5 @@
 import AssemblyLine
 import ConfigFormat
-import Foundation
-import SQLiteLedger
 
 /// `assemblyline prune --older-than DURATION [--dry-run]`: old runs out of the ledger, and the embedded service's old files.
 struct PruneCommand: CLICommand {
@@ -16,71 +14,37 @@ struct PruneCommand: CLICommand {
             part's state directory, none while a run of any holds its lock. --dry-run lists what would go and changes nothing.
             """,
         options: [OptionSpec(name: "older-than", valueName: "duration", help: "Prune what is older than this, such as 30d.", isRequired: true),
-                  OptionSpec(name: "dry-run", help: "List what would be pruned; change nothing.")] + LedgerLocation.options)
+                  OptionSpec(name: "dry-run", help: "List what would be pruned; change nothing.")] + LedgerOptions.specs)
 
     var olderThan: Duration
     var dryRun: Bool
-    var location: LedgerLocation
+    var ledgers: LedgerOptions
 
     init(_ values: ParsedValues) throws {
         // The parser has asked for --older-than already (it is required).
         olderThan = try values.duration("older-than") ?? .zero
         dryRun = values.flag("dry-run")
-        location = LedgerLocation(values)
+        ledgers = LedgerOptions(values)
     }
 
     func validate() throws {
-        try location.validate()
+        try ledgers.validate()
     }
 
-    func run(_ console: Console) async throws {
-        let directories = try location.stateDirectories().directories
-        for stateDirectory in directories {
-            if let held = Self.heldLock(in: stateDirectory) {
-                throw RunSessionError.locked(path: held, holder: "a run of this state directory is going; prune when it is done")
+    func run(_ context: CommandContext) async throws {
+        let console = context.console
+        let prune = LedgerPrune(store: RunWiring.ledgers, embedded: EmbeddedServiceAssemblies(), clock: context.clock)
+        let verb = dryRun ? "would prune" : "pruned"
+        try await prune.prune(try ledgers.locator().stateDirectories().directories, olderThan: olderThan, dryRun: dryRun) { outcome in
+            if !outcome.hadLedger {
+                console.line("no ledger in \(outcome.stateDirectory) (no \(RunWiring.ledgers.ledgerPath(inStateDirectory: outcome.stateDirectory))): "
+                    + "no runs to prune; is it the state directory you meant (--state-dir DIR, or --manifest FILE for the manifest's)?")
             }
-        }
-        let cutoff = Date().addingTimeInterval(-olderThan.timeInterval)
-        for stateDirectory in directories { try await prune(stateDirectory, before: cutoff, console) }
-    }
-
-    /// Prunes one state directory's ledger and embedded service of what is older than `cutoff`, and says what went.
-    private func prune(_ stateDirectory: String, before cutoff: Date, _ console: Console) async throws {
-        var runs: [RunRecord] = []
-        let path = SQLiteLedger.path(inStateDirectory: stateDirectory)
-        if FileManager.default.fileExists(atPath: path) {
-            runs = try await SQLiteLedger.with(path: path) { [dryRun] in try await $0.pruneRuns(createdBefore: cutoff, dryRun: dryRun) }
-        } else {
-            console.line("no ledger in \(stateDirectory) (no \(path)): no runs to prune; is it the state directory you meant "
-                + "(--state-dir DIR, or --manifest FILE for the manifest's)?")
-        }
-        let assemblies = Self.oldAssemblies(in: "\(stateDirectory)/embedded-service/assemblies", before: cutoff)
-        if !dryRun {
-            for directory in assemblies { try? FileManager.default.removeItem(atPath: directory) }
-        }
-        for run in runs { console.line("\(dryRun ? "would prune" : "pruned") run \(run.id) (\(run.manifestName), \(run.state))") }
-        console.line("\(dryRun ? "would prune" : "pruned") \(CountText.of(runs.count, "run")) and "
-            + "\(assemblies.count == 1 ? "1 embedded Assembly" : "\(assemblies.count) embedded Assemblies") "
-            + "older than \(ConfigUnits.formatDuration(olderThan)) in \(stateDirectory)")
-    }
-
-    /// A run lock of the state directory that a process holds, if any.
-    private static func heldLock(in stateDirectory: String) -> String? {
-        let folder = "\(stateDirectory)/locks"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".lock") {
-            if RunLock.isHeld("\(folder)/\(name)") { return "\(folder)/\(name)" }
-        }
-        return nil
-    }
-
-    /// The embedded service's Assembly directories whose record last changed before `cutoff`.
-    private static func oldAssemblies(in root: String, before cutoff: Date) -> [String] {
-        let manager = FileManager.default
-        return ((try? manager.contentsOfDirectory(atPath: root)) ?? []).sorted().compactMap { name in
-            guard AssemblyID(name) != nil,
-                  let modified = (try? manager.attributesOfItem(atPath: "\(root)/\(name)/assembly.json"))?[.modificationDate] as? Date,
-                  modified < cutoff else { return nil }
-            return "\(root)/\(name)"
+            for run in outcome.runs { console.line("\(verb) run \(run.id) (\(run.manifestName), \(run.state))") }
+            let assemblies = outcome.assemblies.count
+            console.line("\(verb) \(CountText.of(outcome.runs.count, "run")) and "
+                + "\(assemblies == 1 ? "1 embedded Assembly" : "\(assemblies) embedded Assemblies") "
+                + "older than \(ConfigUnits.formatDuration(olderThan)) in \(outcome.stateDirectory)")
         }
     }
 }

@@ -1,6 +1,4 @@
 import AssemblyLine
-import Foundation
-import SQLiteLedger
 
 /// `assemblyline resume RUN_ID`: finishes what a run left undone, from each shard's state in the ledger.
 struct ResumeCommand: CLICommand {
@@ -15,13 +13,13 @@ struct ResumeCommand: CLICommand {
             """,
         arguments: [ArgumentSpec(name: "run", help: "The run ID that run printed first, or latest.")],
         options: [OptionSpec(name: "shard", valueName: "n", help: "Only this shard (repeatable).", isRepeating: true)]
-            + LedgerLocation.options
+            + LedgerOptions.specs
             + RunOptions.specs)
 
     /// nil for `latest`.
     var runID: RunID?
     var shardFilter: Set<Int>
-    var location: LedgerLocation
+    var ledgers: LedgerOptions
     var options: RunOptions
 
     init(_ values: ParsedValues) throws {
@@ -30,36 +28,27 @@ struct ResumeCommand: CLICommand {
             guard let index = Int(text), index >= 0 else { throw UsageError("--shard expects a shard number, found '\(text)'") }
             return index
         })
-        location = LedgerLocation(values)
+        ledgers = LedgerOptions(values)
         options = try RunOptions(values)
     }
 
     func validate() throws {
-        try location.validate()
+        try ledgers.validate()
     }
 
-    func run(_ console: Console) async throws {
+    func run(_ context: CommandContext) async throws {
         let signals = TerminationSignal()
-        let (stateDirectory, meant) = try await location.locate(runID)
-        let ledgerPath = SQLiteLedger.path(inStateDirectory: stateDirectory)
-        guard FileManager.default.fileExists(atPath: ledgerPath) else {
-            let unindexed = location.stateDirOption == nil && location.manifestOption == nil ? "the run index does not know the run; " : ""
-            throw CommandError.noLedger(path: "in \(stateDirectory)", hint: "\(unindexed)name the state directory with --state-dir")
-        }
-        let filter = try location.filter()
-        let resumption = try await SQLiteLedger.with(path: ledgerPath, mode: .readOnly) { [shardFilter] reader in
-            try await RunSession.resumption(of: meant, shards: shardFilter, matching: filter, in: reader, path: ledgerPath)
-        }
+        let (resumption, stateDirectory) = try await RunSession.resumption(of: runID, shards: shardFilter, at: try ledgers.locator())
         switch resumption {
         case let .finished(id):
-            if !options.quiet { console.line("run \(id) is finished: every shard is done; nothing to resume") }
+            if !options.quiet { context.console.line("run \(id) is finished: every shard is done; nothing to resume") }
         case let .resume(record):
             let loaded = try ConfigFileLoader.manifest(record.manifestPath)
             let manifest = record.partition.isWhole ? loaded : loaded.partitioned(record.partition)
             let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
-            let pings = PingMonitor.make(manifest.monitoring, console: console)
-            let console = pings?.console ?? console
-            let progress = RunProgress(options: options, console: console, index: nil, pings: pings)
+            let pings = PingMonitor.make(manifest.monitoring, console: context.console)
+            let console = pings?.console ?? context.console
+            let progress = RunProgress(options: options, console: console, clock: context.clock, index: nil, pings: pings)
             try await PingMonitor.reporting(pings, configuration: Self.configuration, progress: progress) { [shardFilter, options] in
                 let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
                     try await session.resume(record, shards: shardFilter, maxDuration: options.maxDuration, observer: progress, stop: stop)

@@ -20,54 +20,34 @@ struct RunCommand: CLICommand {
             is missing (README has the table).
             """,
         arguments: [ArgumentSpec(name: "manifest", help: "The job manifest (YAML).")],
-        options: [
-            OptionSpec.stateDir,
-            OptionSpec(name: "force", help: "Run every file, even those an earlier run already did."),
-            OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s."),
-            OptionSpec(name: "retry-failed", help: "Send the known bad files again too (those an earlier run failed for a reason of their own)."),
-            OptionSpec(name: "dry-run", help: "Print what the run would send and skip, and why (as plan does); send and write nothing."),
-            FilesFrom.spec,
-        ] + PartitionOptions.specs + RunOptions.specs)
+        options: PlanOptions.specs
+            + [OptionSpec(name: "dry-run", help: "Print what the run would send and skip, and why (as plan does); send and write nothing.")]
+            + RunOptions.specs)
 
-    var manifestPath: String
-    var stateDir: String?
-    var force: Bool
-    var checksum: Bool
-    var retryFailed: Bool
+    var plan: PlanOptions
     var dryRun: Bool
     var options: RunOptions
-    var parts: PartitionOptions
-    /// `--files-from`: read once the manifest's input base is known.
-    var filesFrom: String?
 
     init(_ values: ParsedValues) throws {
-        manifestPath = values.positional(0) ?? ""
-        stateDir = values.option("state-dir")
-        force = values.flag("force")
-        checksum = values.flag("checksum")
-        retryFailed = values.flag("retry-failed")
+        plan = try PlanOptions(values)
         dryRun = values.flag("dry-run")
         options = try RunOptions(values)
-        parts = try PartitionOptions(values)
-        filesFrom = values.option("files-from")
     }
 
-    func run(_ console: Console) async throws {
+    func run(_ context: CommandContext) async throws {
         let signals = TerminationSignal()
-        var (manifest, stateDirectory) = try parts.manifest(manifestPath, stateDir: stateDir)
-        manifest.onlyFiles = try filesFrom.map { try FilesFrom.names(in: $0, base: manifest.inputs.base) }
-        let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options),
-                                 batch: parts.batch(of: manifest, at: Date()))
+        let (manifest, stateDirectory) = try plan.manifest()
+        let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options), batch: plan.parts.batch)
         if dryRun {
-            let forecast = try await session.forecast(force: force, checksums: checksum, retryFailed: retryFailed)
-            return ForecastText.show(forecast, of: manifest, json: false, console: console)
+            return ForecastText.show(try await plan.forecast(session), of: manifest, json: false, console: context.console)
         }
-        let pings = PingMonitor.make(manifest.monitoring, console: console)
-        let console = pings?.console ?? console
-        let progress = RunProgress(options: options, console: console, index: RunIndex(environment: ProcessInfo.processInfo.environment), pings: pings)
-        try await PingMonitor.reporting(pings, configuration: Self.configuration, progress: progress) { [force, checksum, retryFailed, parts, options] in
+        let pings = PingMonitor.make(manifest.monitoring, console: context.console)
+        let console = pings?.console ?? context.console
+        let progress = RunProgress(options: options, console: console, clock: context.clock,
+                                   index: RunIndex(environment: ProcessInfo.processInfo.environment), pings: pings)
+        try await PingMonitor.reporting(pings, configuration: Self.configuration, progress: progress) { [plan, options] in
             let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
-                try await session.run(force: force, checksums: checksum, retryFailed: retryFailed, resumingBatch: parts.isGiven,
+                try await session.run(force: plan.force, checksums: plan.checksum, retryFailed: plan.retryFailed, resumingBatch: plan.parts.isGiven,
                                       maxDuration: options.maxDuration, observer: progress, stop: stop)
             }
             await MetricsFile.record(outcome, option: options.metricsFile, manifest: manifest, stateDirectory: stateDirectory, console: console)

@@ -85,7 +85,8 @@ struct ServeCommand: CLICommand {
         }
     }
 
-    func run(_ console: Console) async throws {
+    func run(_ context: CommandContext) async throws {
+        let console = context.console
         let environment = ProcessInfo.processInfo.environment
         let lock: DirectoryLock
         do {

@@ -46,7 +46,8 @@ struct SignServerCommand: CLICommand {
         }
     }
 
-    func run(_ console: Console) async throws {
+    func run(_ context: CommandContext) async throws {
+        let console = context.console
         let policy = try ConfigFileLoader.policy(policyPath)
         let secret: String
         do {

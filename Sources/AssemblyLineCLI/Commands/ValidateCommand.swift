@@ -18,7 +18,8 @@ struct ValidateCommand: CLICommand {
         manifestPath = values.positional(0) ?? ""
     }
 
-    func run(_ console: Console) async throws {
+    func run(_ context: CommandContext) async throws {
+        let console = context.console
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         try Self.checkSecrets(of: manifest)
         console.line("\(manifestPath): valid manifest '\(manifest.name)' (\(manifest.recipe.kind), endpoint \(manifest.endpoint), signer \(manifest.signer.kind))")

@@ -9,7 +9,7 @@ protocol CLICommand: Sendable {
     func validate() throws
 
     /// Does the work; an error says why it could not (``ErrorReporter`` gives its exit status).
-    func run(_ console: Console) async throws
+    func run(_ context: CommandContext) async throws
 }
 
 extension CLICommand {

@@ -25,10 +25,6 @@ enum CommandError: Error, Sendable {
     case embeddedServiceFailed(reason: String)
     /// A server could not start listening.
     case listenFailed(reason: String)
-    /// No ledger where one was expected; `hint` says what to do about it.
-    case noLedger(path: String, hint: String)
-    /// The ledgers a `--batch` command read do not hold the batch as one (no run of it, a part twice, parts of different splits).
-    case invalidBatch(String)
     /// A report's `--output` file could not be written.
     case unwritableOutput(path: String, reason: String)
 
@@ -47,8 +43,6 @@ enum CommandError: Error, Sendable {
         case let .tlsRefused(reason): "Error: \(reason)"
         case let .embeddedServiceFailed(reason): "Error: the embedded service did not start: \(reason)"
         case let .listenFailed(reason): "Error: \(reason)"
-        case let .noLedger(path, hint): "Error: no ledger \(path); \(hint)"
-        case let .invalidBatch(problem): "Error: \(problem)"
         case let .unwritableOutput(path, reason): "Error: cannot write \(path): \(reason)"
         }
     }

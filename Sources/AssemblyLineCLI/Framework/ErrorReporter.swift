@@ -40,6 +40,12 @@ enum ErrorReporter {
         case let plan as PlanError:
             console.error("Error: \(plan)\n")
             return .invalidInput
+        case let read as LedgerReadError:
+            switch read {
+            case let .noLedger(path, hint): console.error("Error: no ledger \(path); \(hint)\n")
+            case let .invalidBatch(problem): console.error("Error: \(problem)\n")
+            }
+            return .invalidInput
         case let ledger as LedgerError:
             console.error("Error: \(ledger)\n")
             if case .runNotFound = ledger { return .invalidInput }
@@ -118,7 +124,7 @@ enum ErrorReporter {
         switch failure {
         case .secretVariableUnset, .secretFileUnreadable, .secretFileEmpty, .secretUnusable, .namedFileUnreadable, .tlsRefused:
             .configuration
-        case .embeddedSignerNeedsEmbeddedEndpoint, .noLedger, .invalidBatch:
+        case .embeddedSignerNeedsEmbeddedEndpoint:
             .invalidInput
         case .listenFailed:
             .unavailable

@@ -1,0 +1,59 @@
+import ConfigFormat
+package import Foundation
+
+/// `prune`: old runs out of the ledgers of state directories, and the embedded service's old Assemblies.
+///
+/// Every run created before the cutoff that is not running goes with all its rows; the done and known bad
+/// files no run confirmed since are forgotten (the next run sends them). Nothing is pruned while a run of
+/// any of the state directories holds its lock.
+package struct LedgerPrune: Sendable {
+    /// What went (or, in a dry run, would go) from one state directory.
+    package struct Outcome: Sendable {
+        package var stateDirectory: String
+        /// Whether the state directory holds a ledger at all.
+        package var hadLedger: Bool
+        package var runs: [RunRecord]
+        /// The embedded service's stored Assemblies.
+        package var assemblies: [String]
+    }
+
+    package var store: any LedgerStore
+    package var embedded: any EmbeddedAssemblies
+    package var clock: any PipelineClock
+
+    package init(store: any LedgerStore, embedded: any EmbeddedAssemblies, clock: any PipelineClock) {
+        self.store = store
+        self.embedded = embedded
+        self.clock = clock
+    }
+
+    /// Prunes what in `stateDirectories` is older than `age`, telling `each` directory's outcome as it is done;
+    /// with `dryRun`, changes nothing and tells what would go.
+    ///
+    /// - Throws: ``RunSessionError/locked(path:holder:)`` before anything is read when a run holds a lock of one of them.
+    package func prune(_ stateDirectories: [String], olderThan age: Duration, dryRun: Bool,
+                       each: (Outcome) -> Void) async throws {
+        for directory in stateDirectories {
+            if let held = Self.heldLock(in: directory) {
+                throw RunSessionError.locked(path: held, holder: "a run of this state directory is going; prune when it is done")
+            }
+        }
+        let cutoff = clock.now.addingTimeInterval(-age.timeInterval)
+        for directory in stateDirectories {
+            let hadLedger = store.hasLedger(in: directory)
+            let runs = !hadLedger ? [] : try await store.withLedger(in: directory) { try await $0.pruneRuns(createdBefore: cutoff, dryRun: dryRun) }
+            let assemblies = embedded.stored(in: directory, lastChangedBefore: cutoff)
+            if !dryRun { assemblies.forEach(embedded.remove) }
+            each(Outcome(stateDirectory: directory, hadLedger: hadLedger, runs: runs, assemblies: assemblies))
+        }
+    }
+
+    /// A run lock of the state directory that a process holds, if any.
+    private static func heldLock(in stateDirectory: String) -> String? {
+        let folder = "\(stateDirectory)/locks"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".lock") {
+            if RunLock.isHeld("\(folder)/\(name)") { return "\(folder)/\(name)" }
+        }
+        return nil
+    }
+}

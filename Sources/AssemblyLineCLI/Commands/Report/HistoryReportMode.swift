@@ -1,0 +1,45 @@
+import AssemblyLine
+import ConfigFormat
+import Foundation
+
+/// `report --history [--since 30d]`: a row per night of the ledgers read, oldest first.
+struct HistoryReportMode: ReportMode {
+    /// How far back a night may have started.
+    var span: Duration
+    var ledgers: LedgerSet
+    /// The manifest whose runs count (nil: all).
+    var manifestPath: String?
+
+    init(_ values: ParsedValues) throws {
+        guard values.positional(0) == nil, values.option("batch") == nil else {
+            throw UsageError("--history reports every night of the ledgers: drop the run ID and --batch")
+        }
+        span = try values.duration("since") ?? RunHistory.defaultSpan
+        ledgers = try LedgerPatterns.ledgers(values, defaultDirectory: ManifestDefaults.stateDir)
+        manifestPath = try values.option("manifest").map { try ConfigFileLoader.manifest($0).file }
+    }
+
+    func validate(_ output: ReportOutput) throws {
+        try output.requireWholeReport("--history is a row per night")
+        if ![.table, .json, .html].contains(output.format) { throw UsageError("--history: expected --format table, json or html, found \(output.format)") }
+        try LedgerPatterns.requireSome(ledgers)
+    }
+
+    func run(_ output: ReportOutput, _ context: CommandContext) async throws {
+        let since = context.clock.now.addingTimeInterval(-span.timeInterval)
+        let history = try await ledgers.withEach { [manifestPath] opened in
+            try await RunHistory.read(since: since, manifestPath: manifestPath, from: opened)
+        }
+        let console = context.console
+        switch output.format {
+        case .json: console.line(HistoryText.json(history).serialized)
+        case .html: try output.write(page: HTMLHistory(history: history, stateDirectories: ledgers.stateDirectories, generatedAt: context.clock.now).html,
+                                     console)
+        default:
+            guard !history.nights.isEmpty else {
+                return console.line("no runs since \(RunText.time(since)) in \(ledgers.stateDirectories.joined(separator: ", "))")
+            }
+            console.out(HistoryText.table(history))
+        }
+    }
+}

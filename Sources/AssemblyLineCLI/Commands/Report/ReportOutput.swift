@@ -1,0 +1,64 @@
+import AssemblyLine
+
+/// How `report` writes: the format, `--output`, and whether only the failed files or the results are listed.
+struct ReportOutput: Sendable {
+    /// The report's output forms.
+    enum Format: String, CaseIterable, Sendable {
+        case table, json, csv
+        /// One self-contained page for a browser (``HTMLReport``).
+        case html
+        /// With `--failed`: the failed files' relative paths, a line each (`paths`) or NUL-terminated (`paths0`), for `run --files-from`.
+        case paths, paths0
+    }
+
+    var format: Format
+    var failedOnly: Bool
+    var listsResults: Bool
+    /// `--output`: where the HTML page goes.
+    var file: String?
+
+    init(_ values: ParsedValues) throws {
+        format = try values.choice("format", as: Format.self) ?? .table
+        failedOnly = values.flag("failed")
+        listsResults = values.flag("results")
+        file = values.option("output")
+    }
+
+    func validate() throws {
+        if failedOnly && listsResults { throw UsageError("--failed and --results are different reports; choose one") }
+        if [.paths, .paths0].contains(format), !failedOnly { throw UsageError("--format \(format) lists the failed files: add --failed") }
+        if file != nil, format != .html { throw UsageError("--output writes the HTML page: add --format html") }
+        if format == .html, failedOnly || listsResults { throw UsageError("--format html is the whole report; --failed and --results are other reports") }
+    }
+
+    /// Refuses `--failed` and `--results` for a report that is not of one run (`what` says what it is instead).
+    func requireWholeReport(_ what: String) throws {
+        if failedOnly || listsResults { throw UsageError("\(what); --failed and --results are per run") }
+    }
+
+    /// The files a run's report holds apart from those CSV and JSON read page by page (``FilePages``): a table lists
+    /// the failed, known bad and resultless files alone (`--results`: every file); `--failed` the failed and known bad
+    /// files; JSON the failed files (its `failures`), CSV none.
+    var selection: RunReport.FileSelection {
+        switch (format, failedOnly, listsResults) {
+        case (_, _, true): .all
+        case (_, true, _): .only([.failed, .knownBad])
+        case (.table, _, _), (.html, _, _), (.paths, _, _), (.paths0, _, _): .only([.failed, .knownBad, .noResult])
+        case (.json, _, _): .only([.failed])
+        case (.csv, _, _): .none
+        }
+    }
+
+    /// Whether the run's current results are read: `--results`, and the outputs of `--failed` as CSV or JSON.
+    var needsResults: Bool { listsResults || (failedOnly && [.json, .csv].contains(format)) }
+
+    /// Writes a page to `--output` (whole: a reader never sees half), else to standard output.
+    func write(page: String, _ console: Console) throws {
+        guard let file else { return console.out(page) }
+        do {
+            try WholeFileWriter.write(page, to: file)
+        } catch {
+            throw CommandError.unwritableOutput(path: file, reason: error.reason)
+        }
+    }
+}

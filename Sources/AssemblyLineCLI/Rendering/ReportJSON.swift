@@ -1,0 +1,120 @@
+import AssemblyLine
+import ConfigFormat
+
+/// `report --format json`: a report's figures as one object whose `files` are any ``FileListing``'s, written as each
+/// page is read; and the smaller objects of `--failed` and `--results`.
+enum ReportJSON {
+    /// The canonical text of `figures` with `files` streamed in (``JSONValue/writeObject(_:streaming:chunk:to:elements:)``):
+    /// the same text one object would give, without holding a million files' rows, tree or text.
+    static func write(_ figures: [String: JSONValue], files listing: some FileListing, to write: @escaping (String) -> Void) async throws {
+        try await JSONValue.writeObject(figures, streaming: "files", to: write) { emit in
+            try await listing.forEachPage { partition, page in
+                for file in page { emit(Self.file(file, partition: partition)) }
+            }
+        }
+        write("\n")
+    }
+
+    /// One file: where it is, its state, its failure (code, message, retryable) and where its outputs went; its
+    /// partition in a batch's report.
+    static func file(_ file: ReportedFile, partition: Partition? = nil) -> JSONValue {
+        let record = file.record
+        var object: [String: JSONValue] = [
+            "index": .integer(Int64(record.index)), "shard": record.shardIndex.map { .integer(Int64($0)) } ?? .null,
+            "state": .string(record.state.rawValue), "path": .string(record.file.path),
+            "relative_path": .string(record.file.relativePath), "size": .integer(record.file.size),
+            "failure": record.failure.map(failure) ?? .null,
+            "outputs": .array(file.outputs.map(JSONValue.string)),
+        ]
+        if let partition { object["partition"] = .string(partition.description) }
+        return .object(object)
+    }
+
+    static func failure(_ failure: FailureReason) -> JSONValue {
+        .object(["code": .string(failure.code.rawValue), "message": .string(failure.message), "retryable": .bool(failure.isRetryable)])
+    }
+
+    /// Counts by state, as an object keyed by the states' raw values.
+    static func counts<State: RawRepresentable<String>>(_ counts: [State: Int]) -> JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, .integer(Int64($0.value))) }))
+    }
+
+    /// The members of a run's report but its `files`.
+    static func figures(of report: RunReport) -> [String: JSONValue] {
+        let statistics = report.statistics
+        var object = RunText.json(report.run).objectValue ?? [:]
+        object["shards_by_state"] = counts(report.summary.shardsByState)
+        object["files_by_state"] = counts(report.summary.filesByState)
+        object["assemblies_created"] = .integer(Int64(statistics.assembliesCreated))
+        object["retries"] = .integer(Int64(statistics.retries))
+        object["bytes_sent"] = .integer(statistics.bytesSent)
+        object["bytes_received"] = .integer(statistics.bytesReceived)
+        object["elapsed_ms"] = .integer(report.elapsed.milliseconds)
+        object["usage_bytes"] = .integer(statistics.usageBytes)
+        object["assemblies_without_usage"] = .integer(Int64(statistics.assembliesWithoutUsage))
+        object["queue_seconds"] = .number((statistics.queueSeconds * 1000).rounded() / 1000)
+        object["execution_seconds"] = .number((statistics.executionSeconds * 1000).rounded() / 1000)
+        object["bytes_sent_per_second"] = .integer(Int64(report.rate(Double(statistics.bytesSent))))
+        object["files_done_per_second"] = .number((report.rate(Double(report.summary.filesByState[.done] ?? 0)) * 100).rounded() / 100)
+        object["shard_list"] = .array(report.shards.map { shard in
+            .object([
+                "index": .integer(Int64(shard.index)), "state": .string(shard.state.rawValue),
+                "files": .integer(Int64(shard.fileCount)), "bytes": .integer(shard.bytes),
+                "attempts": .integer(Int64(shard.attemptCount)), "failure": shard.failure.map(failure) ?? .null,
+                "duration_ms": statistics.shardDurations[shard.index].map { .integer($0.milliseconds) } ?? .null,
+            ])
+        })
+        object["failures"] = .array(report.failuresByCode.map { group in
+            .object(["code": .string(group.code), "files": .array(group.files.map { .string($0.file.relativePath) })])
+        })
+        return object
+    }
+
+    /// The members of a batch's report but its `files`: the totals and each part's run.
+    static func figures(of batch: BatchReport) -> [String: JSONValue] {
+        [
+            "batch": .string(batch.batch.rawValue), "partitions": .integer(Int64(batch.count)),
+            "missing": .array(batch.missing.map { .integer(Int64($0)) }),
+            "unfinished": .array(batch.unfinished.map { .string($0.run.partition.description) }),
+            "files_by_state": counts(batch.filesByState),
+            "shards_by_state": counts(batch.shardsByState),
+            "bytes": .integer(batch.sum { $0.run.bytes }), "bytes_sent": .integer(batch.sum { $0.statistics.bytesSent }),
+            "bytes_received": .integer(batch.sum { $0.statistics.bytesReceived }),
+            "assemblies_created": .integer(batch.sum { Int64($0.statistics.assembliesCreated) }),
+            "retries": .integer(batch.sum { Int64($0.statistics.retries) }),
+            "runs": .array(batch.parts.map { part in
+                var run = RunText.json(part.run).objectValue ?? [:]
+                run["state_dir"] = .string(part.stateDirectory)
+                return .object(run)
+            }),
+        ]
+    }
+
+    /// `--failed --format json`: the run, and each failed file and shard with its code, message and whether a resume may help.
+    static func failed(_ report: RunReport) -> JSONValue {
+        let files = report.filesWithOutputs
+        return .object([
+            "run_id": .string(report.run.id.rawValue),
+            "state": .string(report.run.state.rawValue),
+            "failed_files": .array(files.filter { $0.record.state == .failed }.map { file($0) }),
+            "known_bad_files": .array(files.filter { $0.record.state == .knownBad }.map { file($0) }),
+            "failed_shards": .array(report.shards.filter { $0.state == .failed }.map { shard in
+                .object(["index": .integer(Int64(shard.index)), "failure": shard.failure.map(failure) ?? .null])
+            }),
+        ])
+    }
+
+    /// `--results --format json`: the current results as objects.
+    static func results(_ report: RunReport) -> JSONValue {
+        let inputs = report.inputPaths
+        return .array(report.results.map { record in
+            .object([
+                "file": record.result.fileIndex.map { .integer(Int64($0)) } ?? .null, "input": .string(ResultText.input(of: record, among: inputs)),
+                "step": .string(record.result.step), "state": .string(ResultText.state(of: record)),
+                "size": record.result.size.map { .integer($0) } ?? .null, "md5": record.result.md5.map { .string($0) } ?? .null,
+                "checked": .string(ResultText.checked(record)), "where": .string(record.destination),
+                "temporary": .bool(record.result.isTemporary), "fetches": .integer(Int64(record.fetches)),
+            ])
+        })
+    }
+}

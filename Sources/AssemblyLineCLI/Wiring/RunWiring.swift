@@ -1,0 +1,104 @@
+import AssemblyLine
+import CurlTransport
+import Digests
+import Foundation
+import LocalTransloadit
+import SQLiteLedger
+
+/// The adapters a run needs, wired from its manifest: the ledger, the API endpoint (or the embedded service),
+/// the signer and the transport. The only place that puts them together.
+struct RunWiring: RunAdapters {
+    /// The ledgers of state directories, as SQLite files: what every command that reads a ledger opens.
+    static let ledgers: any LedgerStore = SQLiteLedgerStore()
+
+    let digester: any FileDigester = LibcryptoFileDigester()
+    var ledgers: any LedgerStore { Self.ledgers }
+    /// Passed at every pipeline checkpoint: the crash tests' kill switch, in debug builds.
+    var checkpoint: @Sendable (PipelineCheckpoint) -> Void = { _ in }
+
+    init() {}
+
+    /// The wiring of a `run` or `resume` with its options.
+    init(_ options: RunOptions) {
+        #if DEBUG
+        if let killSwitch = options.killSwitch { checkpoint = killSwitch.checkpoint }
+        #endif
+    }
+
+    func withPorts<T: Sendable>(for manifest: Manifest, stateDirectory: String,
+                                _ body: (RunPorts) async throws -> T) async throws -> T {
+        try await ledgers.withLedger(in: stateDirectory) { ledger in
+            let (ports, embedded) = try wire(manifest, stateDirectory: stateDirectory, ledger: ledger)
+            defer { embedded?.stop() }
+            return try await body(ports)
+        }
+    }
+
+    /// The ports of `manifest` over `ledger`: the embedded service started when the manifest asks for it, the signer built.
+    private func wire(_ manifest: Manifest, stateDirectory: String, ledger: any RunLedger) throws -> (RunPorts, RunningService?) {
+        let transport = CurlTransport()
+        let secrets = SecretReader()
+        func ports(endpoint: String, key: String, signer: any Signer, embedded: Bool) -> RunPorts {
+            RunPorts(ledger: ledger, transport: transport, signer: signer, endpoint: endpoint, key: key, endpointIsEmbedded: embedded,
+                     clock: SystemClock(), checkpoint: checkpoint, seed: .random(in: .min ... .max))
+        }
+        do {
+            switch manifest.endpoint {
+            case .embedded:
+                var credentials: ServiceCredentials?
+                if case .local(let source) = manifest.signer {
+                    credentials = ServiceCredentials(key: manifest.auth.key ?? "embedded", secret: try secrets.read(source))
+                }
+                let service = try Self.startEmbedded(in: Self.embeddedServiceDirectory(in: stateDirectory), credentials: credentials)
+                return (ports(endpoint: service.baseURL, key: service.key, signer: HMACSigner(secret: service.secret), embedded: true), service)
+            case .url(let url):
+                let key = manifest.auth.key ?? ""
+                switch manifest.signer {
+                case let .backend(signerURL, token, timeout, caFile):
+                    try NamedFile.signerCA(of: manifest)?.checkReadable()
+                    let signer = try BackendSigner(url: signerURL, token: try secrets.read(token), timeout: timeout, transport: transport,
+                                                   caBundlePath: caFile)
+                    return (ports(endpoint: url, key: key, signer: signer, embedded: false), nil)
+                case .local(let source):
+                    return (ports(endpoint: url, key: key, signer: HMACSigner(secret: try secrets.read(source)), embedded: false), nil)
+                case .embedded:
+                    throw CommandError.embeddedSignerNeedsEmbeddedEndpoint
+                }
+            }
+        } catch let failure as CommandError {
+            throw failure
+        } catch let error as SecretError {
+            throw CommandError.secretUnusable(file: manifest.file, reason: error.description)
+        } catch let error as SigningError {
+            throw CommandError.secretUnusable(file: manifest.file, reason: error.description)
+        } catch {
+            throw CommandError.embeddedServiceFailed(reason: "\(error)")
+        }
+    }
+
+    /// Where the embedded service of a state directory keeps its data.
+    static func embeddedServiceDirectory(in stateDirectory: String) -> String {
+        stateDirectory + "/embedded-service"
+    }
+
+    /// Starts the embedded service on the port it had last time in this state directory, so that the
+    /// status and result URLs in the ledger stay valid for `resume`; on another port when that one is taken.
+    private static func startEmbedded(in directory: String, credentials: ServiceCredentials?) throws -> RunningService {
+        let portFile = directory + "/port"
+        let previous = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        // The run is the embedded service's only client: it may use every connection slot.
+        var configuration = LocalServiceConfiguration(port: previous ?? 0, dataDirectory: directory, credentials: credentials)
+        configuration.maxConnectionsPerAddress = configuration.maxConnections
+        // The inputs are the run's own files: a copy of each night's uploads would only fill the state directory.
+        configuration.dropsUploadsOnceFetched = true
+        let service: RunningService
+        if let reused = try? LocalService.start(configuration) {
+            service = reused
+        } else {
+            configuration.port = 0
+            service = try LocalService.start(configuration)
+        }
+        try String(service.port).write(toFile: portFile, atomically: true, encoding: .utf8)
+        return service
+    }
+}
