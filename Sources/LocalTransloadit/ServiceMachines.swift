@@ -1,3 +1,4 @@
+import ConfigFormat
 import Dispatch
 import HTTPMessages
 import HTTPServer
@@ -85,7 +86,10 @@ private struct MachineRoutes: HTTPHandler {
 
     func plan(for request: HTTPRequest) -> HTTPRequestPlan {
         guard machines?.admit() ?? true else {
-            var leaving = HTTPResponse.json(#"{"error":"SERVER_503","message":"This machine is going away; ask the API host."}"#, status: 503)
+            let body: JSONValue = .object([
+                "error": .string(ServiceErrorCode.server503.rawValue), "message": .string("This machine is going away; ask the API host."),
+            ])
+            var leaving = HTTPResponse.json(body.serialized, status: 503)
             leaving.headers.set("Connection", "close")
             return .respond(leaving)
         }

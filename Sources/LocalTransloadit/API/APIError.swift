@@ -9,7 +9,7 @@ import HTTPServer
 /// because official clients parse the body of every response. The statuses are the service's
 /// choice where the reference marks them uncertain; docs/local-service.md lists them.
 struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
-    var code: String
+    var code: ServiceErrorCode
     var status: Int
     var message: String
     /// Extra detail (`reason` in the body).
@@ -19,14 +19,14 @@ struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The Assembly the request named, when there is one (`assembly_id` and its URLs in the body).
     var assemblyID: String?
 
-    init(_ code: String, status: Int, _ message: String, reason: String? = nil) {
+    init(_ code: ServiceErrorCode, status: Int, _ message: String, reason: String? = nil) {
         self.code = code
         self.status = status
         self.message = message
         self.reason = reason
     }
 
-    var description: String { "\(code): \(message)" }
+    var description: String { "\(code.rawValue): \(message)" }
 
     /// This error tied to an Assembly.
     func about(_ assemblyID: String?) -> APIError {
@@ -38,7 +38,7 @@ struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The JSON body of this error.
     func body(urls: ServiceURLs) -> JSONValue {
         var members: [String: JSONValue] = [
-            "error": .string(code), "message": .string(message), "http_code": .integer(Int64(status)),
+            "error": .string(code.rawValue), "message": .string(message), "http_code": .integer(Int64(status)),
         ]
         if let reason { members["reason"] = .string(reason) }
         if let retryIn { members["info"] = .object(["retryIn": .number(retryIn)]) }
@@ -61,37 +61,37 @@ struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - The codes the service sends
 
-    static let notFound = APIError("SERVER_404", status: 404, "unknown method / url")
+    static let notFound = APIError(.server404, status: 404, "unknown method / url")
 
     /// No Assembly by that name; an ID that is not one is quoted as an excerpt and not echoed as `assembly_id`.
     static func assemblyNotFound(_ id: String) -> APIError {
-        let error = APIError("ASSEMBLY_NOT_FOUND", status: 404, "The Assembly \(EchoedText.excerpt(id)) could not be found.")
+        let error = APIError(.assemblyNotFound, status: 404, "The Assembly \(EchoedText.excerpt(id)) could not be found.")
         return AssemblyID(id) == nil ? error : error.about(id)
     }
 
     /// Too many creations this minute: HTTP 413 with `info.retryIn`, as the docs' "Rate limiting" page says.
     static func creationsRateLimited(wait: Duration) -> APIError {
-        var error = APIError("RATE_LIMIT_REACHED", status: 413, "Request limit reached: too many Assemblies created per minute.")
+        var error = APIError(.rateLimitReached, status: 413, "Request limit reached: too many Assemblies created per minute.")
         error.retryIn = wait.retrySeconds
         return error
     }
 
     static func invalidForm(_ reason: String) -> APIError {
-        APIError("INVALID_FORM_DATA", status: 400, "The request body could not be read as a form.", reason: reason)
+        APIError(.invalidFormData, status: 400, "The request body could not be read as a form.", reason: reason)
     }
 
     /// The form fields of one creation (params included) are more than the service keeps for an Assembly.
     static func fieldsTooLarge(limit: Int) -> APIError {
         APIError(
-            "ASSEMBLY_FIELDS_TOO_LARGE", status: 413,
+            .assemblyFieldsTooLarge, status: 413,
             "The form fields of this request (params included) exceed \(limit) bytes in all.")
     }
 
     static func internalError(_ reason: String) -> APIError {
-        APIError("INTERNAL_SERVER_ERROR", status: 500, "The service could not handle the request.", reason: reason)
+        APIError(.internalServerError, status: 500, "The service could not handle the request.", reason: reason)
     }
 
-    static func validation(_ code: String, _ message: String) -> APIError {
+    static func validation(_ code: ServiceErrorCode, _ message: String) -> APIError {
         APIError(code, status: 400, message)
     }
 }

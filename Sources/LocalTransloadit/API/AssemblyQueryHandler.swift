@@ -27,7 +27,7 @@ struct AssemblyQueryHandler: Sendable {
         }
         if let wait = service.statusRequests.admit(id) {
             var error = APIError(
-                "ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED", status: 429,
+                .assemblyStatusFetchingRateLimitReached, status: 429,
                 "Too many status requests for this Assembly; poll less often.")
             error.retryIn = wait.retrySeconds
             return error.about(id).response(urls: urls)
@@ -85,11 +85,11 @@ struct AssemblyQueryHandler: Sendable {
             return error.response(urls: urls)
         }
         guard let page = Self.number(object["page"], default: 1), (1...Self.maxPage).contains(page) else {
-            return APIError.validation("INVALID_PARAMS_FIELD", "page must be a whole number from 1 to \(Self.maxPage).")
+            return APIError.validation(.invalidParamsField, "page must be a whole number from 1 to \(Self.maxPage).")
                 .response(urls: urls)
         }
         guard let size = Self.number(object["pagesize"], default: Self.defaultPageSize), (1...Self.maxPageSize).contains(size) else {
-            return APIError.validation("INVALID_PARAMS_FIELD", "pagesize must be a whole number from 1 to \(Self.maxPageSize).")
+            return APIError.validation(.invalidParamsField, "pagesize must be a whole number from 1 to \(Self.maxPageSize).")
                 .response(urls: urls)
         }
         // page ≤ maxPage and size ≤ maxPageSize keep the product far from overflow

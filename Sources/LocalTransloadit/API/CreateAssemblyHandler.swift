@@ -52,7 +52,7 @@ struct CreateAssemblyHandler: Sendable {
         let now = service.clock.now
         guard service.store.reserve(id, expecting: request.contentLength.map(Int64.init), at: now) else {
             let error = APIError(
-                "DO_NOT_REUSE_ASSEMBLY_IDS", status: 409,
+                .doNotReuseAssemblyIDs, status: 409,
                 "An Assembly with the ID \(id) exists already; choose a new ID for each Assembly.")
             return .respond(error.about(id).response(urls: urls))
         }
@@ -86,7 +86,7 @@ struct CreateAssemblyHandler: Sendable {
         if let text = fields.firstValue(named: "tus_num_expected_upload_files") ?? fields.firstValue(named: "num_expected_upload_files") {
             guard let count = Int(text.trimmingCharacters(in: .whitespaces)), (0...Self.maxExpectedUploads).contains(count) else {
                 throw .validation(
-                    "ASSEMBLY_INVALID_NUM_EXPECTED_UPLOAD_FILES_PARAM",
+                    .assemblyInvalidNumExpectedUploadFilesParam,
                     "tus_num_expected_upload_files must be a whole number from 0 to \(Self.maxExpectedUploads), found '\(EchoedText.excerpt(text))'.")
             }
             expected = count

@@ -29,19 +29,19 @@ struct FileDownloadHandler: Sendable {
     }
 
     private func answer(assembly: String, file fileID: String, corrupted: Bool, urls: ServiceURLs) -> HTTPResponse {
-        let missing = APIError("FILE_NOT_FOUND", status: 404, "No such file in this Assembly.").about(assembly)
+        let missing = APIError(.fileNotFound, status: 404, "No such file in this Assembly.").about(assembly)
         guard let record = service.store.record(assembly),
               let file = record.storedFiles.first(where: { $0.id == fileID }) else {
             return missing.response(urls: urls)
         }
         guard service.fetches.admit(assembly: assembly, file: fileID) else {
-            return APIError("FILE_FETCH_LIMIT_REACHED", status: 403,
+            return APIError(.fileFetchLimitReached, status: 403,
                             "This temporary file was fetched \(FileFetchCounter.limit) times; it is served no more.")
                 .about(assembly).response(urls: urls)
         }
         if let expires = service.filesExpire(record), service.clock.now >= expires {
             service.expireFiles(of: assembly)
-            return APIError("FILE_EXPIRED", status: 404, "The Assembly's files are past their lifetime and were deleted.")
+            return APIError(.fileExpired, status: 404, "The Assembly's files are past their lifetime and were deleted.")
                 .about(assembly).response(urls: urls)
         }
         let path = service.store.absolute(file.storedPath)

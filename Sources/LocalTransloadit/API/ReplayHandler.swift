@@ -39,7 +39,7 @@ struct ReplayHandler: Sendable {
         let filesGone = original.uploads.contains { !manager.fileExists(atPath: service.store.absolute($0.storedPath)) }
         guard !original.state.isRunning, !filesGone else {
             throw APIError(
-                "ASSEMBLY_CANNOT_BE_REPLAYED", status: 400,
+                .assemblyCannotBeReplayed, status: 400,
                 "The Assembly \(EchoedText.excerpt(originalID)) is still running or its files have expired.").about(originalID)
         }
         let instructions: ServiceInstructions
@@ -89,7 +89,7 @@ struct ReplayHandler: Sendable {
         guard case .object(var members) = ServiceAssemblyStatus(record: record, urls: urls, now: now).json else {
             throw .internalError("the status is not an object")
         }
-        members["ok"] = .string("ASSEMBLY_REPLAYING")
+        members["ok"] = ServiceAssemblyState.replaying.okCode
         members["success"] = .bool(true)
         members["notify_url"] = object["notify_url"] ?? .null
         return .json(JSONValue.object(members).serialized)

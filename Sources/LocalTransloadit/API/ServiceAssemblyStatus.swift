@@ -93,7 +93,7 @@ struct ServiceAssemblyStatus {
     /// The status of a creation whose body is still arriving: `ASSEMBLY_UPLOADING` with the bytes so far.
     static func arriving(_ id: String, _ arrival: AssemblyStore.Arrival, urls: ServiceURLs) -> JSONValue {
         .object([
-            "id": .string(id), "assembly_id": .string(id), "ok": .string("ASSEMBLY_UPLOADING"), "http_code": .integer(200),
+            "id": .string(id), "assembly_id": .string(id), "ok": ServiceAssemblyState.uploading.okCode, "http_code": .integer(200),
             "message": .string("The Assembly is receiving its uploads."),
             "assembly_url": .string(urls.assembly(id)), "assembly_ssl_url": .string(urls.assembly(id)),
             "tus_url": .string(urls.tusEndpoint), "start_date": timestamp(arrival.started),

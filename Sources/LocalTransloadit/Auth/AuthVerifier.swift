@@ -34,43 +34,43 @@ final class AuthVerifier: Sendable {
     /// The params object of an accepted request, its expiry judged at `now` (the service's clock).
     func verify(params: String?, signature: String?, purpose: Purpose, now: Date) throws(APIError) -> [String: JSONValue] {
         guard let params, !params.isEmpty else {
-            throw APIError("NO_PARAMS_FIELD", status: 400, "No params field was provided.")
+            throw APIError(.noParamsField, status: 400, "No params field was provided.")
         }
         let parsed: JSONValue
         do {
             parsed = try JSONValue(parsing: params)
         } catch {
-            throw APIError("INVALID_PARAMS_FIELD", status: 400, "The params field is not valid JSON.", reason: error.description)
+            throw APIError(.invalidParamsField, status: 400, "The params field is not valid JSON.", reason: error.description)
         }
         guard let object = parsed.objectValue else {
-            throw APIError("INVALID_PARAMS_FIELD", status: 400, "The params field must be a JSON object.")
+            throw APIError(.invalidParamsField, status: 400, "The params field must be a JSON object.")
         }
         guard let auth = object["auth"]?.objectValue else {
-            throw APIError("NO_AUTH_PARAMETER", status: 400, "The params have no auth object.")
+            throw APIError(.noAuthParameter, status: 400, "The params have no auth object.")
         }
         guard let key = auth["key"]?.stringValue, !key.isEmpty else {
-            throw APIError("NO_AUTH_KEY_PARAMETER", status: 400, "The params have no auth.key.")
+            throw APIError(.noAuthKeyParameter, status: 400, "The params have no auth.key.")
         }
         guard key == credentials.key else {
-            throw APIError("GET_ACCOUNT_UNKNOWN_AUTH_KEY", status: 401, "The auth key is not known to this service.")
+            throw APIError(.getAccountUnknownAuthKey, status: 401, "The auth key is not known to this service.")
         }
         guard requireSignature else { return object }
         guard let signature, !signature.isEmpty else {
-            throw APIError("NO_SIGNATURE_FIELD", status: 400, "This service requires a signature field.")
+            throw APIError(.noSignatureField, status: 400, "This service requires a signature field.")
         }
         guard let expiresValue = auth["expires"], expiresValue != .null else {
-            throw APIError("NO_AUTH_EXPIRES_PARAMETER", status: 400, "The params have no auth.expires.")
+            throw APIError(.noAuthExpiresParameter, status: 400, "The params have no auth.expires.")
         }
         guard HMAC.verifyTransloaditSignature(signature, params: params, secret: credentials.secret) else {
-            throw APIError("INVALID_SIGNATURE", status: 401, "The given signature does not match ours.")
+            throw APIError(.invalidSignature, status: 401, "The given signature does not match ours.")
         }
         guard let text = expiresValue.stringValue, let expires = AuthExpiry.parse(text) else {
             throw APIError(
-                "INVALID_AUTH_EXPIRES_PARAMETER", status: 400,
+                .invalidAuthExpiresParameter, status: 400,
                 "auth.expires must be YYYY/MM/DD HH:MM:SS+00:00 or ISO 8601.")
         }
         guard expires > now else {
-            throw APIError("AUTH_EXPIRED", status: 401, "The given auth expires parameter is in the past.")
+            throw APIError(.authExpired, status: 401, "The given auth expires parameter is in the past.")
         }
         if purpose == .create && detectReuse {
             try remember(params, until: expires, now: now)
@@ -91,7 +91,7 @@ final class AuthVerifier: Sendable {
         }
         if reused {
             throw APIError(
-                "SIGNATURE_REUSE_DETECTED", status: 403,
+                .signatureReuseDetected, status: 403,
                 "These signed params were used before; add a fresh auth.nonce to each request.")
         }
     }

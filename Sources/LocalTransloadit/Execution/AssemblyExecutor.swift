@@ -75,7 +75,7 @@ struct AssemblyExecutor: Sendable {
         do {
             instructions = try ServiceInstructions(params: params, templates: .empty)
         } catch {
-            outcome.failure = AssemblyFailure(code: error.code, message: error.message, reason: error.reason)
+            outcome.failure = AssemblyFailure(code: error.code.rawValue, message: error.message, reason: error.reason)
             return
         }
         var outputs: [String: [ServiceAssemblyFile]] = [ServiceInstructions.original: outcome.uploads]
@@ -150,15 +150,15 @@ struct AssemblyExecutor: Sendable {
             return file
         } catch let error as ImageRobotError {
             try? FileManager.default.removeItem(atPath: output)
-            let code = if case .invalidOptions = error { "IMAGE_RESIZE_VALIDATION" } else { "IMAGE_RESIZE_ERROR" }
+            let code: ServiceErrorCode = if case .invalidOptions = error { .imageResizeValidation } else { .imageResizeError }
             throw AssemblyFailure(
-                code: code, message: "Step '\(EchoedText.excerpt(step))' could not resize \(input.name).",
+                code: code.rawValue, message: "Step '\(EchoedText.excerpt(step))' could not resize \(input.name).",
                 reason: error.description.replacingOccurrences(of: store.root + "/", with: ""),
                 step: step, file: input.name, originalID: input.originalID)
         } catch {
             try? FileManager.default.removeItem(atPath: output)
             throw AssemblyFailure(
-                code: "INTERNAL_COMMAND_ERROR", message: "Step '\(EchoedText.excerpt(step))' could not hash its result of \(input.name).",
+                code: ServiceErrorCode.internalCommandError.rawValue, message: "Step '\(EchoedText.excerpt(step))' could not hash its result of \(input.name).",
                 reason: "\(error)", step: step, file: input.name, originalID: input.originalID)
         }
     }
@@ -177,7 +177,7 @@ struct AssemblyExecutor: Sendable {
             try FileManager.default.createDirectory(atPath: PathText.directory(of: target), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: store.absolute(input.storedPath), toPath: target)
         } catch {
-            throw AssemblyFailure(code: "S3_STORE_ERROR", message: "Step '\(EchoedText.excerpt(step))' could not store \(input.name).",
+            throw AssemblyFailure(code: ServiceErrorCode.s3StoreError.rawValue, message: "Step '\(EchoedText.excerpt(step))' could not store \(input.name).",
                                   reason: "\(error)", step: step, file: input.name, originalID: input.originalID)
         }
         return file

@@ -1,5 +1,6 @@
 /// Why an Assembly failed while executing: the error code and where it struck.
 struct AssemblyFailure: Codable, Sendable, Hashable {
+    /// A ``ServiceErrorCode``'s raw value, or the code a fault plan names (any text).
     var code: String
     var message: String
     var reason: String?

@@ -12,7 +12,7 @@ extension ResizeOptions {
     init(step name: String, json options: [String: JSONValue]) throws(APIError) {
         self.init()
         func invalid(_ detail: String) -> APIError {
-            .validation("IMAGE_RESIZE_VALIDATION", "Step '\(EchoedText.excerpt(name))': \(detail)")
+            .validation(.imageResizeValidation, "Step '\(EchoedText.excerpt(name))': \(detail)")
         }
         do {
             width = try Self.integer(options["width"], option: "width")

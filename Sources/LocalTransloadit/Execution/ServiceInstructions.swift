@@ -44,13 +44,13 @@ struct ServiceInstructions: Sendable {
         self.mergedParams = .object(merged)
         self.templateID = templateID
         guard let stepsValue = merged["steps"], stepsValue != .null else {
-            throw .validation("ASSEMBLY_NO_STEPS", "The params have no steps and no template_id.")
+            throw .validation(.assemblyNoSteps, "The params have no steps and no template_id.")
         }
         guard let stepObjects = stepsValue.objectValue else {
-            throw .validation("ASSEMBLY_INVALID_STEPS", "steps must be an object of step names to steps.")
+            throw .validation(.assemblyInvalidSteps, "steps must be an object of step names to steps.")
         }
         guard !stepObjects.isEmpty else {
-            throw .validation("ASSEMBLY_EMPTY_STEPS", "steps is empty.")
+            throw .validation(.assemblyEmptySteps, "steps is empty.")
         }
         var parsed: [String: (step: Step, explicitResult: Bool?)] = [:]
         for (name, value) in stepObjects {
@@ -58,7 +58,7 @@ struct ServiceInstructions: Sendable {
         }
         for (name, entry) in parsed {
             for input in entry.step.inputs where input != Self.original && parsed[input] == nil {
-                throw .validation("ASSEMBLY_STEP_UNKNOWN_USE", "Step '\(EchoedText.excerpt(name))' uses '\(EchoedText.excerpt(input))', which is not a step.")
+                throw .validation(.assemblyStepUnknownUse, "Step '\(EchoedText.excerpt(name))' uses '\(EchoedText.excerpt(input))', which is not a step.")
             }
         }
         let used = Set(parsed.values.flatMap(\.step.inputs))
@@ -73,10 +73,10 @@ struct ServiceInstructions: Sendable {
 
     private static func step(name: String, value: JSONValue) throws(APIError) -> (step: Step, explicitResult: Bool?) {
         guard let object = value.objectValue else {
-            throw .validation("ASSEMBLY_INVALID_STEPS", "Step '\(EchoedText.excerpt(name))' must be an object.")
+            throw .validation(.assemblyInvalidSteps, "Step '\(EchoedText.excerpt(name))' must be an object.")
         }
         guard let robot = object["robot"]?.stringValue else {
-            throw .validation("ASSEMBLY_INVALID_STEPS", "Step '\(EchoedText.excerpt(name))' has no robot.")
+            throw .validation(.assemblyInvalidSteps, "Step '\(EchoedText.excerpt(name))' has no robot.")
         }
         var explicitResult: Bool?
         if case .bool(let flag)? = object["result"] { explicitResult = flag }
@@ -85,7 +85,7 @@ struct ServiceInstructions: Sendable {
             return (Step(name: name, robot: .uploadHandle, inputs: [], isResult: false), explicitResult)
         case "/image/resize":
             if name == original {
-                throw .validation("ASSEMBLY_INVALID_STEPS", "Step ':original' must use the /upload/handle robot.")
+                throw .validation(.assemblyInvalidSteps, "Step ':original' must use the /upload/handle robot.")
             }
             let options = try ResizeOptions(step: name, json: object)
             let inputs = try uses(object["use"], step: name)
@@ -94,13 +94,13 @@ struct ServiceInstructions: Sendable {
             let inputs = try uses(object["use"], step: name)
             return (Step(name: name, robot: .s3Store, inputs: inputs, isResult: false), explicitResult)
         default:
-            throw .validation("ASSEMBLY_STEP_UNKNOWN_ROBOT", "Step '\(EchoedText.excerpt(name))' uses the unknown robot '\(EchoedText.excerpt(robot))'.")
+            throw .validation(.assemblyStepUnknownRobot, "Step '\(EchoedText.excerpt(name))' uses the unknown robot '\(EchoedText.excerpt(robot))'.")
         }
     }
 
     /// The step names of a `use`: a name, a list of names or `{name, as}` objects, or `{steps: [...]}`; none means `:original`.
     static func uses(_ value: JSONValue?, step: String) throws(APIError) -> [String] {
-        let invalid = APIError.validation("ASSEMBLY_STEP_INVALID_USE", "Step '\(EchoedText.excerpt(step))' has an invalid use.")
+        let invalid = APIError.validation(.assemblyStepInvalidUse, "Step '\(EchoedText.excerpt(step))' has an invalid use.")
         switch value {
         case nil, .null?:
             return [original]
@@ -135,7 +135,7 @@ struct ServiceInstructions: Sendable {
                 steps[name]!.inputs.allSatisfy { $0 == original || done.contains($0) }
             }
             guard !ready.isEmpty else {
-                throw .validation("ASSEMBLY_STEP_INVALID_USE", "Steps \(EchoedText.excerpt(remaining.joined(separator: ", "))) use each other in a cycle.")
+                throw .validation(.assemblyStepInvalidUse, "Steps \(EchoedText.excerpt(remaining.joined(separator: ", "))) use each other in a cycle.")
             }
             for name in ready {
                 order.append(steps[name]!)

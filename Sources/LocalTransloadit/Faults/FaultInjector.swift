@@ -72,10 +72,10 @@ final class FaultInjector: Sendable {
 
     /// The answer of an injected 5xx.
     static func statusError(_ status: Int) -> APIError {
-        let code = switch status {
-        case 502: "BAD_GATEWAY"
-        case 503: "SERVICE_UNAVAILABLE"
-        default: "INTERNAL_SERVER_ERROR"
+        let code: ServiceErrorCode = switch status {
+        case 502: .badGateway
+        case 503: .serviceUnavailable
+        default: .internalServerError
         }
         return APIError(code, status: status, "Injected fault: the service answers \(status) on purpose.")
     }

@@ -35,7 +35,7 @@ extension FaultPlan {
                 if let table = root.table("assemblies", keys: ["fail", "error"]) {
                     let code = table.string("error", expected: "an error code such as INTERNAL_COMMAND_ERROR")
                     if let fail = share(table, "fail") {
-                        plan.execution = ExecutionFaults(fail: fail, error: code ?? "INTERNAL_COMMAND_ERROR")
+                        plan.execution = code.map { ExecutionFaults(fail: fail, error: $0) } ?? ExecutionFaults(fail: fail)
                     }
                 }
                 if let table = root.table("machines", keys: ["cycle_after"]) {

@@ -53,7 +53,7 @@ package struct FaultPlan: Sendable, Hashable {
         package var fail: Double
         package var error: String
 
-        package init(fail: Double, error: String = "INTERNAL_COMMAND_ERROR") {
+        package init(fail: Double, error: String = ServiceErrorCode.internalCommandError.rawValue) {
             self.fail = fail
             self.error = error
         }

@@ -7,6 +7,8 @@ enum ServiceAssemblyState: String, Codable, Sendable, Hashable {
     case uploading = "ASSEMBLY_UPLOADING"
     /// Queued for a worker, or running.
     case executing = "ASSEMBLY_EXECUTING"
+    /// Only the `ok` of a replay's answer: the new Assembly's record is ``executing``.
+    case replaying = "ASSEMBLY_REPLAYING"
     case completed = "ASSEMBLY_COMPLETED"
     case canceled = "ASSEMBLY_CANCELED"
     /// The multipart upload that created it was cut off.
@@ -25,6 +27,7 @@ enum ServiceAssemblyState: String, Codable, Sendable, Hashable {
         switch self {
         case .uploading: return "The Assembly is still in the process of being uploaded."
         case .executing: return "The Assembly is currently being executed."
+        case .replaying: return "The Assembly is being replayed."
         case .completed: return "The Assembly was successfully completed."
         case .canceled: return "The Assembly was canceled."
         case .aborted: return "The upload connection was closed or timed out before receiving all data."

@@ -38,14 +38,14 @@ package struct TemplateLibrary: Sendable, Hashable {
     func merged(_ params: [String: JSONValue]) throws(APIError) -> (params: [String: JSONValue], templateID: String?) {
         guard let idValue = params["template_id"], idValue != .null else { return (params, nil) }
         guard let id = idValue.stringValue, !id.isEmpty else {
-            throw .validation("NO_TEMPLATE_ID", "template_id must be a non-empty string.")
+            throw .validation(.noTemplateID, "template_id must be a non-empty string.")
         }
         guard let template = templates[id] else {
-            throw APIError("TEMPLATE_NOT_FOUND", status: 404, "The Template \(EchoedText.excerpt(id)) could not be found.")
+            throw APIError(.templateNotFound, status: 404, "The Template \(EchoedText.excerpt(id)) could not be found.")
         }
         if !template.allowStepsOverride, let steps = params["steps"], steps != .null {
             throw .validation(
-                "TEMPLATE_DENIES_STEPS_OVERRIDE",
+                .templateDeniesStepsOverride,
                 "The Template \(id) does not allow steps to be overridden: template_id and steps are mutually exclusive.")
         }
         var request = params
