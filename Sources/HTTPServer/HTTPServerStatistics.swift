@@ -23,7 +23,4 @@ package struct HTTPServerStatistics: Sendable, Hashable {
         self.requestsFailed = requestsFailed
         self.requestHeadsTimedOut = requestHeadsTimedOut
     }
-
-    /// Connections open now.
-    package var openConnections: Int { connectionsOpened - connectionsClosed }
 }

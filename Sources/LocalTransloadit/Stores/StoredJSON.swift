@@ -12,9 +12,6 @@ struct StoredJSON: Codable, Sendable, Hashable {
         self.value = value
     }
 
-    /// An empty object.
-    static let emptyObject = StoredJSON(.object([:]))
-
     private struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
