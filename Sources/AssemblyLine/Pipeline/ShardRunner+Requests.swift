@@ -10,9 +10,8 @@ extension ShardRunner {
         case .loadAttempt:
             return .attempt(try await ledger.attempts(of: run, shard: index).last, files: try await ledger.files(of: run, shard: index, state: nil))
         case .loadDownloads:
-            let attempt = try await ledger.attempts(of: run, shard: index).last
-            let pending = try await ledger.results(of: run, shard: index).filter { $0.attempt == attempt?.number && $0.needsDownload }
-            return .downloadsLoaded(attempt, pending: pending, files: try await ledger.files(of: run, shard: index, state: nil))
+            return .downloadsLoaded(try await ledger.attempts(of: run, shard: index).last, results: try await ledger.results(of: run, shard: index),
+                                    files: try await ledger.files(of: run, shard: index, state: nil))
         case .loadTusUploads:
             return .tusUploadsLoaded(try await ledger.uploads(of: run, shard: index))
         case .recordAttempt:

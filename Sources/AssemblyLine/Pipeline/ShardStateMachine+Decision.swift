@@ -68,7 +68,7 @@ extension ShardStateMachine {
         case loadLastAttempt
         /// Read the shard's current attempt and its files: ``Event/attempt(_:files:)``.
         case loadAttempt
-        /// Read the shard's current attempt, its results still to download and its files: ``Event/downloadsLoaded(_:pending:files:)``.
+        /// Read the shard's current attempt, its results and its files: ``Event/downloadsLoaded(_:results:files:)``.
         case loadDownloads
         /// Read the shard's tus uploads: ``Event/tusUploadsLoaded(_:)``.
         case loadTusUploads

@@ -3,8 +3,12 @@ import Foundation
 
 extension ShardStateMachine {
     /// Downloads the completed attempt's results still to fetch, unless they are past their lifetime or their fetches.
-    mutating func startDownloads(_ attempt: AttemptRecord?, pending: [ResultRecord], _ facts: Facts, now: Date) -> Decision {
+    ///
+    /// `results` are the shard's of every attempt: those of earlier attempts, those in place already and
+    /// those not to download (recorded, exported) are not fetched.
+    mutating func startDownloads(_ attempt: AttemptRecord?, results: [ResultRecord], _ facts: Facts, now: Date) -> Decision {
         guard let attempt else { return fail(Self.noAttempt, facts) }
+        let pending = results.filter { $0.attempt == attempt.number && $0.needsDownload }
         // Only temporary results expire: an export Robot's stay where it stored them.
         if let completed = attempt.completedAt, pending.contains(where: \.result.isTemporary),
            now.timeIntervalSince(completed) > settings.resultLifetime.timeInterval {

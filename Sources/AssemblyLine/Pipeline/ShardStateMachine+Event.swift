@@ -5,8 +5,8 @@ extension ShardStateMachine {
         case lastAttempt(AttemptRecord?)
         /// The shard's current attempt, if it has one, and the shard's files.
         case attempt(AttemptRecord?, files: [FileRecord])
-        /// The shard's current attempt, those of its results still to download, and the shard's files.
-        case downloadsLoaded(AttemptRecord?, pending: [ResultRecord], files: [FileRecord])
+        /// The shard's current attempt, its results of every attempt, and the shard's files.
+        case downloadsLoaded(AttemptRecord?, results: [ResultRecord], files: [FileRecord])
         /// The shard's tus uploads, of every attempt.
         case tusUploadsLoaded([UploadRecord])
         /// A new attempt's intent is written, with this Assembly ID.

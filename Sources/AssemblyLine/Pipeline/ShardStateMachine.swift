@@ -170,9 +170,9 @@ package struct ShardStateMachine: Sendable {
             return nextPoll(after: poll, facts)
         case let (.pausingPoll(_, poll), .changeAwaited(wake)):
             return awaited(wake, pausing: poll, facts, now: now)
-        case let (.loadingForDownload, .downloadsLoaded(attempt, pending, files)):
+        case let (.loadingForDownload, .downloadsLoaded(attempt, results, files)):
             facts.files = files
-            return startDownloads(attempt, pending: pending, facts, now: now)
+            return startDownloads(attempt, results: results, facts, now: now)
         case let (.downloading(_, pending), .downloadsEnded(outcomes)):
             return downloadsEnded(outcomes, of: pending, facts)
         case let (.backingOff(_, failure), .waited):

@@ -39,16 +39,16 @@ import Testing
     static let files = [file(4, "a.jpg"), file(5, "b.jpg"), file(6, "c.jpg", state: .failed)]
     static let pending = Array(files.prefix(2))
 
-    static func attempt(_ outcome: AttemptOutcome = .open, created: Bool = true, tus: Bool = false, completedAgo: TimeInterval? = nil,
-                        failure: FailureReason? = nil) -> AttemptRecord {
+    static func attempt(_ outcome: AttemptOutcome = .open, number: Int = 1, created: Bool = true, tus: Bool = false,
+                        completedAgo: TimeInterval? = nil, failure: FailureReason? = nil) -> AttemptRecord {
         AttemptRecord(
-            shardIndex: 0, number: 1, assemblyID: id, outcome: outcome, startedAt: now.addingTimeInterval(-30),
+            shardIndex: 0, number: number, assemblyID: id, outcome: outcome, startedAt: now.addingTimeInterval(-30),
             assemblyURL: created ? machineURL : nil, tusURL: created && tus ? tusURL : nil,
             createdAt: created ? now.addingTimeInterval(-20) : nil,
             completedAt: completedAgo.map { now.addingTimeInterval(-$0) }, failure: failure)
     }
 
-    /// When the polls of ``attempt(_:created:tus:completedAgo:failure:)`` run out: its creation and the 60 s `poll.timeout`.
+    /// When the polls of ``attempt(_:number:created:tus:completedAgo:failure:)`` run out: its creation and the 60 s `poll.timeout`.
     static let pollDeadline = now.addingTimeInterval(40)
 
     static func status(_ json: String) -> AssemblyStatus {
@@ -86,6 +86,14 @@ import Testing
 
     static let temporary = result(temporary: true)
     static let exported = result(temporary: false)
+
+    /// Result `id` of attempt `attempt`, made from the inputs `source` names; to download (in place once `downloaded`) unless `delivery` says otherwise.
+    static func record(_ id: Int64, attempt: Int = 1, source: ResultSource = .file(4), delivery: NewResult.Delivery? = nil,
+                       downloaded: Bool = false) -> ResultRecord {
+        ResultRecord(id: id, shardIndex: 0, attempt: attempt, result: NewResult(
+            source: source, step: "thumb", remoteID: "r\(id)", name: "r\(id).jpg", url: "https://tmp/r\(id).jpg", size: 3, md5: nil, mime: nil,
+            width: nil, height: nil, delivery: delivery ?? .download(to: "/out/r\(id).jpg")), downloadedAt: downloaded ? now : nil)
+    }
 
     static let machine2URL = "https://api2-m2.transloadit.com/assemblies/\(id)"
     static let executingOnM2 = status(#"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"\#(id)","assembly_ssl_url":"\#(machine2URL)"}"#)
@@ -412,35 +420,40 @@ import Testing
 
         // Downloads.
         Row(name: "completed: download", start: .completed,
-            event: .downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [temporary], files: files), expected: ask(.download([temporary]))),
+            event: .downloadsLoaded(attempt(.completed, completedAgo: 60), results: [temporary], files: files), expected: ask(.download([temporary]))),
+        Row(name: "only the completed attempt's results still to fetch are downloaded", start: .completed,
+            event: .downloadsLoaded(attempt(.completed, number: 2, completedAgo: 60),
+                                    results: [record(1), record(2, attempt: 2, downloaded: true), record(3, attempt: 2, delivery: .recorded),
+                                              record(4, attempt: 2, delivery: .exported), record(5, attempt: 2)], files: files),
+            expected: ask(.download([record(5, attempt: 2)]))),
         Row(name: "temporary results past their lifetime", start: .completed, attempts: 1,
-            event: .downloadsLoaded(attempt(.completed, completedAgo: 90_000), pending: [exported, temporary], files: files),
+            event: .downloadsLoaded(attempt(.completed, completedAgo: 90_000), results: [exported, temporary], files: files),
             expected: failed(.resultsExpired, "the results are past their lifetime; the shard runs again", retryable: true)),
         Row(name: "results in the customer's storage outlive the lifetime", start: .completed,
-            event: .downloadsLoaded(attempt(.completed, completedAgo: 90_000), pending: [exported], files: files), expected: ask(.download([exported]))),
+            event: .downloadsLoaded(attempt(.completed, completedAgo: 90_000), results: [exported], files: files), expected: ask(.download([exported]))),
         Row(name: "nothing left to download, past the lifetime", start: .completed,
-            event: .downloadsLoaded(attempt(.completed, completedAgo: 90_000), pending: [], files: files), expected: ask(.download([]))),
+            event: .downloadsLoaded(attempt(.completed, completedAgo: 90_000), results: [], files: files), expected: ask(.download([]))),
         Row(name: "a temporary result fetched ten times needs a new Assembly", start: .completed,
-            event: .downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [result(temporary: true, fetches: 10)], files: files),
+            event: .downloadsLoaded(attempt(.completed, completedAgo: 60), results: [result(temporary: true, fetches: 10)], files: files),
             expected: firstRetry(.resultFetchLimit, "a.jpg was fetched 10 times; the shard runs again")),
-        Row(name: "every result in place", start: .completed, path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [temporary], files: files)],
+        Row(name: "every result in place", start: .completed, path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [temporary], files: files)],
             event: .downloadsEnded([.init(temporary, error: nil)]),
             expected: Decision([.checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, .downloads(count: 1))], .finish(.downloaded))),
         Row(name: "storage refusing an export's result fails its file alone", start: .completed,
-            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [exported], files: files)],
+            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [exported], files: files)],
             event: .downloadsEnded([.init(exported, error: forbidden)]),
             expected: Decision([.failFiles([4], refusal), .report(.fileFailed, .resultRefused(file: "a.jpg", result: "a.jpg", refusal)),
                                 .checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, .downloads(count: 1))], .finish(.downloaded))),
         Row(name: "a result URL that led to a metadata address fails its file alone", start: .completed,
-            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [temporary], files: files)],
+            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [temporary], files: files)],
             event: .downloadsEnded([.init(temporary, error: metadataAddress)]),
             expected: Decision([.failFiles([4], urlRefusal), .report(.fileFailed, .resultRefused(file: "a.jpg", result: "a.jpg", urlRefusal)),
                                 .checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, .downloads(count: 1))], .finish(.downloaded))),
         Row(name: "a result the service no longer has runs the shard again", start: .completed,
-            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [temporary], files: files)],
+            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [temporary], files: files)],
             event: .downloadsEnded([.init(temporary, error: goneResult)]), expected: firstRetry(.http(404), "gone")),
         Row(name: "a download that did not verify is tried again", start: .completed,
-            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), pending: [temporary], files: files)],
+            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [temporary], files: files)],
             event: .downloadsEnded([.init(temporary, error: truncated)]), expected: firstRetry(.downloadSizeMismatch, "a.jpg: 2 bytes received, 3 expected")),
 
         // Resuming a failed shard.
