@@ -28,10 +28,11 @@ extension ShardRunner {
             return .lookedUp(try await status(at: url))
         case let .create(id, signed, files):
             return .createAnswered(try await create(id, signed, files: files))
-        case let .pollStatus(url, until):
+        case let .paceStatus(url):
             try await context.governor.awaitStatus(of: url)
-            let left = Duration.milliseconds(Int64(until.timeIntervalSince(context.clock.now) * 1_000))
-            return .statusAnswered(try await status(at: url, within: min(left, RequestDeadline.answer)))
+            return .paced
+        case let .pollStatus(url, within):
+            return .statusAnswered(try await status(at: url, within: within))
         case let .uploadByTus(attempt, uploads):
             return .tusUploaded(try await uploadByTus(uploads, attempt: attempt))
         case .download:

@@ -81,9 +81,10 @@ extension ShardStateMachine {
         /// Create the attempt's Assembly with these files (in the creating request, or announced for tus):
         /// ``Event/createAnswered(_:)`` or ``Event/failed(_:)``.
         case create(AssemblyID, SignedParams, files: [FileRecord])
-        /// Ask for the status once the run's pace allows, with an answer by `until` (the poll's deadline):
-        /// ``Event/statusAnswered(_:)`` or ``Event/failed(_:)``.
-        case pollStatus(url: String, until: Date)
+        /// Wait until the run's pace allows one more status request of the Assembly at `url`: ``Event/paced``.
+        case paceStatus(url: String)
+        /// Ask for the status, with an answer within `within`: ``Event/statusAnswered(_:)`` or ``Event/failed(_:)``.
+        case pollStatus(url: String, within: Duration)
         /// Upload these files of the attempt over tus: ``Event/tusUploaded(_:)`` or ``Event/failed(_:)``.
         case uploadByTus(attempt: Int, [TusResumePlan.Upload])
         /// Download these results, verified, once the prefetches have ended: ``Event/downloadsEnded(_:)``.

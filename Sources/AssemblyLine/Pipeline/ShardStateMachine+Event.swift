@@ -24,6 +24,8 @@ extension ShardStateMachine {
         case downloadsEnded([DownloadOutcome])
         /// A wait is over.
         case waited
+        /// The run's pace allows the status request now.
+        case paced
         /// A wait for the change stream is over.
         case changeAwaited(AssemblyUpdateWatch.Wake)
         /// A request failed.

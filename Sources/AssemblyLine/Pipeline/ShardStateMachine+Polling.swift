@@ -14,10 +14,18 @@ extension ShardStateMachine {
         let deadline = (attempt.createdAt ?? attempt.startedAt).addingTimeInterval(settings.poll.timeout.timeInterval)
         let poll = Poll(url: url, fallback: assemblyURL(of: attempt), deadline: deadline, interval: settings.poll.interval)
         guard statusIsFresh else {
-            state = .polling(facts, poll)
-            return Decision(.request(.pollStatus(url: url, until: deadline)))
+            state = .pacing(facts, poll)
+            return Decision(.request(.paceStatus(url: url)))
         }
         return pause(poll, facts, now: now)
+    }
+
+    /// Asks for the status once the run's pace allows it, with an answer by the poll's deadline and never
+    /// later than ``RequestDeadline/answer``: the time left is counted from `now`, when the turn came.
+    mutating func ask(_ poll: Poll, _ facts: Facts, now: Date) -> Decision {
+        state = .polling(facts, poll)
+        let left = Duration.milliseconds(Int64(poll.deadline.timeIntervalSince(now) * 1_000))
+        return Decision(.request(.pollStatus(url: poll.url, within: min(left, RequestDeadline.answer))))
     }
 
     /// Waits before the next status request: for the change stream's word while it is open (at most
@@ -39,8 +47,8 @@ extension ShardStateMachine {
         var next = poll
         next.interval = min(poll.interval * 3 / 2, settings.poll.maxInterval)
         next.waitEnds = nil
-        state = .polling(facts, next)
-        return Decision(.request(.pollStatus(url: next.url, until: next.deadline)))
+        state = .pacing(facts, next)
+        return Decision(.request(.paceStatus(url: next.url)))
     }
 
     /// What the change stream's word leads to: a poll, or results to start early and the rest of the wait.

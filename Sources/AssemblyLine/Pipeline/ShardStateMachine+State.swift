@@ -25,6 +25,8 @@ extension ShardStateMachine {
         /// Reading the attempt to poll; `statusIsFresh` when a status just came (with the creation or the
         /// tus check), so that the first poll waits for a change instead of asking again at once.
         case loadingForPoll(Facts, statusIsFresh: Bool)
+        /// A poll waits for its turn in the run's pace of status requests.
+        case pacing(Facts, Poll)
         case polling(Facts, Poll)
         case pausingPoll(Facts, Poll)
         case loadingForDownload(Facts)
@@ -41,7 +43,8 @@ extension ShardStateMachine {
             case let .reopening(facts), let .recordingAttempt(facts), let .signing(facts, _), let .loadingForCreation(facts, _),
                  let .checkingExisting(facts, _), let .creating(facts, _, _), let .confirmingTaken(facts, _, _),
                  let .loadingForTus(facts), let .checkingTus(facts, _, _, _), let .loadingTusUploads(facts, _, _, _),
-                 let .uploadingTus(facts, _), let .loadingForPoll(facts, _), let .polling(facts, _), let .pausingPoll(facts, _),
+                 let .uploadingTus(facts, _), let .loadingForPoll(facts, _), let .pacing(facts, _), let .polling(facts, _),
+                 let .pausingPoll(facts, _),
                  let .loadingForDownload(facts), let .downloading(facts, _), let .backingOff(facts, _):
                 facts
             case let .askingAgain(state, _):

@@ -81,8 +81,8 @@ package struct ShardStateMachine: Sendable {
         if case let .polling(_, poll) = state, case .failed = event, now >= poll.deadline {
             return pollTimedOut([], facts)
         }
-        if case let .failed(failure) = event, failure.isRateLimit, let request = statusRequest(of: state) {
-            state = .askingAgain(state, request)
+        if case let .failed(failure) = event, failure.isRateLimit, case let (again, request)? = askAgain(from: state) {
+            state = .askingAgain(again, request)
             return Decision(.request(.wait(failure.retryIn ?? settings.poll.maxInterval)))
         }
         let observed = event.status.map { observe($0, &facts) } ?? []
@@ -166,6 +166,8 @@ package struct ShardStateMachine: Sendable {
                 current.url = named
             }
             return advance(with: status, polling: current, facts, now: now).after([.checkpoint(.midPoll)] + refresh)
+        case let (.pacing(_, poll), .paced):
+            return ask(poll, facts, now: now)
         case let (.pausingPoll(_, poll), .waited):
             return nextPoll(after: poll, facts)
         case let (.pausingPoll(_, poll), .changeAwaited(wake)):
@@ -440,9 +442,9 @@ package struct ShardStateMachine: Sendable {
     private mutating func askAPIHost(instead poll: Poll, _ facts: Facts) -> Decision {
         var moved = poll
         moved.url = poll.fallback
-        state = .polling(facts, moved)
+        state = .pacing(facts, moved)
         return Decision([.forgetStatusPacing(url: poll.url), .noteRetry(.askingAPIHost(unreachable: poll.url, asking: poll.fallback))],
-                        .request(.pollStatus(url: poll.fallback, until: poll.deadline)))
+                        .request(.paceStatus(url: poll.fallback)))
     }
 
     /// Looks the Assembly up at the API host before its tus uploads, without using up a try.
@@ -462,12 +464,13 @@ package struct ShardStateMachine: Sendable {
         "\(settings.endpoint)/assemblies/\(attempt.assemblyID)"
     }
 
-    /// The status request `state` waits on, which a rate limit asks again.
-    private func statusRequest(of state: State) -> Request? {
+    /// The state and request from which a status request that `state` waits on, and a rate limit refused, is asked
+    /// again: a poll waits for its turn in the run's pace again; a look-up is sent again.
+    private func askAgain(from state: State) -> (State, Request)? {
         switch state {
-        case let .polling(_, poll): .pollStatus(url: poll.url, until: poll.deadline)
-        case let .checkingTus(_, _, url, _): .lookUp(url: url)
-        case let .checkingExisting(_, attempt), let .confirmingTaken(_, attempt, _): .lookUp(url: assemblyURL(of: attempt))
+        case let .polling(facts, poll): (.pacing(facts, poll), .paceStatus(url: poll.url))
+        case let .checkingTus(_, _, url, _): (state, .lookUp(url: url))
+        case let .checkingExisting(_, attempt), let .confirmingTaken(_, attempt, _): (state, .lookUp(url: assemblyURL(of: attempt)))
         default: nil
         }
     }

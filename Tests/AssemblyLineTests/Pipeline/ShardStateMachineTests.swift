@@ -23,10 +23,10 @@ import Testing
                                      output: OutputSettings(dir: "/out", layout: try! OutputLayout("{relpath}.{ext}")),
                                      urls: ResultURLRule(allowsPlainHTTP: false))
 
-    static func settings(tus: Bool = false, attempts: Int = 3, stream: Bool = true) -> ShardStateMachine.Settings {
+    static func settings(tus: Bool = false, attempts: Int = 3, stream: Bool = true, pollTimeout: Duration = .seconds(60)) -> ShardStateMachine.Settings {
         ShardStateMachine.Settings(
             endpoint: endpoint, tus: tus, retry: RetryPolicy(attempts: attempts, baseDelay: .seconds(1), maxDelay: .seconds(2)),
-            poll: PollSettings(interval: .seconds(1), maxInterval: .seconds(10), timeout: .seconds(60), stream: stream),
+            poll: PollSettings(interval: .seconds(1), maxInterval: .seconds(10), timeout: pollTimeout, stream: stream),
             resultLifetime: .seconds(86_400), mapper: mapper)
     }
 
@@ -138,6 +138,7 @@ import Testing
         var tus = false
         var attempts = 3
         var stream = true
+        var pollTimeout: Duration = .seconds(60)
         var path: [Event] = []
         var event: Event
         var at: Date = ShardStateMachineTests.now
@@ -169,7 +170,7 @@ import Testing
     static let unavailableRetry = ask([.noteRetry(.retry(FailureReason(code: .http(503), message: "down", isRetryable: true), number: 2, of: 3, wait: .seconds(30)))],
                                       .wait(.seconds(30)))
     static let askingTheAPIHost = ask([.forgetStatusPacing(url: machineURL), .noteRetry(.askingAPIHost(unreachable: machineURL, asking: url))],
-                                      .pollStatus(url: url, until: pollDeadline))
+                                      .paceStatus(url: url))
     static let askingTheAPIHostForTus = ask([.noteRetry(.askingAPIHost(unreachable: machineURL, asking: url))], .lookUp(url: url))
 
     /// What recording an accepted multipart Assembly writes: created with its URL and the pending files' bytes, then uploaded.
@@ -297,84 +298,92 @@ import Testing
             expected: ask([.transition(.uploaded, .uploaded, .uploadedOverTus(TusUploadTotals(files: 2, bytesSent: 6, resumed: 1)))], .loadAttempt)),
 
         // Polling.
-        Row(name: "polling starts", start: .uploaded, event: .attempt(attempt(), files: files), expected: ask(.pollStatus(url: machineURL, until: pollDeadline))),
+        Row(name: "polling starts", start: .uploaded, event: .attempt(attempt(), files: files), expected: ask(.paceStatus(url: machineURL))),
+        Row(name: "its turn come, a poll is answered within the time left to the poll's deadline", start: .uploaded,
+            path: [.attempt(attempt(), files: files)], event: .paced, at: now.addingTimeInterval(10.5),
+            expected: ask(.pollStatus(url: machineURL, within: .milliseconds(29_500)))),
+        Row(name: "far from the deadline, within a status answer's deadline", start: .uploaded, pollTimeout: .seconds(3_600),
+            path: [.attempt(attempt(), files: files)], event: .paced, expected: ask(.pollStatus(url: machineURL, within: RequestDeadline.answer))),
         Row(name: "no status URL in the ledger", start: .uploaded, attempts: 1, event: .attempt(attempt(created: false), files: files),
             expected: failed(.assemblyURLMissing, "the ledger has no status URL for the Assembly", retryable: true)),
-        Row(name: "executing: recorded, then a pause", start: .uploaded, path: [.attempt(attempt(), files: files)], event: .statusAnswered(executing),
+        Row(name: "executing: recorded, then a pause", start: .uploaded, path: [.attempt(attempt(), files: files), .paced], event: .statusAnswered(executing),
             expected: ask([.checkpoint(.midPoll), .transition(.executing, .executing, .none)], .wait(.seconds(1)))),
-        Row(name: "after the pause, the next poll", start: .uploaded, path: [.attempt(attempt(), files: files), .statusAnswered(executing)], event: .waited,
-            expected: ask(.pollStatus(url: machineURL, until: pollDeadline))),
+        Row(name: "after the pause, the next poll", start: .uploaded, path: [.attempt(attempt(), files: files), .paced, .statusAnswered(executing)], event: .waited,
+            expected: ask(.paceStatus(url: machineURL))),
         Row(name: "pauses grow by half up to the maximum", start: .executing,
-            path: [.attempt(attempt(), files: files), .statusAnswered(executing), .waited], event: .statusAnswered(executing),
+            path: [.attempt(attempt(), files: files), .paced, .statusAnswered(executing), .waited, .paced], event: .statusAnswered(executing),
             expected: ask([.checkpoint(.midPoll)], .wait(.milliseconds(1_500)))),
-        Row(name: "past the poll timeout", start: .executing, path: [.attempt(attempt(), files: files)], event: .statusAnswered(executing),
+        Row(name: "past the poll timeout", start: .executing, path: [.attempt(attempt(), files: files), .paced], event: .statusAnswered(executing),
             at: now.addingTimeInterval(41),
             expected: failed(.pollTimeout, "the Assembly did not finish within 1m", retryable: false, after: [.checkpoint(.midPoll), .cancelAssembly(id)])),
-        Row(name: "a status cut off at the poll timeout ends the shard, with no try again", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "a status cut off at the poll timeout ends the shard, with no try again", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .failed(ShardFailure(answerCutOff)), at: now.addingTimeInterval(40),
             expected: failed(.pollTimeout, "the Assembly did not finish within 1m", retryable: false, after: [.cancelAssembly(id)])),
-        Row(name: "a rate limit past the poll timeout is not asked again", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "a rate limit past the poll timeout is not asked again", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .failed(ShardFailure(statusRateLimited)), at: now.addingTimeInterval(41),
             expected: failed(.pollTimeout, "the Assembly did not finish within 1m", retryable: false, after: [.cancelAssembly(id)])),
-        Row(name: "completed: results recorded, pacing forgotten", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "completed: results recorded, pacing forgotten", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(completed),
             expected: ask([.checkpoint(.midPoll)] + recordedCompletion + [.forgetStatusPacing(url: machineURL)], .loadDownloads)),
-        Row(name: "a status naming another Assembly fails the shard and cancels ours", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "a status naming another Assembly fails the shard and cancels ours", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(otherAssembly),
             expected: failed(.assemblyIDMismatch, "the service's status names Assembly ffffffffffffffffffffffffffffffff, not \(id)", retryable: false,
                              after: [.checkpoint(.midPoll), .cancelAssembly(id)])),
-        Row(name: "a completed status naming no Assembly is refused", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "a completed status naming no Assembly is refused", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(completedAnonymously),
             expected: failed(.assemblyIDMismatch, "the service's status names no Assembly, not \(id)", retryable: false,
                              after: [.checkpoint(.midPoll), .cancelAssembly(id)])),
-        Row(name: "more results than the files may have fails the shard", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "more results than the files may have fails the shard", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(flooded),
             expected: failed(.tooManyResults, "the Assembly gave 301 results for 3 files, more than limits.max_results_per_file (100) allows",
                              retryable: false, after: [.checkpoint(.midPoll)])),
-        Row(name: "a second result for a taken path fails its file alone", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "a second result for a taken path fails its file alone", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(collided),
             expected: ask([.checkpoint(.midPoll)] + collisionRefused + [.forgetStatusPacing(url: machineURL)], .loadDownloads)),
-        Row(name: "not found at the machine: the API host is asked", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "not found at the machine: the API host is asked", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(nil), expected: askingTheAPIHost),
-        Row(name: "a machine that does not answer: the API host is asked", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "a machine that does not answer: the API host is asked", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .failed(ShardFailure(connectRefused)), expected: askingTheAPIHost),
-        Row(name: "a bare 404 from the machine: the API host is asked", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "a bare 404 from the machine: the API host is asked", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .failed(ShardFailure(TransloaditError(code: .http(404), message: "gone", httpStatus: 404, isRetryable: false))),
             expected: askingTheAPIHost),
         Row(name: "the API host names a new machine: recorded, polled there", start: .executing,
-            path: [.attempt(attempt(), files: files), .failed(ShardFailure(connectRefused))], event: .statusAnswered(executingOnM2),
+            path: [.attempt(attempt(), files: files), .paced, .failed(ShardFailure(connectRefused)), .paced], event: .statusAnswered(executingOnM2),
             expected: ask([.checkpoint(.midPoll), .forgetStatusPacing(url: url), .recordStatusURL(machine2URL)], .wait(.seconds(1)))),
         Row(name: "the next poll goes to the new machine", start: .executing,
-            path: [.attempt(attempt(), files: files), .failed(ShardFailure(connectRefused)), .statusAnswered(executingOnM2)], event: .waited,
-            expected: ask(.pollStatus(url: machine2URL, until: pollDeadline))),
+            path: [.attempt(attempt(), files: files), .paced, .failed(ShardFailure(connectRefused)), .paced, .statusAnswered(executingOnM2)], event: .waited,
+            expected: ask(.paceStatus(url: machine2URL))),
         Row(name: "the API host does not answer either: a retry", start: .executing,
-            path: [.attempt(attempt(), files: files), .failed(ShardFailure(connectRefused))], event: .failed(ShardFailure(connectRefused)),
+            path: [.attempt(attempt(), files: files), .paced, .failed(ShardFailure(connectRefused)), .paced], event: .failed(ShardFailure(connectRefused)),
             expected: firstRetry(.transportConnect, "refused")),
-        Row(name: "the Assembly is gone", start: .executing, path: [.attempt(attempt(), files: files), .statusAnswered(nil)], event: .statusAnswered(nil),
+        Row(name: "the Assembly is gone", start: .executing, path: [.attempt(attempt(), files: files), .paced, .statusAnswered(nil), .paced], event: .statusAnswered(nil),
             expected: firstRetry(.assemblyNotFound, "the service no longer knows the Assembly")),
-        Row(name: "a gone Assembly needs a new one", start: .executing, path: [.attempt(attempt(), files: files), .statusAnswered(nil), .statusAnswered(nil)],
+        Row(name: "a gone Assembly needs a new one", start: .executing, path: [.attempt(attempt(), files: files), .paced, .statusAnswered(nil), .paced, .statusAnswered(nil)],
             event: .waited, expected: ask([.transition(.restarted, .restarted, .none)], .recordAttempt)),
-        Row(name: "an execution error names its input: it fails alone", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "an execution error names its input: it fails alone", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(corrupt),
             expected: ask([.checkpoint(.midPoll), .failFiles([4], corruptReason, knownBad: true),
                            .report(.fileFailed, .inputFailed(file: "a.jpg", corruptReason, othersLeft: 1)), .transition(.restarted, .restarted, .none)],
                           .recordAttempt)),
-        Row(name: "an aborted request runs the shard again", start: .executing, attempts: 1, path: [.attempt(attempt(), files: files)],
+        Row(name: "an aborted request runs the shard again", start: .executing, attempts: 1, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(aborted), expected: failed(.requestAborted, "cut off", retryable: true, after: [.checkpoint(.midPoll)])),
-        Row(name: "a crashed Assembly runs the shard again", start: .executing, path: [.attempt(attempt(), files: files)], event: .statusAnswered(crashed),
+        Row(name: "a crashed Assembly runs the shard again", start: .executing, path: [.attempt(attempt(), files: files), .paced], event: .statusAnswered(crashed),
             expected: firstRetry(.assemblyCrashed, "the machine broke", after: [.checkpoint(.midPoll)])),
-        Row(name: "a crashed Assembly needs a new one", start: .executing, path: [.attempt(attempt(), files: files), .statusAnswered(crashed)],
+        Row(name: "a crashed Assembly needs a new one", start: .executing, path: [.attempt(attempt(), files: files), .paced, .statusAnswered(crashed)],
             event: .waited, expected: ask([.transition(.restarted, .restarted, .none)], .recordAttempt)),
-        Row(name: "an error the service calls retryable runs again, not isolated", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "an error the service calls retryable runs again, not isolated", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(saysRetryable), expected: firstRetry("IMAGE_RESIZE_ERROR", "try later", after: [.checkpoint(.midPoll)])),
 
         // Rate limits on status requests.
-        Row(name: "a rate-limited poll waits the hint", start: .executing, path: [.attempt(attempt(), files: files)],
+        Row(name: "a rate-limited poll waits the hint", start: .executing, path: [.attempt(attempt(), files: files), .paced],
             event: .failed(ShardFailure(statusRateLimited)), expected: ask(.wait(.seconds(3)))),
         Row(name: "after the rate limit's wait, the same poll", start: .executing,
-            path: [.attempt(attempt(), files: files), .failed(ShardFailure(statusRateLimited))], event: .waited, expected: ask(.pollStatus(url: machineURL, until: pollDeadline))),
+            path: [.attempt(attempt(), files: files), .paced, .failed(ShardFailure(statusRateLimited))], event: .waited, expected: ask(.paceStatus(url: machineURL))),
+        Row(name: "the same poll's turn: the time left counted from then", start: .executing,
+            path: [.attempt(attempt(), files: files), .paced, .failed(ShardFailure(statusRateLimited)), .waited], event: .paced,
+            at: now.addingTimeInterval(3), expected: ask(.pollStatus(url: machineURL, within: .seconds(37)))),
         Row(name: "rate limits use up no try", start: .uploaded, attempts: 1,
-            path: [.attempt(attempt(), files: files), .failed(ShardFailure(statusRateLimited)), .waited, .failed(ShardFailure(statusRateLimited)), .waited],
+            path: [.attempt(attempt(), files: files), .paced, .failed(ShardFailure(statusRateLimited)), .waited, .paced, .failed(ShardFailure(statusRateLimited)), .waited, .paced],
             event: .statusAnswered(executing), expected: ask([.checkpoint(.midPoll), .transition(.executing, .executing, .none)], .wait(.seconds(1)))),
         Row(name: "a rate-limited look-up asks the same again", start: .signed,
             path: [.attempt(attempt(created: false), files: files), .failed(ShardFailure(statusRateLimited))], event: .waited, expected: ask(.lookUp(url: url))),
@@ -383,40 +392,40 @@ import Testing
             expected: ask(.lookUp(url: machineURL))),
 
         // The change stream and results fetched early.
-        Row(name: "a running status's stream is followed and waited on", start: .uploaded, path: [.attempt(attempt(), files: files)],
+        Row(name: "a running status's stream is followed and waited on", start: .uploaded, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(streaming),
             expected: ask([.follow(stream: streamURL), .checkpoint(.midPoll), .transition(.executing, .executing, .none)], .awaitChange(atMost: .seconds(10)))),
-        Row(name: "poll.stream off: no stream, the interval", start: .uploaded, stream: false, path: [.attempt(attempt(), files: files)],
+        Row(name: "poll.stream off: no stream, the interval", start: .uploaded, stream: false, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(streaming),
             expected: ask([.checkpoint(.midPoll), .transition(.executing, .executing, .none)], .wait(.seconds(1)))),
-        Row(name: "the stream's word: the next poll", start: .uploaded, path: [.attempt(attempt(), files: files), .statusAnswered(streaming)],
-            event: .changeAwaited(.changed), expected: ask(.pollStatus(url: machineURL, until: pollDeadline))),
+        Row(name: "the stream's word: the next poll", start: .uploaded, path: [.attempt(attempt(), files: files), .paced, .statusAnswered(streaming)],
+            event: .changeAwaited(.changed), expected: ask(.paceStatus(url: machineURL))),
         Row(name: "the stream ended: noted, polled, then waited on the interval", start: .uploaded,
-            path: [.attempt(attempt(), files: files), .statusAnswered(streaming)], event: .changeAwaited(.streamEnded(reason: "HTTP 404")),
-            expected: ask([.noteStreamEnded(url: streamURL, reason: "HTTP 404")], .pollStatus(url: machineURL, until: pollDeadline))),
+            path: [.attempt(attempt(), files: files), .paced, .statusAnswered(streaming)], event: .changeAwaited(.streamEnded(reason: "HTTP 404")),
+            expected: ask([.noteStreamEnded(url: streamURL, reason: "HTTP 404")], .paceStatus(url: machineURL))),
         Row(name: "an ended stream is not opened again", start: .uploaded,
-            path: [.attempt(attempt(), files: files), .statusAnswered(streaming), .changeAwaited(.streamEnded(reason: "HTTP 404"))],
+            path: [.attempt(attempt(), files: files), .paced, .statusAnswered(streaming), .changeAwaited(.streamEnded(reason: "HTTP 404")), .paced],
             event: .statusAnswered(streaming), expected: ask([.checkpoint(.midPoll)], .wait(.milliseconds(1_500)))),
         Row(name: "a completed status closes the stream", start: .uploaded,
-            path: [.attempt(attempt(), files: files), .statusAnswered(streaming), .changeAwaited(.changed)], event: .statusAnswered(completed),
+            path: [.attempt(attempt(), files: files), .paced, .statusAnswered(streaming), .changeAwaited(.changed), .paced], event: .statusAnswered(completed),
             expected: ask([.follow(stream: nil), .checkpoint(.midPoll)] + recordedCompletion + [.forgetStatusPacing(url: machineURL)], .loadDownloads)),
-        Row(name: "a result listed while the Assembly executes starts early", start: .uploaded, path: [.attempt(attempt(), files: files)],
+        Row(name: "a result listed while the Assembly executes starts early", start: .uploaded, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(executingWithResult),
             expected: ask([.prefetch([earlyResult]), .checkpoint(.midPoll), .transition(.executing, .executing, .none)], .wait(.seconds(1)))),
         Row(name: "a result started early is not started again", start: .uploaded,
-            path: [.attempt(attempt(), files: files), .statusAnswered(executingWithResult), .waited], event: .statusAnswered(executingWithResult),
+            path: [.attempt(attempt(), files: files), .paced, .statusAnswered(executingWithResult), .waited, .paced], event: .statusAnswered(executingWithResult),
             expected: ask([.checkpoint(.midPoll)], .wait(.milliseconds(1_500)))),
-        Row(name: "a result without its input's field waits for the completion", start: .uploaded, path: [.attempt(attempt(), files: files)],
+        Row(name: "a result without its input's field waits for the completion", start: .uploaded, path: [.attempt(attempt(), files: files), .paced],
             event: .statusAnswered(executingWithZip),
             expected: ask([.checkpoint(.midPoll), .transition(.executing, .executing, .none)], .wait(.seconds(1)))),
         Row(name: "a result the stream announces starts early and the wait goes on", start: .uploaded,
-            path: [.attempt(attempt(), files: files), .statusAnswered(streaming)],
+            path: [.attempt(attempt(), files: files), .paced, .statusAnswered(streaming)],
             event: .changeAwaited(.announced([.init(step: "thumb", file: executingWithResult.results["thumb"]![0])])), at: now.addingTimeInterval(4),
             expected: ask([.prefetch([earlyResult])], .awaitChange(atMost: .seconds(6)))),
         Row(name: "an announcement after the wait's end: the next poll", start: .uploaded,
-            path: [.attempt(attempt(), files: files), .statusAnswered(streaming)],
+            path: [.attempt(attempt(), files: files), .paced, .statusAnswered(streaming)],
             event: .changeAwaited(.announced([.init(step: "thumb", file: executingWithResult.results["thumb"]![0])])), at: now.addingTimeInterval(11),
-            expected: ask([.prefetch([earlyResult])], .pollStatus(url: machineURL, until: pollDeadline))),
+            expected: ask([.prefetch([earlyResult])], .paceStatus(url: machineURL))),
 
         // Downloads.
         Row(name: "completed: download", start: .completed,
@@ -477,7 +486,8 @@ import Testing
 
     @Test(arguments: rows)
     func eachStateAnswersEachEvent(_ row: Row) {
-        var machine = ShardStateMachine(settings: Self.settings(tus: row.tus, attempts: row.attempts, stream: row.stream), seed: 7)
+        var machine = ShardStateMachine(settings: Self.settings(tus: row.tus, attempts: row.attempts, stream: row.stream, pollTimeout: row.pollTimeout),
+                                        seed: 7)
         _ = machine.start(from: row.start)
         for event in row.path { _ = machine.handle(event, at: Self.now) }
         #expect(machine.handle(row.event, at: row.at) == row.expected)
