@@ -125,9 +125,9 @@ package struct ResultMapper: Sendable {
 
     /// Why `file` cannot be sent, if so: an output the layout gives it for a downloaded step that no file
     /// can have (``PathText/lengthProblem(of:)``); the file then fails alone, before the creation.
-    package static func unwritableOutput(of file: PlannedFile, _ output: OutputSettings, run: RunID, shard: Int) -> FailureReason? {
+    package func unwritableOutput(of file: PlannedFile) -> FailureReason? {
         for step in output.downloadedSteps {
-            let path = outputPath(output, run: run, shard: shard, step: step, from: .input(file))
+            let path = Self.outputPath(output, run: runID, shard: shardIndex, step: step, from: .input(file))
             guard let problem = PathText.lengthProblem(of: path) else { continue }
             return FailureReason(code: .outputNameTooLong, message: "\(file.path) is not sent: output.layout gives it \(path), "
                                      + "which cannot be created: \(problem)", isRetryable: false)

@@ -26,6 +26,9 @@ extension ShardRunner {
             }
         case let .lookUp(url):
             return .lookedUp(try await status(at: url))
+        case let .checkUnchanged(files):
+            try Self.checkUnchanged(files)
+            return .unchanged
         case let .create(id, signed, files):
             return .createAnswered(try await create(id, signed, files: files))
         case let .paceStatus(url):
@@ -59,14 +62,7 @@ extension ShardRunner {
     private func create(_ id: AssemblyID, _ signed: SignedParams, files: [FileRecord]) async throws -> Result<AssemblyStatus, TransloaditError> {
         let tus = context.tus != nil
         // Every file is checked before the creation, tus or not: an Assembly is never made for a file that fails alone.
-        for record in files {
-            try Self.checkUnchanged(record)
-            if let reason = ResultMapper.unwritableOutput(of: record.file, context.output, run: context.runID, shard: shard.index) {
-                var failure = ShardFailure(reason)
-                failure.culprit = record.index
-                throw failure
-            }
-        }
+        try Self.checkUnchanged(files)
         let uploads: [TransloaditClient.Upload] = tus ? [] : files.map { record in
             TransloaditClient.Upload(field: ResultMapper.field(forFile: record.index), path: record.file.path,
                                      filename: PathText.lastComponent(of: record.file.relativePath))
@@ -120,12 +116,14 @@ extension ShardRunner {
         context.checkpoint(.afterDownloadCommit)
     }
 
-    /// Refuses a file that changed since the plan, or is gone, unreadable or empty; the file fails alone.
-    static func checkUnchanged(_ record: FileRecord) throws {
-        do {
-            try record.file.checkUnchanged()
-        } catch {
-            throw ShardFailure(error, uploading: record.index)
+    /// Refuses the first of `records`, in order, that changed since the plan, or is gone, unreadable or empty; the file fails alone.
+    static func checkUnchanged(_ records: [FileRecord]) throws {
+        for record in records {
+            do {
+                try record.file.checkUnchanged()
+            } catch {
+                throw ShardFailure(error, uploading: record.index)
+            }
         }
     }
 }

@@ -78,6 +78,9 @@ extension ShardStateMachine {
         case sign
         /// Ask for an Assembly's status: ``Event/lookedUp(_:)`` or ``Event/failed(_:)``.
         case lookUp(url: String)
+        /// Check that these files are as planned, in order (size and modification time, readable, not empty):
+        /// ``Event/unchanged`` or ``Event/failed(_:)`` with the first that is not as its culprit.
+        case checkUnchanged([FileRecord])
         /// Create the attempt's Assembly with these files (in the creating request, or announced for tus):
         /// ``Event/createAnswered(_:)`` or ``Event/failed(_:)``.
         case create(AssemblyID, SignedParams, files: [FileRecord])

@@ -14,6 +14,8 @@ extension ShardStateMachine {
         case signed(SignedParams)
         /// An Assembly's status; nil when the service does not know it.
         case lookedUp(AssemblyStatus?)
+        /// The files checked are as planned.
+        case unchanged
         /// The answer to a creation: the Assembly's status, or why not.
         case createAnswered(Result<AssemblyStatus, TransloaditError>)
         /// A poll's answer; nil when the service no longer knows the Assembly.

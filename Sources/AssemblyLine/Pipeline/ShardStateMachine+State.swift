@@ -14,6 +14,8 @@ extension ShardStateMachine {
         case loadingForCreation(Facts, signed: SignedParams?)
         /// Resumed at `signed`: whether the attempt's Assembly exists already.
         case checkingExisting(Facts, AttemptRecord)
+        /// A pending file's output is one no file can have: once the files up to it are found unchanged, it fails alone (`failure`).
+        case refusingOutput(Facts, ShardFailure)
         case creating(Facts, AttemptRecord, SignedParams)
         /// The creation was refused as a reused ID: ours, if the Assembly exists.
         case confirmingTaken(Facts, AttemptRecord, TransloaditError)
@@ -41,7 +43,7 @@ extension ShardStateMachine {
             switch self {
             case .starting, .finished: nil
             case let .reopening(facts), let .recordingAttempt(facts), let .signing(facts, _), let .loadingForCreation(facts, _),
-                 let .checkingExisting(facts, _), let .creating(facts, _, _), let .confirmingTaken(facts, _, _),
+                 let .checkingExisting(facts, _), let .refusingOutput(facts, _), let .creating(facts, _, _), let .confirmingTaken(facts, _, _),
                  let .loadingForTus(facts), let .checkingTus(facts, _, _, _), let .loadingTusUploads(facts, _, _, _),
                  let .uploadingTus(facts, _), let .loadingForPoll(facts, _), let .pacing(facts, _), let .polling(facts, _),
                  let .pausingPoll(facts, _),

@@ -115,8 +115,7 @@ package struct ShardStateMachine: Sendable {
             facts.recorded = .signed
             return enter(.signed, facts, signed: params).after([.transition(.signed, .signed, .none), .checkpoint(.afterSigned)])
         case let (.signing(_, attempt?), .signed(params)):
-            state = .creating(facts, attempt, params)
-            return Decision(.request(.create(attempt.assemblyID, params, files: facts.pending)))
+            return create(attempt, params, facts)
         case let (.loadingForCreation(_, signed), .attempt(attempt, files)):
             facts.files = files
             guard let attempt else { return fail(Self.noAttempt, facts) }
@@ -124,8 +123,9 @@ package struct ShardStateMachine: Sendable {
                 state = .checkingExisting(facts, attempt)
                 return Decision(.request(.lookUp(url: assemblyURL(of: attempt))))
             }
-            state = .creating(facts, attempt, signed)
-            return Decision(.request(.create(attempt.assemblyID, signed, files: facts.pending)))
+            return create(attempt, signed, facts)
+        case let (.refusingOutput(_, failure), .unchanged):
+            return fail(failure, facts)
         case let (.checkingExisting(_, attempt), .lookedUp(existing)):
             if let existing { return created(existing, attempt: attempt, facts, now: now) }
             state = .signing(facts, for: attempt)

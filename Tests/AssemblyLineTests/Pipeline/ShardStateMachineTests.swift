@@ -188,6 +188,13 @@ import Testing
     static let startingOverWithoutA: [Command] = [.report(.fileFailed, .inputFailed(file: "a.jpg", changedReason, othersLeft: 1)),
                                                   .transition(.restarted, .restarted, .none)]
 
+    /// A name the layout renders to an output no file can have (a name over 255 bytes), between two others.
+    static let longName = String(repeating: "x", count: 300) + ".jpg"
+    static let withLongName = [file(4, "a.jpg"), file(5, longName), file(6, "c.jpg")]
+    static let tooLong = FailureReason(
+        code: .outputNameTooLong, message: "/in/\(longName) is not sent: output.layout gives it /out/\(longName), which cannot be created: "
+            + "a name in it is over the 255 bytes a file name may have", isRetryable: false)
+
     static func tusUpload(_ record: FileRecord) -> TusResumePlan.Upload {
         TusResumePlan.Upload(fileIndex: record.index, job: TusUploadJob(
             file: record.file, endpoint: tusURL, assemblyURL: machineURL, fieldname: "file_\(record.index)", filename: record.file.relativePath),
@@ -253,6 +260,20 @@ import Testing
         Row(name: "a changed input that was the last pending fails the shard", start: .signed,
             path: [.attempt(attempt(created: false), files: [file(4, "a.jpg"), file(5, "b.jpg", state: .done)]), .lookedUp(nil), .signed(params)],
             event: .failed(changed), expected: failed(.inputChanged, "a.jpg changed", retryable: false, after: [.failFiles([4], changedReason)])),
+        Row(name: "an output no file can have: the files up to it are checked first", start: .signed,
+            path: [.attempt(attempt(created: false), files: withLongName), .lookedUp(nil)], event: .signed(params),
+            expected: ask(.checkUnchanged(Array(withLongName.prefix(2))))),
+        Row(name: "fresh params, an output no file can have: the files up to it are checked first", start: .planned,
+            path: [.attemptRecorded(id), .signed(params)], event: .attempt(attempt(created: false), files: withLongName),
+            expected: ask(.checkUnchanged(Array(withLongName.prefix(2))))),
+        Row(name: "those unchanged, the input whose output no file can have fails alone, unsent", start: .signed,
+            path: [.attempt(attempt(created: false), files: withLongName), .lookedUp(nil), .signed(params)], event: .unchanged,
+            expected: ask([.failFiles([5], tooLong), .report(.fileFailed, .inputFailed(file: longName, tooLong, othersLeft: 2)),
+                           .transition(.restarted, .restarted, .none)], .recordAttempt)),
+        Row(name: "an input before it that changed fails first", start: .signed,
+            path: [.attempt(attempt(created: false), files: withLongName), .lookedUp(nil), .signed(params)], event: .failed(changed),
+            expected: ask([.failFiles([4], changedReason), .report(.fileFailed, .inputFailed(file: "a.jpg", changedReason, othersLeft: 2)),
+                           .transition(.restarted, .restarted, .none)], .recordAttempt)),
         Row(name: "a culprit that is not pending fails the shard", start: .signed, path: creating,
             event: .failed(ShardFailure(TransloaditError(code: .inputChanged, message: "c.jpg changed", isRetryable: false), uploading: 6)),
             expected: failed(.inputChanged, "c.jpg changed", retryable: false)),
