@@ -59,27 +59,13 @@ extension SQLiteLedger {
                     WHERE run_id = ? AND shard_index = ? AND attempt = ?
                     """, [.state(AttemptOutcome.completed), .text(now), .integer(usage.bytes), .real(usage.queueSeconds),
                           .real(usage.executionSeconds)] + key + [.integer(Int64(attempt))])
-            case .downloaded:
+            case let .downloaded(done, noResult):
                 try requireDownloads(run, shard, in: database)
                 try database.execute("""
                     UPDATE attempts SET downloaded_at = ?3 WHERE run_id = ?1 AND shard_index = ?2
                     AND attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?4)
                     """, key + [.text(now), .state(AttemptOutcome.completed)])
-                // Done: a result of the file's own (or one made from several files that names it) is on disk
-                // or in the customer's storage; else the Assembly made none for it (`no_result`). A result
-                // that names no input of its Assembly counts for none.
-                try database.execute("""
-                    UPDATE files SET state = CASE WHEN EXISTS (
-                        SELECT 1 FROM results r
-                        WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN (?3, ?4)
-                        AND (r.file_index = files.file_index
-                             OR EXISTS (SELECT 1 FROM result_inputs i WHERE i.result_id = r.id AND i.file_index = files.file_index))
-                        AND r.attempt = (SELECT max(attempt) FROM attempts
-                                         WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)
-                    ) THEN ?6 ELSE ?7 END
-                    WHERE run_id = ?1 AND shard_index = ?2 AND state = ?8
-                    """, key + [.state(ResultState.downloaded), .state(ResultState.exported), .state(AttemptOutcome.completed),
-                                .state(FileState.done), .state(FileState.noResult), .state(FileState.pending)])
+                try endPendingFiles(run, shard, done: done, noResult: noResult, refusing: current, in: database)
                 try recordDoneFiles(ofShard: key, in: database)
                 try forgetBadFiles(doneInShard: key, in: database)
             case let .failed(reason):
@@ -251,6 +237,34 @@ extension SQLiteLedger {
                 try input.execute([.integer(id), .text(run.rawValue), .integer(Int64(file))])
             }
         }
+    }
+
+    /// Writes the machine's verdict on the shard's pending files, and refuses one the ledger contradicts
+    /// (`illegalShardTransition`): a file named done needs a result of the latest completed attempt that counts
+    /// for it (its own, or one of several inputs that names it), downloaded or exported; a file named `no_result`
+    /// needs none; each must be a pending file of the shard, and none may be left pending.
+    private func endPendingFiles(_ run: RunID, _ shard: Int, done: [Int], noResult: [Int], refusing current: ShardState,
+                                 in database: SQLiteConnection) throws {
+        let counted = """
+            EXISTS (SELECT 1 FROM results r WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN (?5, ?6)
+                AND (r.file_index = ?3 OR EXISTS (SELECT 1 FROM result_inputs i WHERE i.result_id = r.id AND i.file_index = ?3))
+                AND r.attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?7))
+            """
+        let key: [SQLiteValue] = [.text(run.rawValue), .integer(Int64(shard))]
+        let rule: [SQLiteValue] = [.state(ResultState.downloaded), .state(ResultState.exported), .state(AttemptOutcome.completed),
+                                   .state(FileState.pending)]
+        let refused = LedgerError.illegalShardTransition(run, shard: shard, from: current, to: .downloaded)
+        for (files, state, holds) in [(done, FileState.done, counted), (noResult, FileState.noResult, "NOT " + counted)] {
+            let update = try database.cachedStatement(
+                "UPDATE files SET state = ?4 WHERE run_id = ?1 AND shard_index = ?2 AND file_index = ?3 AND state = ?8 AND " + holds)
+            for file in files {
+                try update.execute(key + [.integer(Int64(file)), .state(state)] + rule)
+                guard database.changes == 1 else { throw refused }
+            }
+        }
+        let left = try database.firstRow("SELECT count(*) FROM files WHERE run_id = ? AND shard_index = ? AND state = ?",
+                                         key + [.state(FileState.pending)]) { $0.integer(0) } ?? nil
+        guard left == 0 else { throw refused }
     }
 
     /// Throws `resultsPending` while results of the shard's latest completed attempt are not downloaded,

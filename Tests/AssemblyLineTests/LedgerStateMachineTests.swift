@@ -32,7 +32,7 @@ import Testing
         (ShardTransition.signed, ShardState.signed),
         (.created(assemblyURL: "http://127.0.0.1/assemblies/x", tusURL: nil), .created),
         (.uploaded, .uploaded), (.executing, .executing), (.completed(results: []), .completed),
-        (.downloaded, .downloaded),
+        (.downloaded(done: [0], noResult: [1]), .downloaded),
         (.failed(FailureReason(code: "HTTP_503", message: "unavailable", isRetryable: true)), .failed),
         (.restarted, .planned), (.reopened(at: .completed), .completed), (.reopened(at: .executing), .executing),
     ])

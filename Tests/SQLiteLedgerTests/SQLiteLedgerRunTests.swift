@@ -283,6 +283,6 @@ import Testing
         for result in try await ledger.results(of: run, shard: shard) {
             try await ledger.recordDownload(run, result: result.id, at: Fixture.time(5))
         }
-        try await ledger.transition(run, shard: shard, .downloaded, at: Fixture.time(6))
+        try await ledger.transition(run, shard: shard, .downloaded(done: files.map(\.index), noResult: []), at: Fixture.time(6))
     }
 }

@@ -27,7 +27,7 @@ import Testing
         for result in recorded {
             try await ledger.recordDownload(run, result: result.id, at: Fixture.time(16))
         }
-        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(17))
+        try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(17))
 
         let shard = try await ledger.shards(of: run)[0]
         #expect(shard.state == .downloaded && shard.attemptCount == 1 && shard.updatedAt == Fixture.time(17))
@@ -54,7 +54,7 @@ import Testing
         let eventsBefore = try await setup.ledger.events(of: setup.run, shard: nil).count
         let candidates: [ShardTransition] = [
             .signed, .created(assemblyURL: "http://127.0.0.1/a", tusURL: nil), .uploaded, .executing,
-            .completed(results: []), .downloaded, .failed(Fixture.resizeError), .restarted,
+            .completed(results: []), .downloaded(done: [], noResult: []), .failed(Fixture.resizeError), .restarted,
         ]
         for transition in candidates where !from.canTransition(to: transition.target) {
             await #expect(throws: LedgerError.illegalShardTransition(setup.run, shard: 0, from: from,
@@ -197,7 +197,7 @@ import Testing
         for result in try await ledger.results(of: run, shard: 0) {
             try await ledger.recordDownload(run, result: result.id, at: Fixture.time(12.5))
         }
-        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(13))
+        try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(13))
         try await ledger.recordAttempt(run, shard: 1, assemblyID: .generate(), at: Fixture.time(20))
         try await ledger.transition(run, shard: 1, .signed, at: Fixture.time(21))
         try await ledger.transition(run, shard: 1, .created(assemblyURL: "http://127.0.0.1/c", tusURL: "http://127.0.0.1/t/"),
@@ -236,7 +236,7 @@ import Testing
         for result in try await ledger.results(of: run, shard: 0) {
             try await ledger.recordDownload(run, result: result.id, at: Fixture.time(11))
         }
-        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(12))
+        try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(12))
         try await ledger.recordAttempt(run, shard: 1, assemblyID: .generate(), at: Fixture.time(20))
         try await ledger.transition(run, shard: 1, .signed, at: Fixture.time(21))
         try await ledger.transition(run, shard: 1, .created(assemblyURL: "http://127.0.0.1/c", tusURL: nil), at: Fixture.time(22))
@@ -279,7 +279,7 @@ import Testing
         try await ledger.recordDownload(run, result: results[0].id, at: Fixture.time(30))
         try await ledger.recordDownload(run, result: results[0].id, at: Fixture.time(31))
         await #expect(throws: LedgerError.resultsPending(run, shard: 0, count: 2)) {
-            try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(32))
+            try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(32))
         }
         #expect(try await ledger.results(of: run, shard: 0)[0].downloadedAt == Fixture.time(30))
         await #expect(throws: LedgerError.resultNotFound(run, result: 999)) {
@@ -288,7 +288,7 @@ import Testing
         for result in results.dropFirst() {
             try await ledger.recordDownload(run, result: result.id, at: Fixture.time(34))
         }
-        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(35))
+        try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(35))
         #expect(try await setup.state() == .downloaded)
     }
 
@@ -315,19 +315,29 @@ import Testing
     @Test func aResultCountsOnlyForTheFilesItNamesAndOneThatNamesNoneForNoFile() async throws {
         let setup = try await Setup()
         let (ledger, run) = (setup.ledger, setup.run)
-        try await setup.drive(to: .executing)
-        var results = try await setup.results()
-        results[0].source = .several([0, 1])
-        results[1].source = .unmatched
-        results[1].delivery = .recorded
-        results.removeLast()
-        try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(40))
-        let stored = try await ledger.results(of: run, shard: 0)
+        let stored = try await setup.completeWithAResultOfTwoFilesAndOneOfNone()
         #expect(stored.map(\.result.source) == [.several([0, 1]), .unmatched])
-        try await ledger.recordDownload(run, result: stored[0].id, at: Fixture.time(41))
-        try await ledger.transition(run, shard: 0, .downloaded, at: Fixture.time(42))
+        try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1], noResult: [2]), at: Fixture.time(42))
         let files = try await ledger.files(of: run, shard: 0, state: nil)
         #expect(files.map(\.state) == [.done, .done, .noResult], "the result naming nothing makes file 2 nothing")
+    }
+
+    @Test func aVerdictTheResultsContradictIsRefusedAndChangesNothing() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        _ = try await setup.completeWithAResultOfTwoFilesAndOneOfNone()
+        let refused = LedgerError.illegalShardTransition(run, shard: 0, from: .completed, to: .downloaded)
+        let contradicted: [ShardTransition] = [
+            .downloaded(done: [0, 1, 2], noResult: []), .downloaded(done: [0], noResult: [1, 2]), .downloaded(done: [0, 1], noResult: []),
+            .downloaded(done: [0, 1, 1], noResult: [2]), .downloaded(done: [0, 1, 4], noResult: [2]),
+        ]
+        for verdict in contradicted {
+            await #expect(throws: refused, "\(verdict)") { try await ledger.transition(run, shard: 0, verdict, at: Fixture.time(42)) }
+        }
+        #expect(try await setup.state() == .completed)
+        #expect(try await ledger.files(of: run, shard: 0, state: nil).map(\.state) == [.pending, .pending, .pending])
+        try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1], noResult: [2]), at: Fixture.time(43))
+        #expect(try await setup.state() == .downloaded)
     }
 
     @Test func expiredResultsAreRerunWithANewAttempt() async throws {
@@ -397,6 +407,20 @@ extension LedgerWithRun {
         }
     }
 
+    /// Drives shard 0 to `completed` with two results: one of files 0 and 1 together, downloaded, and one that names no input.
+    func completeWithAResultOfTwoFilesAndOneOfNone() async throws -> [ResultRecord] {
+        try await drive(to: .executing)
+        var results = try await results()
+        results[0].source = .several([0, 1])
+        results[1].source = .unmatched
+        results[1].delivery = .recorded
+        results.removeLast()
+        try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(40))
+        let stored = try await ledger.results(of: run, shard: 0)
+        try await ledger.recordDownload(run, result: stored[0].id, at: Fixture.time(41))
+        return stored
+    }
+
     /// Drives shard `shard` from `planned` along the happy path (or to `failed`) until it reaches `target`.
     func drive(_ shard: Int = 0, to target: ShardState) async throws {
         if target == .failed {
@@ -405,14 +429,15 @@ extension LedgerWithRun {
         }
         let steps: [ShardTransition] = [
             .signed, .created(assemblyURL: "http://127.0.0.1:9442/assemblies/x", tusURL: nil), .uploaded, .executing,
-            .completed(results: try await results(shard)), .downloaded,
+            .completed(results: try await results(shard)),
+            .downloaded(done: try await ledger.files(of: run, shard: shard, state: .pending).map(\.index), noResult: []),
         ]
         var current = ShardState.planned
         for step in steps where current != target {
             if step == .signed {
                 try await ledger.recordAttempt(run, shard: shard, assemblyID: .generate(), at: Fixture.time(1))
             }
-            if step == .downloaded {
+            if case .downloaded = step {
                 let results = try await ledger.results(of: run, shard: shard)
                 let latest = results.map(\.attempt).max()
                 for result in results where result.attempt == latest {

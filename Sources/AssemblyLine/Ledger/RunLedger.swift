@@ -35,7 +35,8 @@ package protocol RunLedger: LedgerQueries {
     func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, at time: Date) async throws -> AttemptRecord
 
     /// Moves a shard along its state machine and writes the transition's facts with it
-    /// (see `ShardTransition`); an illegal move throws `LedgerError.illegalShardTransition`.
+    /// (see `ShardTransition`); an illegal move throws `LedgerError.illegalShardTransition`, and so does
+    /// a `.downloaded` verdict on the shard's pending files that its results contradict.
     func transition(_ run: RunID, shard: Int, _ transition: ShardTransition, at time: Date) async throws
 
     /// Writes the status URL of the shard's open attempt anew: the service named another machine for its Assembly.

@@ -10,8 +10,11 @@ package enum ShardTransition: Sendable, Hashable {
     case executing
     /// The Assembly completed; its results are recorded, pending download, with what it says it cost.
     case completed(results: [NewResult], usage: AssemblyUsage = .unknown)
-    /// Every result of the completing attempt is downloaded and verified; pending files become done.
-    case downloaded
+    /// Every result of the completing attempt is downloaded and verified; the shard's pending files end as the
+    /// machine found: `done` those a result counts for (its own, or one of several inputs that names it) that is
+    /// in place or in the customer's storage, `noResult` those the Assembly made none for. Every pending file is
+    /// in one of the two.
+    case downloaded(done: [Int], noResult: [Int])
     /// The shard stops with `reason`; its pending files fail with it, and so does an open attempt.
     case failed(FailureReason)
     /// The shard goes back to `planned` for a new attempt. Restarting a failed shard makes its failed

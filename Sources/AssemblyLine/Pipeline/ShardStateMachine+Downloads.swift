@@ -8,7 +8,8 @@ extension ShardStateMachine {
     /// those not to download (recorded, exported) are not fetched.
     mutating func startDownloads(_ attempt: AttemptRecord?, results: [ResultRecord], _ facts: Facts, now: Date) -> Decision {
         guard let attempt else { return fail(Self.noAttempt, facts) }
-        let pending = results.filter { $0.attempt == attempt.number && $0.needsDownload }
+        let current = results.filter { $0.attempt == attempt.number }
+        let pending = current.filter(\.needsDownload)
         // Only temporary results expire: an export Robot's stay where it stored them.
         if let completed = attempt.completedAt, pending.contains(where: \.result.isTemporary),
            now.timeIntervalSince(completed) > settings.resultLifetime.timeInterval {
@@ -19,17 +20,18 @@ extension ShardStateMachine {
             return fail(ShardFailure(code: .resultFetchLimit, "\(spent.result.name) was fetched \(ResultDownloader.fetchLimit) times; the shard runs again",
                                      retryable: true, needsNewAssembly: true), facts)
         }
-        state = .downloading(facts, pending)
+        state = .downloading(facts, results: current)
         return Decision(.request(.download(pending)))
     }
 
-    /// What the downloads' outcomes lead to: the shard done, files that storage refused failed alone, or a failure.
+    /// What the downloads of the completed attempt's `results` lead to: the shard done, files that storage refused
+    /// failed alone, or a failure.
     ///
     /// What a refusal means comes from ``Retryability/storageRefusal(status:temporary:)``: a result the
     /// service no longer has needs the shard run again (a retry of the download cannot help); a private
     /// one (an export's, in the customer's storage) fails its files alone, and so does a URL that led to a
     /// link-local or metadata address (`RESULT_URL_REFUSED`).
-    mutating func downloadsEnded(_ outcomes: [DownloadOutcome], of pending: [ResultRecord], _ facts: Facts) -> Decision {
+    mutating func downloadsEnded(_ outcomes: [DownloadOutcome], of results: [ResultRecord], _ facts: Facts) -> Decision {
         var facts = facts
         var commands: [Command] = []
         var failure: ShardFailure?
@@ -69,8 +71,21 @@ extension ShardStateMachine {
         }
         if let failure { return fail(failure, facts).after(commands) }
         state = .finished(.downloaded)
-        return Decision(commands + [.checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, .downloads(count: pending.count))],
-                        .finish(.downloaded))
+        let fetched = Set(outcomes.filter { $0.error == nil }.map(\.record.id))
+        let downloaded = Command.transition(Self.downloaded(results, fetched: fetched, facts), .downloaded,
+                                            .downloads(count: results.count(where: \.needsDownload)))
+        return Decision(commands + [.checkpoint(.beforeShardDone), downloaded], .finish(.downloaded))
+    }
+
+    /// How the pending files end once the completed attempt's `results` are in (`fetched` the ids downloaded just now):
+    /// done when a result that counts for the file (its own, or one of several inputs that names it) is on disk,
+    /// fetched now or before, or in the customer's storage (exported); else no result, the Assembly made none for it
+    /// (a filter Step may mean it). A result that names no input counts for none, and one recorded, not downloaded, for none.
+    static func downloaded(_ results: [ResultRecord], fetched: Set<Int64>, _ facts: Facts) -> ShardTransition {
+        let delivered = results.filter { $0.isDownloaded || fetched.contains($0.id) || $0.result.delivery == .exported }
+        let counted = Set(delivered.flatMap(\.result.source.inputs))
+        let pending = facts.pending.map(\.index)
+        return .downloaded(done: pending.filter(counted.contains), noResult: pending.filter { !counted.contains($0) })
     }
 }
 

@@ -32,7 +32,8 @@ extension ShardStateMachine {
         case polling(Facts, Poll)
         case pausingPoll(Facts, Poll)
         case loadingForDownload(Facts)
-        case downloading(Facts, [ResultRecord])
+        /// The completed attempt's results, those still to fetch being downloaded.
+        case downloading(Facts, results: [ResultRecord])
         case backingOff(Facts, ShardFailure)
         /// A status request met a rate limit: after the wait, `request` is asked again from `state`, without using up a try.
         case askingAgain(State, Request)

@@ -175,8 +175,8 @@ package struct ShardStateMachine: Sendable {
         case let (.loadingForDownload, .downloadsLoaded(attempt, results, files)):
             facts.files = files
             return startDownloads(attempt, results: results, facts, now: now)
-        case let (.downloading(_, pending), .downloadsEnded(outcomes)):
-            return downloadsEnded(outcomes, of: pending, facts)
+        case let (.downloading(_, results), .downloadsEnded(outcomes)):
+            return downloadsEnded(outcomes, of: results, facts)
         case let (.backingOff(_, failure), .waited):
             var commands: [Command] = []
             if failure.needsNewAssembly && facts.recorded != .planned {

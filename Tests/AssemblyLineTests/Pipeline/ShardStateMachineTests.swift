@@ -191,6 +191,8 @@ import Testing
     /// A name the layout renders to an output no file can have (a name over 255 bytes), between two others.
     static let longName = String(repeating: "x", count: 300) + ".jpg"
     static let withLongName = [file(4, "a.jpg"), file(5, longName), file(6, "c.jpg")]
+    /// Three pending files, for what becomes of each once the results are in.
+    static let threePending = [file(4, "a.jpg"), file(5, "b.jpg"), file(7, "d.jpg")]
     static let tooLong = FailureReason(
         code: .outputNameTooLong, message: "/in/\(longName) is not sent: output.layout gives it /out/\(longName), which cannot be created: "
             + "a name in it is over the 255 bytes a file name may have", isRetryable: false)
@@ -468,17 +470,34 @@ import Testing
             expected: firstRetry(.resultFetchLimit, "a.jpg was fetched 10 times; the shard runs again")),
         Row(name: "every result in place", start: .completed, path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [temporary], files: files)],
             event: .downloadsEnded([.init(temporary, error: nil)]),
-            expected: Decision([.checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, .downloads(count: 1))], .finish(.downloaded))),
+            expected: Decision([.checkpoint(.beforeShardDone), .transition(.downloaded(done: [4], noResult: [5]), .downloaded, .downloads(count: 1))],
+                               .finish(.downloaded))),
+        Row(name: "a result of several inputs makes each done; a file no result counts for has none", start: .completed,
+            path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [record(1, source: .several([4, 5]))], files: threePending)],
+            event: .downloadsEnded([.init(record(1, source: .several([4, 5])), error: nil)]),
+            expected: Decision([.checkpoint(.beforeShardDone), .transition(.downloaded(done: [4, 5], noResult: [7]), .downloaded, .downloads(count: 1))],
+                               .finish(.downloaded))),
+        Row(name: "in place before or exported counts; recorded, naming none or of an earlier attempt does not", start: .completed,
+            path: [.downloadsLoaded(attempt(.completed, number: 2, completedAgo: 60),
+                                    results: [record(1, source: .file(7), downloaded: true), record(2, attempt: 2, downloaded: true),
+                                              record(3, attempt: 2, source: .file(5), delivery: .exported),
+                                              record(4, attempt: 2, source: .file(7), delivery: .recorded),
+                                              record(5, attempt: 2, source: .unmatched, delivery: .recorded)], files: threePending)],
+            event: .downloadsEnded([]),
+            expected: Decision([.checkpoint(.beforeShardDone), .transition(.downloaded(done: [4, 5], noResult: [7]), .downloaded, .downloads(count: 0))],
+                               .finish(.downloaded))),
         Row(name: "storage refusing an export's result fails its file alone", start: .completed,
             path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [exported], files: files)],
             event: .downloadsEnded([.init(exported, error: forbidden)]),
             expected: Decision([.failFiles([4], refusal), .report(.fileFailed, .resultRefused(file: "a.jpg", result: "a.jpg", refusal)),
-                                .checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, .downloads(count: 1))], .finish(.downloaded))),
+                                .checkpoint(.beforeShardDone), .transition(.downloaded(done: [], noResult: [5]), .downloaded, .downloads(count: 1))],
+                               .finish(.downloaded))),
         Row(name: "a result URL that led to a metadata address fails its file alone", start: .completed,
             path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [temporary], files: files)],
             event: .downloadsEnded([.init(temporary, error: metadataAddress)]),
             expected: Decision([.failFiles([4], urlRefusal), .report(.fileFailed, .resultRefused(file: "a.jpg", result: "a.jpg", urlRefusal)),
-                                .checkpoint(.beforeShardDone), .transition(.downloaded, .downloaded, .downloads(count: 1))], .finish(.downloaded))),
+                                .checkpoint(.beforeShardDone), .transition(.downloaded(done: [], noResult: [5]), .downloaded, .downloads(count: 1))],
+                               .finish(.downloaded))),
         Row(name: "a result the service no longer has runs the shard again", start: .completed,
             path: [.downloadsLoaded(attempt(.completed, completedAgo: 60), results: [temporary], files: files)],
             event: .downloadsEnded([.init(temporary, error: goneResult)]), expected: firstRetry(.http(404), "gone")),
