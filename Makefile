@@ -1,5 +1,7 @@
 # AssemblyLine: the two commands are `make demo` and `make test`; each installs what it needs first.
 SWIFT ?= swift
+# Every toolchain call gets a temporary directory of its own, removed after it (scripts/swift-tool.sh).
+SWIFT_TOOL := scripts/swift-tool.sh $(SWIFT)
 DEBUG_BIN := .build/debug/assemblyline
 RELEASE_BIN := .build/release/assemblyline
 VENV := .venv
@@ -19,13 +21,13 @@ deps:
 ## build: a debug build of the tool and its libraries (stamped with the commit, for --version)
 build: deps
 	@scripts/stamp-commit.sh
-	$(SWIFT) build
+	$(SWIFT_TOOL) build
 
 ## release: an optimized build with the Swift runtime linked in (a host without the toolchain can run it),
 ## for the demo, the benchmarks and the package
 release: deps
 	@scripts/stamp-commit.sh
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT_TOOL) build -c release --static-swift-stdlib
 
 ## install: the release binary, its manual page, bash completion, systemd units and examples under $(DESTDIR)$(PREFIX)
 install: release
@@ -49,8 +51,8 @@ check-imports:
 ## package suites are left to `make test`.
 check: check-imports
 	@scripts/stamp-commit.sh
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests'
+	$(SWIFT_TOOL) build --build-tests
+	$(SWIFT_TOOL) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests'
 
 ## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary, hostile input, official clients)
 ## The binary's end-to-end suites wait on child processes and hold threads meanwhile: they run in a
@@ -59,12 +61,12 @@ check: check-imports
 ## The scale-out test runs deploy/slurm/ on a real Slurm it starts for itself (scripts/test-slurm.sh).
 ## The package test comes last: it moves the build tree away while it runs.
 test: build $(VENV)/installed check-imports
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests'
-	$(SWIFT) test --skip-build --filter AssemblyLineCLITests
+	$(SWIFT_TOOL) build --build-tests
+	$(SWIFT_TOOL) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests'
+	$(SWIFT_TOOL) test --skip-build --filter AssemblyLineCLITests
 	$(VENV)/bin/python -m pytest -q Tests/Compatibility
-	$(SWIFT) test --skip-build --filter HostileInputTests
-	$(SWIFT) test --skip-build --filter HostileServiceTests
+	$(SWIFT_TOOL) test --skip-build --filter HostileInputTests
+	$(SWIFT_TOOL) test --skip-build --filter HostileServiceTests
 	scripts/test-slurm.sh $(DEBUG_BIN)
 	$(MAKE) test-package
 
