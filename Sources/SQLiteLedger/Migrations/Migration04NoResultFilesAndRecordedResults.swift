@@ -8,8 +8,11 @@
 enum Migration04NoResultFilesAndRecordedResults: LedgerMigration {
     static let id = "v4-no-result-files-and-recorded-results"
     static let rebuildsTables = true
-    static let sql = """
-        CREATE TABLE new_files (
+    static let sql = files.sql + results.sql
+
+    private static let files = TableRebuild(
+        table: "files",
+        columns: """
             run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
             file_index INTEGER NOT NULL CHECK (file_index >= 0),
             shard_index INTEGER,
@@ -24,15 +27,20 @@ enum Migration04NoResultFilesAndRecordedResults: LedgerMigration {
             PRIMARY KEY (run_id, file_index),
             FOREIGN KEY (run_id, shard_index) REFERENCES shards (run_id, shard_index) ON DELETE CASCADE,
             CHECK ((shard_index IS NULL) = (state = 'skipped'))
-        );
-        INSERT INTO new_files SELECT run_id, file_index, shard_index, path, relative_path, size, modified_ns, state,
-            error_code, error_message, retryable FROM files;
-        DROP TABLE files;
-        ALTER TABLE new_files RENAME TO files;
-        CREATE INDEX files_by_shard ON files (run_id, shard_index);
-        CREATE INDEX files_by_state ON files (run_id, state);
+            """,
+        copy: """
+            SELECT run_id, file_index, shard_index, path, relative_path, size, modified_ns, state,
+                error_code, error_message, retryable FROM files
+            """,
+        indexes: [
+            "CREATE INDEX files_by_shard ON files (run_id, shard_index)",
+            "CREATE INDEX files_by_state ON files (run_id, state)",
+        ]
+    )
 
-        CREATE TABLE new_results (
+    private static let results = TableRebuild(
+        table: "results",
+        columns: """
             id INTEGER PRIMARY KEY,
             run_id TEXT NOT NULL,
             shard_index INTEGER NOT NULL,
@@ -57,15 +65,17 @@ enum Migration04NoResultFilesAndRecordedResults: LedgerMigration {
             FOREIGN KEY (run_id, file_index) REFERENCES files (run_id, file_index) ON DELETE CASCADE,
             CHECK ((state = 'downloaded') = (downloaded_at IS NOT NULL)),
             CHECK ((state IN ('pending', 'downloaded')) = (output_path IS NOT NULL AND url IS NOT NULL))
-        );
-        INSERT INTO new_results (id, run_id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5,
-                                 mime, width, height, temporary, output_path, state, downloaded_at, fetches)
+            """,
+        copy: """
+            (id, run_id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5,
+                mime, width, height, temporary, output_path, state, downloaded_at, fetches)
             SELECT id, run_id, shard_index, attempt, file_index, step, remote_id, name, url, size, md5, mime, width,
-                   height, 1, output_path, state, downloaded_at, CASE state WHEN 'downloaded' THEN 1 ELSE 0 END
-            FROM results;
-        DROP TABLE results;
-        ALTER TABLE new_results RENAME TO results;
-        CREATE INDEX results_by_shard ON results (run_id, shard_index, attempt);
-        CREATE INDEX results_by_file ON results (run_id, file_index);
-        """
+                height, 1, output_path, state, downloaded_at, CASE state WHEN 'downloaded' THEN 1 ELSE 0 END
+            FROM results
+            """,
+        indexes: [
+            "CREATE INDEX results_by_shard ON results (run_id, shard_index, attempt)",
+            "CREATE INDEX results_by_file ON results (run_id, file_index)",
+        ]
+    )
 }

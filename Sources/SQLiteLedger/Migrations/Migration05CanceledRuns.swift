@@ -2,8 +2,9 @@
 enum Migration05CanceledRuns: LedgerMigration {
     static let id = "v5-canceled-runs"
     static let rebuildsTables = true
-    static let sql = """
-        CREATE TABLE new_runs (
+    static let sql = TableRebuild(
+        table: "runs",
+        columns: """
             id TEXT NOT NULL PRIMARY KEY,
             manifest_path TEXT NOT NULL,
             manifest_name TEXT NOT NULL,
@@ -16,11 +17,11 @@ enum Migration05CanceledRuns: LedgerMigration {
             file_count INTEGER NOT NULL CHECK (file_count >= 0),
             skipped_count INTEGER NOT NULL CHECK (skipped_count >= 0),
             bytes INTEGER NOT NULL CHECK (bytes >= 0)
-        );
-        INSERT INTO new_runs SELECT id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at,
-            finished_at, shard_count, file_count, skipped_count, bytes FROM runs;
-        DROP TABLE runs;
-        ALTER TABLE new_runs RENAME TO runs;
-        CREATE INDEX runs_by_manifest ON runs (manifest_path, recipe_fingerprint);
-        """
+            """,
+        copy: """
+            SELECT id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at,
+                finished_at, shard_count, file_count, skipped_count, bytes FROM runs
+            """,
+        indexes: ["CREATE INDEX runs_by_manifest ON runs (manifest_path, recipe_fingerprint)"]
+    ).sql
 }

@@ -4,6 +4,8 @@
 /// the set records when it was last reviewed and each file when a review first missed it
 /// (``DoneIndexReview``): a file not missed was confirmed by the set's latest review. Carried over
 /// with no review and nothing missed, each file's confirmation is its `confirmed_at`, as before.
+///
+/// `done_files_by_confirmation` goes with the old table and is not created again.
 enum Migration10DoneSetsAndReviews: LedgerMigration {
     static let id = "v10-done-sets-and-reviews"
     static let rebuildsTables = true
@@ -17,7 +19,12 @@ enum Migration10DoneSetsAndReviews: LedgerMigration {
         );
         INSERT INTO done_sets (manifest_path, recipe_fingerprint)
         SELECT DISTINCT manifest_path, recipe_fingerprint FROM done_files ORDER BY manifest_path, recipe_fingerprint;
-        CREATE TABLE new_done_files (
+
+        """ + doneFiles.sql
+
+    private static let doneFiles = TableRebuild(
+        table: "done_files",
+        columns: """
             id INTEGER PRIMARY KEY,
             set_id INTEGER NOT NULL REFERENCES done_sets (id) ON DELETE CASCADE,
             path TEXT NOT NULL,
@@ -27,12 +34,13 @@ enum Migration10DoneSetsAndReviews: LedgerMigration {
             confirmed_at TEXT NOT NULL,
             missed_at TEXT,
             UNIQUE (set_id, path, size, modified_ns)
-        );
-        INSERT INTO new_done_files (id, set_id, path, size, modified_ns, run_id, confirmed_at)
-        SELECT d.id, s.id, d.path, d.size, d.modified_ns, d.run_id, d.confirmed_at
-        FROM done_files d CROSS JOIN done_sets s ON s.manifest_path = d.manifest_path AND s.recipe_fingerprint = d.recipe_fingerprint
-        ORDER BY d.id;
-        DROP TABLE done_files;
-        ALTER TABLE new_done_files RENAME TO done_files;
-        """
+            """,
+        copy: """
+            (id, set_id, path, size, modified_ns, run_id, confirmed_at)
+            SELECT d.id, s.id, d.path, d.size, d.modified_ns, d.run_id, d.confirmed_at
+            FROM done_files d CROSS JOIN done_sets s ON s.manifest_path = d.manifest_path AND s.recipe_fingerprint = d.recipe_fingerprint
+            ORDER BY d.id
+            """,
+        indexes: []
+    )
 }
