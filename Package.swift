@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "ConfigFormatTests", dependencies: ["ConfigFormat"]),
         .testTarget(name: "AssemblyLineTests", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages", "TestSupport"]),
         .testTarget(name: "YAMLReaderTests", dependencies: ["YAMLReader", "ConfigFormat", "TestSupport"]),
-        .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "TestSupport"]),
+        .testTarget(name: "SQLiteLedgerTests", dependencies: ["SQLiteLedger", "TestSupport"], exclude: ["Schema"]),
         .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "ConfigFormat", "YAMLReader", "TestSupport"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests", "TestSupport"]),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HTTPMessages", "Digests", "TestSupport"],

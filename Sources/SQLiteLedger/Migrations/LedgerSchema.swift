@@ -1,7 +1,7 @@
 /// The ledger's schema: its migrations in the order they apply, one file each in this folder.
 ///
-/// docs/ledger.md documents the result for users. A new version is a new file here, appended to `migrations`; an old
-/// one never changes.
+/// docs/ledger.md documents the result for users, and `Tests/SQLiteLedgerTests/Schema/schema.sql` holds it as a fresh
+/// ledger's `sqlite_schema` does. A new version is a new file here, appended to `migrations`; an old one never changes.
 enum LedgerSchema {
     /// Every version of the schema, oldest first.
     static let migrations: [any LedgerMigration.Type] = [
