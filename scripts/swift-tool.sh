@@ -6,5 +6,7 @@
 # code). The tests run under it too, so what a test leaves is removed with it.
 set -u
 own=$(mktemp -d "${TMPDIR:-/tmp}/assemblyline-swift.XXXXXX") || exit 1
+# As open as /tmp itself: some tests run the binary as another user, who must reach their folders.
+chmod 1777 "$own"
 trap 'rm -rf "$own"' EXIT
 TMPDIR="$own" "$@"
