@@ -1,5 +1,5 @@
 package import AssemblyLine
-package import Foundation
+import Foundation
 
 /// The ledger's reads about runs: the listings, each run's counts and figures, its timeline, and what earlier runs cost.
 extension SQLiteLedger {

@@ -1,5 +1,5 @@
 package import AssemblyLine
-package import Foundation
+import Foundation
 
 /// The ledger's reads about shards and files: the plan, attempts, results, report pages and events.
 extension SQLiteLedger {

@@ -1,5 +1,3 @@
-package import Foundation
-
 /// The read port of the run ledger: what the reports, the history, `check`, the forecast and the shard driver read.
 ///
 /// Nothing here writes. A read of a run that is not there throws `LedgerError.runNotFound`; storage

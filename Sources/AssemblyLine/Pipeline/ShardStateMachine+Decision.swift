@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 extension ShardStateMachine {
     /// What the driver is to do after an event: commands in order, then one request or the shard's end.

@@ -1,5 +1,5 @@
 import ConfigFormat
-package import Foundation
+import Foundation
 
 /// `prune`: old runs out of the ledgers of state directories, and the embedded service's old Assemblies.
 ///
