@@ -39,8 +39,8 @@ if [ ! -s "$RUN/state/ledger.sqlite" ]; then
     stop_service
     echo "the run of $FILES files in shards of $SHARD_FILES: $WALL s"
 fi
-ID=$("$BIN" runs --state-dir "$RUN/state" --json | python3 -c "import json, sys; print(json.load(sys.stdin)[-1][\"id\"])")
-SHARDS=$("$BIN" runs --state-dir "$RUN/state" --json | python3 -c "import json, sys; print(json.load(sys.stdin)[-1][\"shards\"])")
+ID=$("$BIN" runs --state-dir "$RUN/state" --limit 1000 --json | python3 -c "import json, sys; print(json.load(sys.stdin)[-1][\"id\"])")
+SHARDS=$("$BIN" runs --state-dir "$RUN/state" --limit 1000 --json | python3 -c "import json, sys; print(json.load(sys.stdin)[-1][\"shards\"])")
 echo "html: run $ID, $SHARDS shards, $(nproc) cores, $(date -u +%Y-%m-%d)"
 for round in 1 2 3; do
     timed "$BIN" report "$ID" --state-dir "$RUN/state" --format html --output "$WORK/report.html"
