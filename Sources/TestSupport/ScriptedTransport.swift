@@ -21,6 +21,8 @@ package final class ScriptedTransport: HTTPTransport, Sendable {
         case response(status: Int, headers: HTTPHeaders, body: [UInt8])
         /// No complete answer: the transfer fails with this error.
         case failure(TransportError)
+        /// No answer until the task is cancelled, then the transfer fails as libcurl's does when its task is (a stop mid-transfer).
+        case heldUntilCancelled
 
         /// A JSON answer.
         package static func json(_ status: Int, _ text: String) -> Answer {
@@ -78,6 +80,9 @@ package final class ScriptedTransport: HTTPTransport, Sendable {
         switch answer(request) {
         case let .failure(error):
             throw error
+        case .heldUntilCancelled:
+            while !Task.isCancelled { await Task.yield() }
+            throw .cancelled(endpoint: TransportEndpoint(url: request.url).description)
         case let .response(status, headers, body):
             let sentBytes = request.body.contentLength
             switch destination {

@@ -184,6 +184,30 @@ import Testing
     }
 
     @Test
+    func aStopWhileTransfersHangLeavesTheirFilesUnfinishedNotFailed() async throws {
+        let directory = try await RunCommandTests.job()
+        let secret = "secret-\(UUID().uuidString)"
+        // Every creation is answered after 20 s: --max-duration stops the run while they hang, its transfers cancelled.
+        try directory.write("faults.yaml", "seed: 4\nroutes:\n  create: {slow: 1.0, delay: 20s}\n")
+        let serve = try Self.service(["--faults", "faults.yaml"], in: directory, secret: secret)
+        defer { serve.stop() }
+        let endpoint = try await serve.baseURL()
+        try directory.write("job/hanging.yaml", Self.manifest(endpoint: endpoint, settings: "shards: {files: 4}"))
+        let environment = ["TL_SECRET": secret]
+
+        let stopped = try await BinaryRunner.run(["run", "job/hanging.yaml", "--max-duration", "2s"], in: directory.url, environment: environment)
+
+        #expect(stopped.status == 2, "interrupted, not failed: \(stopped.stdout)\(stopped.stderr)")
+        #expect(!stopped.stdout.contains("TRANSPORT_CANCELLED") && !stopped.stderr.contains("TRANSPORT_CANCELLED"), "\(stopped.stdout)\(stopped.stderr)")
+        let runID = try #require(Self.runID(stopped))
+        let inspection = try await RunInspection.read(stateDirectory: directory.url.appendingPathComponent("job/state"), runID: runID)
+        #expect(!inspection.shards.contains { $0.state == .failed } && !inspection.files.contains { $0.state == .failed })
+        #expect(inspection.shards.contains { $0.state == .signed }, "the stop came while creations were sent")
+        let failed = try await BinaryRunner.run(["report", runID.rawValue, "--state-dir", "job/state", "--failed"], in: directory.url)
+        #expect(failed.stdout == "no failed files in run \(runID)\n", "\(failed.stdout)")
+    }
+
+    @Test
     func aShardThatFailedAfterItsAssemblyCompletedResumesWithoutASecondAssembly() async throws {
         let directory = try await RunCommandTests.job()
         let secret = "secret-\(UUID().uuidString)"

@@ -91,6 +91,9 @@ import Glibc
         let runID = try #require(stopped.stdout.split(separator: "\n").first.map(String.init))
         #expect(stopped.stderr.contains("--max-duration 300ms reached"))
         #expect(stopped.stdout.contains("run \(runID) interrupted"))
+        #expect(stopped.stdout.contains(" 0 failed,") && !stopped.stdout.contains("TRANSPORT_CANCELLED"), "a stop fails nothing: \(stopped.stdout)")
+        let failed = try await BinaryRunner.run(["report", runID, "--state-dir", "job/state", "--failed"], in: directory.url)
+        #expect(failed.stdout == "no failed files in run \(runID)\n", "\(failed.stdout)")
 
         let stranger = try await BinaryRunner.run(["resume", runID, "--state-dir", "job/state", "--shard", "99"], in: directory.url)
         #expect(stranger.status == 64 && stranger.stderr.contains("run \(runID) has no shard 99"), "\(stranger.stderr)")

@@ -211,6 +211,22 @@ import Testing
         #expect(try await harness.resumption(of: nil) == .finished(stopped.runID))
     }
 
+    @Test func aStopMidTransferLeavesItsFilesUnfinishedNeverFailedAndAResumeFinishesThem() async throws {
+        let harness = try SessionHarness()
+        let stop = RunStop()
+        harness.service.stopAtFirstDownload(stop)
+
+        let stopped = try await harness.run(stop: stop)
+
+        #expect(stopped.state == .interrupted && stopped.failures.isEmpty, "a stop is not a failure: \(stopped.failures)")
+        #expect(stopped.summary.filesByState[.failed] == 0 && stopped.summary.shardsByState[.failed] == 0)
+        #expect(!harness.observer.events.all.contains { $0.kind == .failed || $0.kind == .fileFailed }, "no shard or file said failed")
+        let created = harness.service.created.count
+        let resumed = try await harness.resume(stopped.runID)
+        #expect(resumed.state == .finished && resumed.summary.filesByState[.done] == 3)
+        #expect(harness.service.created.count == created, "the Assemblies made before the stop are followed, none made again")
+    }
+
     @Test func aHeldLockRefusesASecondRunNamingItsHolderAndIsFreeAfter() async throws {
         let harness = try SessionHarness()
         do {

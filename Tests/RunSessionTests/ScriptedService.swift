@@ -25,6 +25,8 @@ final class ScriptedService: Sendable {
         var created: [String] = []
         var canceled: [String] = []
         var unreachable = false
+        /// Asked to stop at the first result's download, which is then held until the stop cancels it.
+        var stopsAtDownload: RunStop?
     }
 
     private let state = Mutex(State())
@@ -33,12 +35,19 @@ final class ScriptedService: Sendable {
         transport.script(.post, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in create($0) }
         transport.script(.get, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in status($0) }
         transport.script(.delete, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in cancel($0) }
-        transport.script(.get, "https://tmp.test/files?path=", times: 100_000) { Self.file($0) }
+        transport.script(.get, "https://tmp.test/files?path=", times: 100_000) { [self] request in
+            guard let stop = state.withLock({ state in defer { state.stopsAtDownload = nil }; return state.stopsAtDownload }) else { return Self.file(request) }
+            stop.request(.signal(15))
+            return .heldUntilCancelled
+        }
         transport.script(.get, SessionHarness.endpoint, times: 100_000) { [self] _ in
             guard !state.withLock({ $0.unreachable }) else { return .failure(.connect(endpoint: SessionHarness.endpoint, reason: "refused")) }
             return .json(404, #"{"error":"SERVER_404"}"#)
         }
     }
+
+    /// At the first download of a result, asks `stop` to stop the run (a SIGTERM), and holds that download until the stop cancels it.
+    func stopAtFirstDownload(_ stop: RunStop) { state.withLock { $0.stopsAtDownload = stop } }
 
     /// Refuses the connection of a request to the endpoint itself, as the preflight sends it.
     func refuseConnections() { state.withLock { $0.unreachable = true } }

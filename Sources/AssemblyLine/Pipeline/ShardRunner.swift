@@ -117,15 +117,21 @@ package struct ShardRunner: Sendable {
     private func outcome(of request: ShardStateMachine.Request,
                          prefetches: inout ThrowingTaskGroup<Void, any Error>) async throws -> ShardStateMachine.Event {
         try Task.checkCancellation()
+        let event: ShardStateMachine.Event
         do {
             if case let .download(pending) = request {
                 try await prefetches.waitForAll()
-                return .downloadsEnded(try await download(pending))
+                event = .downloadsEnded(try await download(pending))
+            } else {
+                event = try await self.request(request)
             }
-            return try await self.request(request)
         } catch let failure as ShardFailure {
-            if Task.isCancelled { throw CancellationError() }
-            return .failed(failure)
+            event = .failed(failure)
         }
+        // A stop (a signal, --max-duration, cancel) cancels the transfers in flight: what they answered then is the
+        // stop's doing (TRANSPORT_CANCELLED), not the shard's, and the machine never hears it. The shard stays where
+        // the ledger has it, its files unfinished, for a resume to go on from.
+        try Task.checkCancellation()
+        return event
     }
 }
