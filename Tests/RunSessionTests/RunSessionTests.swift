@@ -125,7 +125,7 @@ import Testing
         #expect(next.incremental.redone.allSatisfy { $0.findings.map(\.output.path) == ["\(harness.outputDirectory)/archive.txt"] })
     }
 
-    @Test func anEmptyInputFailsBeforeItIsSentAndCostsNoAssembly() async throws {
+    @Test func anEmptyInputFailsBeforeItIsSentThenIsKnownBadUntilItChanges() async throws {
         let harness = try SessionHarness(files: ["a.txt": "first\n", "empty.txt": ""])
 
         let outcome = try await harness.run()
@@ -135,9 +135,13 @@ import Testing
         #expect(files.first { $0.state == .failed }?.file.relativePath == "empty.txt")
         #expect(harness.service.created.count == 1, "one Assembly, for a.txt alone: the empty file was never sent")
         #expect(harness.output("a.txt") == "first\n")
-        let next = try await harness.session().forecast(force: false, checksums: false)
-        #expect(next.incremental.knownBad.isEmpty && next.incremental.plan.shards.flatMap(\.files).map(\.relativePath) == ["empty.txt"],
-                "a check before sending costs nothing: it is made again, never known bad")
+        let second = try await harness.run()
+        #expect(second.state == .finished && second.failures.isEmpty, "it stays empty: known bad, not a failure of the night")
+        #expect(second.summary.filesByState[.knownBad] == 1 && harness.service.created.count == 1)
+        try harness.directory.write("in/empty.txt", "no longer empty\n")
+        let third = try await harness.run()
+        #expect(third.state == .finished && third.summary.filesByState[.done] == 1 && harness.output("empty.txt") == "no longer empty\n",
+                "changed, it is sent")
     }
 
     @Test func anInputWhoseOutputNameIsTooLongFailsAloneBeforeItIsSent() async throws {
@@ -157,6 +161,9 @@ import Testing
         #expect(failed.first?.failure?.message.contains("cannot be created: a name in it is over the 255 bytes a file name may have") == true)
         #expect(harness.service.created.count == 2, "one Assembly a shard, the first for a.txt alone: \(harness.service.created.count)")
         #expect(harness.output("a-thumbnail-of-the-night.txt") == "first\n" && harness.output("z-thumbnail-of-the-night.txt") == "third\n")
+        let second = try await harness.run()
+        #expect(second.state == .finished && second.summary.filesByState[.knownBad] == 1 && harness.service.created.count == 2,
+                "the next night leaves it out, known bad, and does not fail")
     }
 
     @Test func anInputWithALongNameIsDoneLikeAnyOther() async throws {

@@ -27,10 +27,12 @@ package struct ShardFailure: Error, Sendable, Hashable {
         isRateLimit = error.isRateLimit
     }
 
-    /// A failure uploading one input: a file changed, gone, unreadable or empty fails alone (`culprit`).
+    /// A failure uploading one input: a file changed, gone, unreadable or empty fails alone (`culprit`); an empty
+    /// one stays so until it changes, and is known bad (a gone or unreadable one may be back tomorrow as it was).
     package init(_ error: TransloaditError, uploading file: Int) {
         self.init(error)
         if [.inputChanged, .inputMissing, .inputUnreadable, .inputEmpty].contains(error.code) { culprit = file }
+        culpritIsBad = error.code == .inputEmpty
     }
 
     package init(_ error: SigningError) {

@@ -10,6 +10,8 @@ extension ShardStateMachine {
             guard let reason = settings.mapper.unwritableOutput(of: record.file) else { continue }
             var failure = ShardFailure(reason)
             failure.culprit = record.index
+            // The same file under the same layout gets the same path every night: known bad until one of them changes.
+            failure.culpritIsBad = true
             state = .refusingOutput(facts, failure)
             return Decision(.request(.checkUnchanged(Array(files[...position]))))
         }
