@@ -3,7 +3,7 @@ import AssemblyLine
 extension LedgerRowReader {
     static let runColumns = """
         id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at, finished_at,
-        shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count
+        shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count, job_key, inputs_key, superseded_by
         """
 
     static let shardColumns = """
@@ -37,7 +37,7 @@ extension LedgerRowReader {
                   recipeFingerprint: try text(), state: try value(RunState.self), createdAt: try date(),
                   updatedAt: try date(), finishedAt: try optionalDate(), shardCount: try int(),
                   fileCount: try int(), skippedCount: try int(), bytes: try integer(), batch: try batchID(),
-                  partition: try partition())
+                  partition: try partition(), jobKey: try text(), inputsKey: try text(), supersededBy: try optionalRunID())
     }
 
     mutating func shardRecord() throws -> ShardRecord {

@@ -113,6 +113,13 @@ struct LedgerRowReader {
         return id
     }
 
+    mutating func optionalRunID() throws -> RunID? {
+        let name = statement.columnName(column)
+        guard let raw = optionalText() else { return nil }
+        guard let id = RunID(raw) else { throw invalid(name, "holds '\(raw)', expected a run ID") }
+        return id
+    }
+
     mutating func assemblyID() throws -> AssemblyID {
         let name = statement.columnName(column)
         let raw = try text()

@@ -1,7 +1,7 @@
 package import AssemblyLine
 import Foundation
 
-/// The done index (`done_sets`, `done_files`, `done_outputs`): each file a manifest's runs did under a recipe, with its outputs.
+/// The done index (`done_sets`, `done_files`, `done_outputs`): each file a job's runs did under a recipe, with its outputs.
 ///
 /// It is what an incremental run reads, one row a file, however many runs came before; it is kept
 /// apart from the runs so that `prune` can drop old runs while later runs still skip their files
@@ -11,16 +11,29 @@ import Foundation
 /// creation, and only the files whose standing changed are written: `missed_at` set on those the run
 /// did not skip, cleared on those it skipped again. `prune` forgets the files no run did or skipped since its cutoff.
 extension SQLiteLedger {
-    /// Every file the manifest's runs did under the recipe, with the outputs the run that did it last recorded.
-    package func completedFiles(manifestPath: String, recipeFingerprint: String) throws -> [FileIdentity: CompletedFile] {
-        let key: [SQLiteValue] = [.text(manifestPath), .text(recipeFingerprint)]
+    /// Every file the job's runs did under the recipe, with the outputs the run that did it last recorded; the sets of
+    /// the job's keys, its own first (a file in both is the job's own entry).
+    package func completedFiles(job: ManifestJob, recipeFingerprint: String) throws -> [FileIdentity: CompletedFile] {
         let database = try database()
-        let found = try database.firstRow("SELECT id FROM done_sets WHERE manifest_path = ? AND recipe_fingerprint = ?", key) { $0.integer(0) }
-        guard let set = found.flatMap({ $0 }) else { return [:] }
-        let count = try database.firstRow("SELECT count(*) FROM done_files WHERE set_id = ?", [.integer(set)]) { $0.integer(0) ?? 0 }
         var files: [FileIdentity: CompletedFile] = [:]
-        files.reserveCapacity(Int(count ?? 0))
+        for key in job.keys {
+            let found = try database.firstRow("SELECT id FROM done_sets WHERE job_key = ? AND recipe_fingerprint = ?",
+                                              [.text(key), .text(recipeFingerprint)]) { $0.integer(0) }
+            guard let set = found.flatMap({ $0 }) else { continue }
+            try readDoneFiles(of: set, into: &files, in: database)
+        }
+        return files
+    }
+
+    /// Adds the files of one done set to `files`, each with its outputs; a file `files` holds already keeps its entry.
+    private func readDoneFiles(of set: Int64, into files: inout [FileIdentity: CompletedFile], in database: SQLiteConnection) throws {
+        let count = try database.firstRow("SELECT count(*) FROM done_files WHERE set_id = ?", [.integer(set)]) { $0.integer(0) ?? 0 }
+        files.reserveCapacity(files.count + Int(count ?? 0))
         var current: (identity: FileIdentity, file: CompletedFile)?
+        func keep(_ entry: (identity: FileIdentity, file: CompletedFile)?) {
+            guard let entry, files[entry.identity] == nil else { return }
+            files[entry.identity] = entry.file
+        }
         try forEachRow("""
             SELECT d.id, d.path, d.size, d.modified_ns, d.missed_at IS NOT NULL, o.output_path, o.size, o.md5
             FROM done_files d LEFT JOIN done_outputs o ON o.done_id = d.id
@@ -29,7 +42,7 @@ extension SQLiteLedger {
             """, [.integer(set)], table: "done_files") { row in
             let entry = try row.integer()
             if current?.file.entry != entry {
-                if let current { files[current.identity] = current.file }
+                keep(current)
                 current = (FileIdentity(path: try row.text(), size: try row.integer(), modifiedNanoseconds: try row.integer()),
                            CompletedFile(entry: entry, missed: try row.integer() != 0, outputs: []))
             } else {
@@ -39,15 +52,18 @@ extension SQLiteLedger {
                 current?.file.outputs.append(RecordedOutput(path: path, size: row.optionalInteger(), md5: row.optionalText()))
             }
         }
-        if let current { files[current.identity] = current.file }
-        return files
+        keep(current)
     }
 
-    /// The set of the run's manifest and recipe, entered when missing; with the time of its latest review.
+    /// The set of the run's job and recipe, entered when missing (naming the run's manifest as the one that last wrote
+    /// it); with the time of its latest review.
     func doneSet(of run: NewRun, in database: SQLiteConnection) throws -> (id: Int64, reviewedAt: String?) {
-        let key: [SQLiteValue] = [.text(run.manifestPath), .text(run.recipeFingerprint)]
-        try database.execute("INSERT INTO done_sets (manifest_path, recipe_fingerprint) VALUES (?, ?) ON CONFLICT DO NOTHING", key)
-        let found = try database.firstRow("SELECT id, reviewed_at FROM done_sets WHERE manifest_path = ? AND recipe_fingerprint = ?", key) {
+        let key: [SQLiteValue] = [.text(run.job.key), .text(run.recipeFingerprint)]
+        try database.execute("""
+            INSERT INTO done_sets (job_key, recipe_fingerprint, manifest_path) VALUES (?1, ?2, ?3)
+            ON CONFLICT DO UPDATE SET manifest_path = excluded.manifest_path
+            """, key + [.text(run.manifestPath)])
+        let found = try database.firstRow("SELECT id, reviewed_at FROM done_sets WHERE job_key = ? AND recipe_fingerprint = ?", key) {
             (id: $0.integer(0) ?? 0, reviewedAt: $0.text(1))
         }
         guard let found else { throw LedgerError.runNotFound(run.id) }
@@ -85,7 +101,7 @@ extension SQLiteLedger {
     func recordDoneFiles(ofShard key: [SQLiteValue], in database: SQLiteConnection) throws {
         let doneFiles = """
             FROM files f CROSS JOIN runs ON runs.id = f.run_id
-            CROSS JOIN done_sets s ON s.manifest_path = runs.manifest_path AND s.recipe_fingerprint = runs.recipe_fingerprint
+            CROSS JOIN done_sets s ON s.job_key = runs.job_key AND s.recipe_fingerprint = runs.recipe_fingerprint
             CROSS JOIN done_files d ON d.set_id = s.id AND d.path = f.path AND d.size = f.size AND d.modified_ns = f.modified_ns
             """
         let shardFilesDone = "WHERE f.run_id = ?1 AND f.shard_index = ?2 AND f.state = ?3"
@@ -95,7 +111,7 @@ extension SQLiteLedger {
             INSERT INTO done_files (set_id, path, size, modified_ns, run_id, confirmed_at)
             SELECT s.id, f.path, f.size, f.modified_ns, f.run_id, runs.created_at
             FROM files f CROSS JOIN runs ON runs.id = f.run_id
-            CROSS JOIN done_sets s ON s.manifest_path = runs.manifest_path AND s.recipe_fingerprint = runs.recipe_fingerprint
+            CROSS JOIN done_sets s ON s.job_key = runs.job_key AND s.recipe_fingerprint = runs.recipe_fingerprint
             \(shardFilesDone)
             ON CONFLICT (set_id, path, size, modified_ns)
                 DO UPDATE SET run_id = excluded.run_id, confirmed_at = max(confirmed_at, excluded.confirmed_at), missed_at = NULL

@@ -10,6 +10,14 @@ extension SQLiteLedger {
             conditions.append("manifest_path = ?")
             arguments.append(.text(manifest))
         }
+        if let job = filter.job {
+            conditions.append("job_key IN (\(Self.placeholders(job.keys.count)))")
+            arguments += job.keys.map(SQLiteValue.text)
+        }
+        if let name = filter.name {
+            conditions.append("manifest_name = ?")
+            arguments.append(.text(name))
+        }
         if let state = filter.state {
             conditions.append("state = ?")
             arguments.append(.state(state))
@@ -104,13 +112,14 @@ extension SQLiteLedger {
         return Dictionary(counts, uniquingKeysWith: +)
     }
 
-    package func usageBasis(manifestPath: String, recipeFingerprint: String, runs: Int) throws -> UsageForecast.Basis? {
+    package func usageBasis(job: ManifestJob, recipeFingerprint: String, runs: Int) throws -> UsageForecast.Basis? {
         let basis = try rows("""
             SELECT count(DISTINCT a.run_id), coalesce(sum(a.bytes_usage), 0), coalesce(sum(s.bytes), 0)
-            FROM (SELECT id FROM runs WHERE manifest_path = ? AND recipe_fingerprint = ? ORDER BY created_at DESC LIMIT ?) r
+            FROM (SELECT id FROM runs WHERE job_key IN (\(Self.placeholders(job.keys.count))) AND recipe_fingerprint = ?
+                  ORDER BY created_at DESC LIMIT ?) r
             JOIN attempts a ON a.run_id = r.id AND a.outcome = ? AND a.bytes_usage IS NOT NULL
             JOIN shards s ON s.run_id = a.run_id AND s.shard_index = a.shard_index
-            """, [.text(manifestPath), .text(recipeFingerprint), .integer(Int64(runs)), .state(AttemptOutcome.completed)],
+            """, job.keys.map(SQLiteValue.text) + [.text(recipeFingerprint), .integer(Int64(runs)), .state(AttemptOutcome.completed)],
             table: "attempts") { UsageForecast.Basis(runs: try $0.int(), usageBytes: try $0.integer(), inputBytes: try $0.integer()) }.first
         return basis.flatMap { $0.runs > 0 ? $0 : nil }
     }

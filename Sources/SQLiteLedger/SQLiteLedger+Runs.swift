@@ -9,17 +9,17 @@ extension SQLiteLedger {
                                recipeFingerprint: run.recipeFingerprint, state: .running, createdAt: run.createdAt,
                                updatedAt: run.createdAt, finishedAt: nil, shardCount: run.plan.shards.count,
                                fileCount: run.plan.fileCount, skippedCount: run.skippedCount, bytes: run.plan.bytes,
-                               batch: run.batch, partition: run.partition)
+                               batch: run.batch, partition: run.partition, jobKey: run.job.key, inputsKey: run.inputsKey)
         try write { database in
             try database.execute("""
                 INSERT INTO runs (id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at,
-                                  shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count, job_key, inputs_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(run.id.rawValue), .text(run.manifestPath), .text(run.manifestName),
                       .text(run.recipeFingerprint), .state(RunState.running), .text(created), .text(created), .integer(record.shardCount),
                       .integer(record.fileCount), .integer(record.skippedCount), .integer(record.bytes),
                       run.batch.map { .text($0.rawValue) } ?? .null, .integer(Int64(run.partition.index)),
-                      .integer(Int64(run.partition.count))])
+                      .integer(Int64(run.partition.count)), .text(run.job.key), .text(run.inputsKey)])
             try insertShards(of: run, createdAt: created, in: database)
             try insertFiles(of: run, in: database)
             // The set is entered by any run, so that the files it does enter under it; only a run that read the index reviews it.
@@ -82,7 +82,7 @@ extension SQLiteLedger {
                 try add(file, shard: .integer(Int64(shard.index)), state: .pending)
             }
         }
-        let runKey: [SQLiteValue] = [.text(Self.text(run.createdAt)), .text(run.manifestPath), .text(run.recipeFingerprint)]
+        let runKey: [SQLiteValue] = [.text(Self.text(run.createdAt)), .text(run.job.key), .text(run.recipeFingerprint)]
         let confirmBad = try badFileConfirmation(in: database)
         try confirmBad.bind(runKey)
         for known in run.knownBad {
@@ -109,6 +109,52 @@ extension SQLiteLedger {
                 try forgetBadFiles(unconfirmedSince: cutoff, in: database)
             }
             return old
+        }
+    }
+
+    package func claim(rowsOf key: String, into job: ManifestJob, inputsKey: String) throws -> Int {
+        guard key != job.key else { return 0 }
+        return try write { database in
+            let keys: [SQLiteValue] = [.text(job.key), .text(key)]
+            try database.execute("""
+                UPDATE runs SET job_key = ?1, inputs_key = CASE WHEN inputs_key = '' THEN ?3 ELSE inputs_key END WHERE job_key = ?2
+                """, keys + [.text(inputsKey)])
+            let claimed = database.changes
+            // A set of the path's becomes the job's; where the job has one for its recipe already (a copy of the
+            // manifest ran first), its files join that one, the job's own entry kept where both hold a file.
+            let theJobsSet = "SELECT j.id FROM done_sets j WHERE j.job_key = ?1 AND j.recipe_fingerprint = l.recipe_fingerprint"
+            try database.execute("""
+                UPDATE OR IGNORE done_files SET set_id = (SELECT j.id FROM done_sets l CROSS JOIN done_sets j
+                    ON j.job_key = ?1 AND j.recipe_fingerprint = l.recipe_fingerprint WHERE l.id = done_files.set_id)
+                WHERE set_id IN (SELECT l.id FROM done_sets l WHERE l.job_key = ?2 AND EXISTS (\(theJobsSet)))
+                """, keys)
+            try database.execute("DELETE FROM done_sets WHERE id IN (SELECT l.id FROM done_sets l WHERE l.job_key = ?2 AND EXISTS (\(theJobsSet)))",
+                                 keys)
+            try database.execute("UPDATE done_sets SET job_key = ?1 WHERE job_key = ?2", keys)
+            try database.execute("UPDATE OR IGNORE bad_files SET job_key = ?1 WHERE job_key = ?2", keys)
+            try database.execute("DELETE FROM bad_files WHERE job_key = ?2", keys)
+            return claimed
+        }
+    }
+
+    package func interruptAbandonedRuns(of job: ManifestJob, except: RunID?, at time: Date) throws -> [RunRecord] {
+        try write { database in
+            let abandoned = try rows("""
+                SELECT \(LedgerRowReader.runColumns) FROM runs WHERE job_key IN (\(Self.placeholders(job.keys.count))) AND state = ? AND id != ?
+                """, job.keys.map(SQLiteValue.text) + [.state(RunState.running), .text(except?.rawValue ?? "")], table: "runs") { try $0.runRecord() }
+            for run in abandoned { try move(run.id, to: .interrupted, at: time, in: database) }
+            return abandoned
+        }
+    }
+
+    package func supersede(_ id: RunID, by successor: RunID, at time: Date) throws {
+        try write { database in
+            let current = try currentState(of: id)
+            guard current.canTransition(to: .superseded) else { throw LedgerError.illegalRunTransition(id, from: current, to: .superseded) }
+            let now = Self.text(time)
+            try database.execute("UPDATE runs SET state = ?, superseded_by = ?, updated_at = ?, finished_at = ? WHERE id = ?",
+                                 [.state(RunState.superseded), .text(successor.rawValue), .text(now), .text(now), .text(id.rawValue)])
+            try insertEvent(id, shard: nil, kind: .runState, message: "\(current) → superseded by \(successor)", at: time, in: database)
         }
     }
 

@@ -170,6 +170,11 @@ package actor SQLiteLedger: RunLedger {
                              [.text(run.rawValue), .integer(shard), .text(Self.text(time)), .state(kind), .text(message)])
     }
 
+    /// `?, ?, ?`: the parameters of an `IN (…)` of `count` values.
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
     /// A time as the ledger stores it.
     static func text(_ time: Date) -> String {
         UTCDateTime(time).iso8601Text

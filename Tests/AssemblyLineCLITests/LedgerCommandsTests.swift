@@ -69,7 +69,7 @@ import Testing
         let failed = try await BinaryRunner.run(["runs", "--manifest", "job/other.yaml", "--state", "failed", "--since", "24h"], in: directory.url)
         #expect(failed.status == 0 && failed.stdout.hasPrefix("no runs"), "\(failed.stdout)")
         let wrong = try await BinaryRunner.run(["runs", "--state", "lost"], in: directory.url)
-        #expect(wrong.status == 64 && wrong.stderr.contains("--state expects one of running, finished, failed, interrupted, canceled, found 'lost'"))
+        #expect(wrong.status == 64 && wrong.stderr.contains("--state expects one of running, finished, failed, interrupted, canceled, superseded, found 'lost'"))
     }
 
     @Test func pruneDeletesOldRunsButNotARunningOneAndTheEmbeddedServicesOldAssemblies() async throws {

@@ -43,6 +43,7 @@ import Testing
     @Test(arguments: RunState.allCases, RunState.allCases)
     func runTransitionMatrix(from: RunState, to: RunState) {
         let legal = from == .running || ((to == .running || to == .canceled) && (from == .failed || from == .interrupted))
+            || (from == .interrupted && to == .superseded)
         #expect(from.canTransition(to: to) == legal, "\(from) → \(to)")
     }
 

@@ -148,7 +148,7 @@ import Testing
         }
         _ = try await RunListing.recent(limit: 20, state: .failed, since: .distantPast, at: locator)
         _ = try await LedgerSet(patterns: [harness.stateDirectory], store: store).withEach { opened in
-            try await RunHistory.read(since: .distantPast, manifestPath: nil, from: opened)
+            try await RunHistory.read(since: .distantPast, job: nil, from: opened)
         }
         _ = try await OutputAudit.of(try harness.manifest(), at: locator, check: OutputCheck(checksums: nil))
     }

@@ -88,9 +88,9 @@ import Testing
 
         let newest = try await RunListing.recent(limit: 1, state: nil, since: nil, at: locator)
         let failed = try await RunListing.recent(limit: 20, state: .failed, since: nil, at: locator)
-        let all = try await ledgers.withEach { try await RunHistory.read(since: .distantPast, manifestPath: nil, from: $0) }
+        let all = try await ledgers.withEach { try await RunHistory.read(since: .distantPast, job: nil, from: $0) }
         let recent = try await ledgers.withEach { [clock = harness.clock] opened in
-            try await RunHistory.read(since: clock.now.addingTimeInterval(-86_400), manifestPath: nil, from: opened)
+            try await RunHistory.read(since: clock.now.addingTimeInterval(-86_400), job: nil, from: opened)
         }
 
         #expect(newest.entries.map(\.run.id) == [second.runID] && !newest.fromSeveralLedgers)

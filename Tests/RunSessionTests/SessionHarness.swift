@@ -57,23 +57,25 @@ final class SessionHarness: Sendable {
     var stateDirectory: String { directory.file("state") }
     var outputDirectory: String { directory.file("state/output") }
 
-    /// The manifest as `run` reads it.
-    func manifest() throws -> Manifest {
-        let path = directory.file("job.yaml")
+    /// The manifest as `run` reads it: `job.yaml`, or another file of the directory.
+    func manifest(at file: String = "job.yaml") throws -> Manifest {
+        let path = directory.file(file)
         let root = try YAMLReader.parse(try SourceText(contentsOfFile: path))
         return try ManifestDecoder(displayPath: path, absolutePath: path, environment: [:]).decode(root)
     }
 
-    /// A session of the manifest on the scripted service; `embedded` skips the endpoint's preflight.
-    func session(embedded: Bool = true) throws -> RunSession {
-        RunSession(manifest: try manifest(), stateDirectory: stateDirectory,
-                   adapters: ScriptedAdapters(transport: service.transport, clock: clock, embedded: embedded, statements: statements))
+    /// A session of the manifest (`job.yaml`, or another) on the scripted service; `embedded` skips the endpoint's preflight.
+    func session(embedded: Bool = true, manifest file: String = "job.yaml", adopts: Bool = false) throws -> RunSession {
+        RunSession(manifest: try manifest(at: file), stateDirectory: stateDirectory,
+                   adapters: ScriptedAdapters(transport: service.transport, clock: clock, embedded: embedded, statements: statements),
+                   adopts: adopts)
     }
 
-    /// Runs the manifest to its end.
-    func run(force: Bool = false, retryFailed: Bool = false, stop: RunStop = RunStop(), embedded: Bool = true) async throws -> RunOutcome {
-        try await session(embedded: embedded).run(force: force, checksums: false, retryFailed: retryFailed, maxDuration: nil,
-                                                  observer: observer, stop: stop)
+    /// Runs the manifest (`job.yaml`, or another) to its end.
+    func run(force: Bool = false, retryFailed: Bool = false, stop: RunStop = RunStop(), embedded: Bool = true, manifest file: String = "job.yaml",
+             adopts: Bool = false) async throws -> RunOutcome {
+        try await session(embedded: embedded, manifest: file, adopts: adopts).run(force: force, checksums: false, retryFailed: retryFailed,
+                                                                                  maxDuration: nil, observer: observer, stop: stop)
     }
 
     /// Resumes `run`, only `shards` when given.

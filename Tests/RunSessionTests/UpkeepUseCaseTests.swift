@@ -58,7 +58,7 @@ import Glibc
         let harness = try SessionHarness()
         let outcome = try await harness.run()
         let record = outcome.summary.record
-        let lock = try HeldLock(RunLock.path(stateDirectory: harness.stateDirectory, manifestName: record.manifestName, manifestPath: record.manifestPath),
+        let lock = try HeldLock(RunLock.path(stateDirectory: harness.stateDirectory, of: record),
                                 run: outcome.runID)
         defer { lock.release() }
         let prune = LedgerPrune(store: Self.store, embedded: RecordingEmbeddedAssemblies(stored: []), clock: harness.clock)
@@ -71,7 +71,7 @@ import Glibc
     @Test func cancelRecordsTheRunCanceledAsksItsProcessToStopAndCancelsItsOpenAssembly() async throws {
         let harness = try SessionHarness()
         let (record, open) = try await Self.runWithAnOpenAssembly(harness)
-        let lock = try HeldLock(RunLock.path(stateDirectory: harness.stateDirectory, manifestName: record.manifestName, manifestPath: record.manifestPath),
+        let lock = try HeldLock(RunLock.path(stateDirectory: harness.stateDirectory, of: record),
                                 run: record.id)
         let stopping = Recorder<Int32>()
         let cancel = RunCancel(store: Self.store, clock: harness.clock, grace: .seconds(60)) { [store = Self.store, directory = harness.stateDirectory] pid in
@@ -101,7 +101,7 @@ import Glibc
     @Test func cancelGivesUpWhenTheProcessKeepsItsLockPastTheGrace() async throws {
         let harness = try SessionHarness()
         let (record, _) = try await Self.runWithAnOpenAssembly(harness)
-        let lock = try HeldLock(RunLock.path(stateDirectory: harness.stateDirectory, manifestName: record.manifestName, manifestPath: record.manifestPath),
+        let lock = try HeldLock(RunLock.path(stateDirectory: harness.stateDirectory, of: record),
                                 run: record.id)
         defer { lock.release() }
         let cancel = RunCancel(store: Self.store, clock: harness.clock, grace: .seconds(5)) { _ in }

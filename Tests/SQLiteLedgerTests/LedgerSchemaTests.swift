@@ -106,7 +106,7 @@ import Testing
             "2 shards, 3 files, 1 skipped", "signed → failed: HTTP_503: service unavailable", "completed → downloaded",
             "running → interrupted",
         ])
-        let done = try await ledger.completedFiles(manifestPath: "/etc/nightly.yaml", recipeFingerprint: "sha256:r")
+        let done = try await ledger.completedFiles(job: ManifestJob(legacyPath: "/etc/nightly.yaml"), recipeFingerprint: "sha256:r")
         #expect(done.mapValues(\.outputs) == [
             FileIdentity(path: "/in/a.mov", size: 100, modifiedNanoseconds: 1_700_000_000_000_000_000):
                 [RecordedOutput(path: "/out/a.jpg", size: 10, md5: "m0")],

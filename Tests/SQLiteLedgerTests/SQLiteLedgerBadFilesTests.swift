@@ -11,7 +11,7 @@ import Testing
     static let day: Double = 86_400
 
     private func known(_ ledger: SQLiteLedger, recipe: String = "sha256:recipe-a") async throws -> [FileIdentity: FailureReason] {
-        try await ledger.knownBadFiles(manifestPath: Self.manifest, recipeFingerprint: recipe)
+        try await ledger.knownBadFiles(job: ManifestJob(legacyPath: Self.manifest), recipeFingerprint: recipe)
     }
 
     @Test func aFilesOwnFailureIsKnownToTheNextRunsUntilOneDoesItOrAPruneForgetsIt() async throws {

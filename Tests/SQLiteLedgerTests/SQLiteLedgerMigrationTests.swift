@@ -162,7 +162,7 @@ import Testing
 
         // Then: a.mov and b.mov with their outputs; c.mov, known only as skipped, runs once more
         #expect(try await ledger.appliedMigrations() == SQLiteMigratorTests.versions)
-        let known = try await ledger.completedFiles(manifestPath: "/etc/nightly.yaml", recipeFingerprint: "sha256:r").mapValues(\.outputs)
+        let known = try await ledger.completedFiles(job: ManifestJob(legacyPath: "/etc/nightly.yaml"), recipeFingerprint: "sha256:r").mapValues(\.outputs)
         #expect(known == [
             FileIdentity(path: "/in/a.mov", size: 100, modifiedNanoseconds: 1_700_000_000_000_000_000):
                 [RecordedOutput(path: "/out/a.jpg", size: 10, md5: "m0")],
@@ -176,7 +176,7 @@ import Testing
         #expect(try await ledger.statistics(of: run).assembliesWithoutUsage == 1)
         // a.mov was confirmed by the later run: pruning before it forgets only b.mov
         _ = try await ledger.pruneRuns(createdBefore: try #require(UTCDateTime(year: 2026, month: 12, day: 1, hour: 0, minute: 0, second: 0)).date, dryRun: false)
-        let kept = try await ledger.completedFiles(manifestPath: "/etc/nightly.yaml", recipeFingerprint: "sha256:r")
+        let kept = try await ledger.completedFiles(job: ManifestJob(legacyPath: "/etc/nightly.yaml"), recipeFingerprint: "sha256:r")
         #expect(kept.keys.map(\.path) == ["/in/a.mov"])
         #expect(try await ledger.integrityCheck() == ["ok"])
     }

@@ -156,9 +156,9 @@ import Testing
         }
         #expect(expected.count == plan.shards[0].files.count)
         #expect(try await nightlyDone(ledger) == expected)
-        #expect(try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml",
+        #expect(try await ledger.completedFiles(job: ManifestJob(legacyPath: "/etc/assemblyline/nightly.yaml"),
                                                 recipeFingerprint: "sha256:recipe-b").isEmpty)
-        #expect(try await ledger.completedFiles(manifestPath: "/elsewhere.yaml", recipeFingerprint: "sha256:recipe-a").isEmpty)
+        #expect(try await ledger.completedFiles(job: ManifestJob(legacyPath: "/elsewhere.yaml"), recipeFingerprint: "sha256:recipe-a").isEmpty)
         // Known apart from the run that did them: with their outputs to check, even once that run is gone.
         try SQLiteConnection(path: directory.ledgerPath).execute("DELETE FROM runs WHERE id = ?", [.text(first.rawValue)])
         #expect(try await nightlyDone(ledger) == expected)
@@ -264,7 +264,7 @@ import Testing
 
     /// The done index of the fixture's manifest and recipe.
     private func nightlyEntries(_ ledger: SQLiteLedger) async throws -> [FileIdentity: CompletedFile] {
-        try await ledger.completedFiles(manifestPath: "/etc/assemblyline/nightly.yaml", recipeFingerprint: "sha256:recipe-a")
+        try await ledger.completedFiles(job: ManifestJob(legacyPath: "/etc/assemblyline/nightly.yaml"), recipeFingerprint: "sha256:recipe-a")
     }
 
     /// Drives shard `shard` through the whole happy path, with one result per file.

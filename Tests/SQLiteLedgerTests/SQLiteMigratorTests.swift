@@ -18,7 +18,7 @@ private struct Boom: Error, Equatable {}
                            "v4-no-result-files-and-recorded-results", "v5-canceled-runs", "v6-done-files",
                            "v7-result-sources", "v8-known-bad-files",
                            "v9-files-by-shard-in-order", "v10-done-sets-and-reviews", "v11-batches-and-partitions",
-                           "v12-attempt-phases-and-usage"]
+                           "v12-attempt-phases-and-usage", "v13-jobs-and-takeovers"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()
@@ -32,7 +32,7 @@ private struct Boom: Error, Equatable {}
         #expect(Set(indices) == ["runs_by_manifest", "shards_by_state", "files_by_shard", "files_by_state",
                                  "attempts_one_open", "results_by_shard", "results_by_file", "events_by_run",
                                  "uploads_by_file", "done_outputs_by_file", "result_inputs_by_file",
-                                 "bad_files_by_confirmation", "runs_by_batch"])
+                                 "bad_files_by_confirmation", "runs_by_batch", "runs_by_job", "runs_by_name"])
     }
 
     @Test func reopeningChangesNothing() async throws {

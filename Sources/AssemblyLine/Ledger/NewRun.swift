@@ -3,8 +3,12 @@ package import Foundation
 /// Everything the ledger needs to record a run and its whole plan in one transaction.
 package struct NewRun: Sendable, Hashable {
     package var id: RunID
-    /// The manifest's absolute path; incremental runs match earlier runs by it.
+    /// The manifest's absolute path.
     package var manifestPath: String
+    /// The job the run is of: incremental runs match earlier runs of it (``ManifestJob``).
+    package var job: ManifestJob
+    /// What the manifest takes as inputs (``Manifest/inputsKey``).
+    package var inputsKey: String
     /// The manifest's `name`.
     package var manifestName: String
     /// A digest of what is done to each file (Template or steps, fields), computed by the caller;
@@ -26,9 +30,11 @@ package struct NewRun: Sendable, Hashable {
 
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
                 plan: Plan, skippedCount: Int = 0, review: DoneIndexReview? = nil, knownBad: [KnownBadFile] = [], createdAt: Date,
-                batch: BatchID? = nil, partition: Partition = .whole) {
+                batch: BatchID? = nil, partition: Partition = .whole, job: ManifestJob? = nil, inputsKey: String = "") {
         self.id = id
         self.manifestPath = manifestPath
+        self.job = job ?? ManifestJob(legacyPath: manifestPath)
+        self.inputsKey = inputsKey
         self.manifestName = manifestName
         self.recipeFingerprint = recipeFingerprint
         self.plan = plan

@@ -21,6 +21,20 @@ package protocol RunLedger: LedgerQueries {
     /// (`cancel` records that before it stops the process); returns the state the run is in.
     func endRun(_ id: RunID, as state: RunState, at time: Date) async throws -> RunState
 
+    /// Takes the rows of the job keyed `key` (its runs, done sets and known bad files) into `job`, and records
+    /// `inputsKey` on those runs that have none; returns how many runs. A job's first run takes those its manifest's
+    /// path wrote before the ledger kept jobs (``ManifestJob/legacyKey(of:)``); `--adopt` those of the job it adopts.
+    /// A done set of the same recipe on both sides keeps `job`'s entry of a file both hold.
+    @discardableResult
+    func claim(rowsOf key: String, into job: ManifestJob, inputsKey: String) async throws -> Int
+
+    /// Records `interrupted` each run of the job still `running` but `except`: the caller holds the job's lock, so
+    /// their processes are gone (killed, or lost with their machine); returns them as they were.
+    func interruptAbandonedRuns(of job: ManifestJob, except: RunID?, at time: Date) async throws -> [RunRecord]
+
+    /// Ends an interrupted run for good: `successor` took it over (followed its Assemblies and sent the rest).
+    func supersede(_ id: RunID, by successor: RunID, at time: Date) async throws
+
     /// Deletes the runs created before `cutoff` that are not `running`, with every row of theirs, and
     /// forgets the done and known bad files no run confirmed since; returns the runs. With `dryRun`,
     /// only returns them.

@@ -22,10 +22,17 @@ package struct RunRecord: Sendable, Hashable {
     package var batch: BatchID?
     /// Which part of its batch's files the run took (``Partition/whole`` without `--partition`).
     package var partition: Partition
+    /// The job the run is of (``ManifestJob/key``); `path:<manifest path>` for a run recorded before jobs were.
+    package var jobKey: String
+    /// What the run's manifest took as inputs (``Manifest/inputsKey``); empty for a run recorded before.
+    package var inputsKey: String
+    /// The run that took this one over, when it is `superseded`.
+    package var supersededBy: RunID?
 
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
                 state: RunState, createdAt: Date, updatedAt: Date, finishedAt: Date?,
-                shardCount: Int, fileCount: Int, skippedCount: Int, bytes: Int64, batch: BatchID? = nil, partition: Partition = .whole) {
+                shardCount: Int, fileCount: Int, skippedCount: Int, bytes: Int64, batch: BatchID? = nil, partition: Partition = .whole,
+                jobKey: String? = nil, inputsKey: String = "", supersededBy: RunID? = nil) {
         self.id = id
         self.manifestPath = manifestPath
         self.manifestName = manifestName
@@ -40,5 +47,8 @@ package struct RunRecord: Sendable, Hashable {
         self.bytes = bytes
         self.batch = batch
         self.partition = partition
+        self.jobKey = jobKey ?? ManifestJob.legacyKey(of: manifestPath)
+        self.inputsKey = inputsKey
+        self.supersededBy = supersededBy
     }
 }

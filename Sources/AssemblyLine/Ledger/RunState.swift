@@ -10,21 +10,25 @@ package enum RunState: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case interrupted
     /// An operator stopped it with `cancel`, and its live Assemblies were cancelled; final.
     case canceled
+    /// Its process was killed (or it was interrupted), and a later `run` of its job took it over: that run followed
+    /// the Assemblies it had made to their end and sent the rest; final (``RunRecord/supersededBy`` names it).
+    case superseded
 
     /// Whether the ledger accepts a move from this state to `next`.
     ///
     /// A running run may end in any way, or be taken over by a resume after its process died
-    /// (`running` to `running`); a failed or interrupted run may run again or be canceled; a
-    /// finished or canceled run is final.
+    /// (`running` to `running`); a failed or interrupted run may run again or be canceled; an interrupted
+    /// one may be superseded; a finished, canceled or superseded run is final.
     package func canTransition(to next: RunState) -> Bool {
         switch self {
         case .running: true
-        case .failed, .interrupted: next == .running || next == .canceled
-        case .finished, .canceled: false
+        case .failed: next == .running || next == .canceled
+        case .interrupted: next == .running || next == .canceled || next == .superseded
+        case .finished, .canceled, .superseded: false
         }
     }
 
-    /// Whether the run has stopped (finished, failed or interrupted).
+    /// Whether the run has stopped (finished, failed, interrupted, canceled or superseded).
     package var hasEnded: Bool { self != .running }
 
     package var description: String { rawValue }

@@ -13,10 +13,10 @@ package struct LedgerLocator: Sendable {
         self.store = store
     }
 
-    /// The runs a `latest` or a listing means: with a manifest, that manifest's only.
+    /// The runs a `latest` or a listing means: with a manifest, its job's only.
     package var filter: RunFilter {
         guard case .manifest(let manifest) = scope else { return RunFilter() }
-        return RunFilter(manifestPath: manifest.file)
+        return RunFilter(job: manifest.job)
     }
 
     /// The state directories meant, and whether they are a partitioned manifest's parts: those of its parts that

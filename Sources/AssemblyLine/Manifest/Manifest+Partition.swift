@@ -16,6 +16,15 @@ extension Manifest {
     /// it names none).
     package var stateDirOfEveryPart: String { stateDir.replacingOccurrences(of: Self.partitionPlaceholder, with: "*") }
 
+    /// The directory every part's outputs lie under: `output.dir`, or, when it names ``partitionPlaceholder``, its
+    /// directories above the first name that does.
+    package var outputDirOfAllParts: String {
+        guard let placeholder = output.dir.range(of: Self.partitionPlaceholder) else { return output.dir }
+        let before = output.dir[..<placeholder.lowerBound]
+        guard let slash = before.lastIndex(of: "/"), slash != before.startIndex else { return "/" }
+        return String(before[..<slash])
+    }
+
     /// The manifest as one partition runs it: it plans only the partition's files (cut into shards of their
     /// own), with `{partition}` in `state_dir` and `output.dir` replaced by
     /// the partition's index, and, unless `limits.partition_share` is `whole`, its share of the account's
@@ -26,6 +35,7 @@ extension Manifest {
         manifest.partition = partition
         let index = String(partition.index)
         manifest.stateDir = stateDir.replacingOccurrences(of: Self.partitionPlaceholder, with: index)
+        manifest.outputDirOfEveryPart = outputDirOfEveryPart ?? output.dir
         manifest.output.dir = output.dir.replacingOccurrences(of: Self.partitionPlaceholder, with: index)
         if limits.partitionShare == .split {
             manifest.limits.creationsPerMinute = max(1, limits.creationsPerMinute / partition.count)

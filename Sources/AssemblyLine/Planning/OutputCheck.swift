@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Whether recorded outputs are still on disk as they were made: present, of their recorded size,
-/// and (with checksums) of their recorded MD5.
+/// (with checksums) of their recorded MD5, and (for a manifest) in its output directory.
 ///
 /// An incremental run skips a file only when every output it made passes; `check` lists what does not.
 package struct OutputCheck: Sendable {
@@ -12,6 +12,8 @@ package struct OutputCheck: Sendable {
         case resized(recorded: Int64, found: Int64)
         case altered(recorded: String, found: String)
         case unreadable(reason: String)
+        /// Not under the output directory the manifest writes into (a copy of the job adopted, a partition of another split).
+        case elsewhere(directory: String)
 
         /// `missing`, `changed` or `unreadable`: the first column of `check`.
         package var kind: String {
@@ -19,6 +21,7 @@ package struct OutputCheck: Sendable {
             case .missing: "missing"
             case .resized, .altered: "changed"
             case .unreadable: "unreadable"
+            case .elsewhere: "elsewhere"
             }
         }
 
@@ -28,6 +31,7 @@ package struct OutputCheck: Sendable {
             case let .resized(recorded, found): "\(found) bytes, recorded \(recorded)"
             case let .altered(recorded, found): "MD5 \(found), recorded \(recorded)"
             case let .unreadable(reason): reason
+            case let .elsewhere(directory): "not under \(directory), where the outputs go now"
             }
         }
     }
@@ -40,9 +44,19 @@ package struct OutputCheck: Sendable {
 
     /// Computes MD5s when checksums are asked for; nil checks presence and size only.
     let digester: (any FileDigester)?
+    /// The output directory every output must lie under; nil for any place.
+    private(set) var directory: String?
 
     package init(checksums digester: (any FileDigester)?) {
         self.digester = digester
+    }
+
+    /// The same check, with outputs outside `directory` a problem: what a manifest's next run relies on are outputs where
+    /// it writes them; a file whose outputs were made elsewhere is not done for it.
+    package func within(_ directory: String) -> OutputCheck {
+        var check = self
+        check.directory = directory
+        return check
     }
 
     /// The outputs that are missing or changed, in the order given.
@@ -67,6 +81,7 @@ package struct OutputCheck: Sendable {
     }
 
     private func problem(of output: RecordedOutput) -> Problem? {
+        if let directory, PathText.relative(output.path, to: directory) == nil { return .elsewhere(directory: directory) }
         var info = stat()
         guard stat(output.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
         if let size = output.size, Int64(info.st_size) != size {

@@ -27,11 +27,11 @@ package struct BatchCoverage: Sendable {
         let files = try manifest.plan().plan.shards.flatMap(\.files)
         let byIdentity = Dictionary(files.map { (FileIdentity($0), $0.relativePath) }, uniquingKeysWith: { first, _ in first })
         var taken: [String: Set<Int>] = [:]
-        let runs = try await BatchReport.newestRuns(of: batch, manifestPath: manifest.file, in: ledgers)
+        let runs = try await BatchReport.newestRuns(of: batch, job: manifest.job, in: ledgers)
         for (opened, run) in runs {
             let ledger = opened.ledger
             for file in try await ledger.files(of: run.id, shard: nil, state: nil) { taken[file.file.relativePath, default: []].insert(run.partition.index) }
-            let done = try await ledger.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
+            let done = try await ledger.completedFiles(job: manifest.job, recipeFingerprint: manifest.recipe.fingerprint)
             for (identity, entry) in done where !entry.missed {
                 if let path = byIdentity[identity] { taken[path, default: []].insert(run.partition.index) }
             }

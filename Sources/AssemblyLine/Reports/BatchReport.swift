@@ -41,7 +41,7 @@ package struct BatchReport: Sendable {
         parts.reduce(0) { $0 + figure($1.report) }
     }
 
-    /// Reads, for each partition, the newest run of `batch` in `ledgers` (``newestRuns(of:manifestPath:in:)``) as a
+    /// Reads, for each partition, the newest run of `batch` in `ledgers` (``newestRuns(of:job:in:)``) as a
     /// report with the files `selection` asks for.
     package static func read(_ batch: BatchID, from ledgers: [OpenedLedger], files selection: RunReport.FileSelection) async throws -> BatchReport {
         var parts: [Part] = []
@@ -52,16 +52,16 @@ package struct BatchReport: Sendable {
         return BatchReport(batch: batch, parts: parts)
     }
 
-    /// The newest run of `batch` (of the manifest at `manifestPath`, when given) for each partition, by partition
+    /// The newest run of `batch` (of `job`, when given) for each partition, by partition
     /// index: what `report --batch` and `check --batch` read.
     ///
     /// - Throws: ``LedgerReadError/invalidBatch(_:)`` when no ledger holds a run of the batch, when a partition has
     ///   runs in two ledgers, or when the runs were split in different ways.
-    package static func newestRuns(of batch: BatchID, manifestPath: String? = nil, in ledgers: [OpenedLedger])
+    package static func newestRuns(of batch: BatchID, job: ManifestJob? = nil, in ledgers: [OpenedLedger])
         async throws -> [(ledger: OpenedLedger, run: RunRecord)] {
         var found: [Int: (ledger: OpenedLedger, run: RunRecord)] = [:]
         for opened in ledgers {
-            for run in try await opened.ledger.recentRuns(limit: 1_000, matching: RunFilter(manifestPath: manifestPath, batch: batch)) {
+            for run in try await opened.ledger.recentRuns(limit: 1_000, matching: RunFilter(job: job, batch: batch)) {
                 if let other = found[run.partition.index] {
                     guard other.ledger.stateDirectory == opened.stateDirectory else {
                         throw LedgerReadError.invalidBatch("partition \(run.partition) of batch \(batch) has runs in two ledgers: "

@@ -58,11 +58,11 @@ package struct RunHistory: Sendable {
     /// How long back `report --history` looks without `--since`.
     package static let defaultSpan = Duration.seconds(30 * 86_400)
 
-    /// The nights started since `since` in `ledgers`, of the manifest at `manifestPath` when given.
-    package static func read(since: Date, manifestPath: String?, from ledgers: [OpenedLedger]) async throws -> RunHistory {
+    /// The nights started since `since` in `ledgers`, of `job` when given.
+    package static func read(since: Date, job: ManifestJob?, from ledgers: [OpenedLedger]) async throws -> RunHistory {
         var found: [(ledger: any LedgerQueries, run: RunRecord)] = []
         for opened in ledgers {
-            let runs = try await opened.ledger.recentRuns(limit: Int(Int32.max), matching: RunFilter(manifestPath: manifestPath, since: since))
+            let runs = try await opened.ledger.recentRuns(limit: Int(Int32.max), matching: RunFilter(job: job, since: since))
             found += runs.map { (opened.ledger, $0) }
         }
         // Newest first, so that the first run of a batch's partition seen is its newest.

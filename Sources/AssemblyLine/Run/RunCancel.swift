@@ -34,7 +34,7 @@ package struct RunCancel: Sendable {
     package func cancel(_ record: RunRecord, in stateDirectory: String, stopping: (Int32) -> Void,
                         session: (RunRecord) throws -> RunSession) async throws -> Outcome {
         guard record.state.canTransition(to: .canceled) else { return .alreadyEnded(record.state) }
-        let lockPath = RunLock.path(stateDirectory: stateDirectory, manifestName: record.manifestName, manifestPath: record.manifestPath)
+        let lockPath = RunLock.path(stateDirectory: stateDirectory, of: record)
         if let pid = RunLock.holder(at: lockPath, of: record.id) {
             stopping(pid)
             _ = try await store.withLedger(in: stateDirectory) { [clock] in try await $0.endRun(record.id, as: .canceled, at: clock.now) }

@@ -7,7 +7,8 @@ import Glibc
 /// one on the output directory, so that a run of another state directory cannot write into it at once
 /// (the partitions of a batch share that one: their files are apart).
 ///
-/// An `flock` on `<state_dir>/locks/<name>-<hash of the manifest path>.lock`, holding the holder's
+/// An `flock` on `<state_dir>/locks/<name>-<hash of the job's key>.lock` (``ManifestJob``: a moved or copied
+/// manifest of the same job takes the same lock, two jobs that share a name do not), holding the holder's
 /// PID and run ID, and one on `output.dir` itself (``DirectoryLock``). The kernel drops the locks
 /// when their process dies, so a dead holder's lock is simply taken over.
 package final class RunLock {
@@ -21,7 +22,7 @@ package final class RunLock {
         if let reason = DirectoryCreation.make(folder) {
             throw .stateDirectoryUnusable(path: stateDirectory, reason: reason)
         }
-        path = Self.path(stateDirectory: stateDirectory, manifestName: manifest.name, manifestPath: manifest.file)
+        path = Self.path(stateDirectory: stateDirectory, manifestName: manifest.name, jobKey: manifest.job.key)
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .lockUnopenable(path: path, reason: String(cString: strerror(errno)))
@@ -54,9 +55,14 @@ package final class RunLock {
         return flock(descriptor, LOCK_SH | LOCK_NB) != 0
     }
 
-    /// Where the lock of a manifest's runs in a state directory is.
-    package static func path(stateDirectory: String, manifestName: String, manifestPath: String) -> String {
-        "\(stateDirectory)/locks/\(manifestName)-\(String(FNVHash.of(manifestPath), radix: 16)).lock"
+    /// Where the lock of a job's runs in a state directory is.
+    package static func path(stateDirectory: String, manifestName: String, jobKey: String) -> String {
+        "\(stateDirectory)/locks/\(manifestName)-\(String(FNVHash.of(jobKey), radix: 16)).lock"
+    }
+
+    /// Where the lock of `run`'s job in a state directory is.
+    package static func path(stateDirectory: String, of run: RunRecord) -> String {
+        path(stateDirectory: stateDirectory, manifestName: run.manifestName, jobKey: run.jobKey)
     }
 
     /// The PID of the process that holds the lock at `path` for `run`, or nil when no live process holds it for that run.

@@ -16,12 +16,16 @@ package struct RunSession: Sendable {
     package let adapters: any RunAdapters
     /// The batch a new run belongs to; nil: ``BatchID/daily(_:at:)`` of the manifest's name and the run's start.
     package let batch: BatchID?
+    /// `--adopt`: the manifest takes over the job of its name that another manifest ran in the state directory
+    /// (it was moved, and its inputs or outputs with it), instead of being refused (``RunSessionError/nameTaken(_:by:manifest:)``).
+    package let adopts: Bool
 
-    package init(manifest: Manifest, stateDirectory: String, adapters: any RunAdapters, batch: BatchID? = nil) {
+    package init(manifest: Manifest, stateDirectory: String, adapters: any RunAdapters, batch: BatchID? = nil, adopts: Bool = false) {
         self.manifest = manifest
         self.stateDirectory = stateDirectory
         self.adapters = adapters
         self.batch = batch
+        self.adopts = adopts
     }
 
     // MARK: - Forecast
@@ -31,6 +35,9 @@ package struct RunSession: Sendable {
         let planned = try manifest.plan()
         let earlier = try await adapters.ledgers.withExistingLedger(in: stateDirectory) { ledger -> EarlierFiles in
             guard let ledger else { return EarlierFiles(done: [:], bad: [:], usage: nil) }
+            if !adopts, let other = try await otherJobOfTheName(in: ledger) {
+                throw RunSessionError.nameTaken(manifest.name, by: other.manifestPath, manifest: manifest.file)
+            }
             return try await earlierFiles(in: ledger, force: force, retryFailed: retryFailed)
         }
         return forecast(planned, earlier, checksums: checksums)
@@ -47,24 +54,27 @@ package struct RunSession: Sendable {
     /// The files earlier runs of the manifest did, and failed for a reason of their own, under its recipe (none with
     /// `force`, no failed ones with `retryFailed`), and the usage of its recent runs.
     private func earlierFiles(in ledger: any LedgerQueries, force: Bool, retryFailed: Bool) async throws -> EarlierFiles {
-        let (path, recipe) = (manifest.file, manifest.recipe.fingerprint)
-        let usage = try await ledger.usageBasis(manifestPath: path, recipeFingerprint: recipe, runs: UsageForecast.recentRuns)
+        let (job, recipe) = (manifest.job, manifest.recipe.fingerprint)
+        let usage = try await ledger.usageBasis(job: job, recipeFingerprint: recipe, runs: UsageForecast.recentRuns)
         guard !force else { return EarlierFiles(done: [:], bad: [:], usage: usage) }
-        let done = try await ledger.completedFiles(manifestPath: path, recipeFingerprint: recipe)
-        let bad = retryFailed ? [:] : try await ledger.knownBadFiles(manifestPath: path, recipeFingerprint: recipe)
+        let done = try await ledger.completedFiles(job: job, recipeFingerprint: recipe)
+        let bad = retryFailed ? [:] : try await ledger.knownBadFiles(job: job, recipeFingerprint: recipe)
         return EarlierFiles(done: done, bad: bad, usage: usage)
     }
 
-    /// The files the manifest's runs did under its recipe, with their outputs (what an incremental run
-    /// skips while they are in place); nil where the state directory holds no ledger.
-    package func doneFiles() async throws -> [FileIdentity: CompletedFile]? {
-        try await adapters.ledgers.withExistingLedger(in: stateDirectory) { [manifest] ledger in
-            try await ledger?.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
+    /// The newest run of the manifest's name in `ledger` when another manifest ran it as another job, or with other
+    /// inputs: its done files would be marked missed by this one's nights, or this one's by it. A moved or copied
+    /// manifest of the same job and inputs is the same job, and a manifest at the same path is itself, edited.
+    private func otherJobOfTheName(in ledger: any LedgerQueries) async throws -> RunRecord? {
+        guard let newest = try await ledger.latestRun(matching: RunFilter(name: manifest.name)), newest.manifestPath != manifest.file else {
+            return nil
         }
+        let sameInputs = newest.inputsKey.isEmpty || newest.inputsKey == manifest.inputsKey
+        return newest.jobKey == manifest.job.key && sameInputs ? nil : newest
     }
 
     private func forecast(_ planned: PlanResult, _ earlier: EarlierFiles, checksums: Bool) -> RunForecast {
-        let check = OutputCheck(checksums: checksums ? adapters.digester : nil)
+        let check = OutputCheck(checksums: checksums ? adapters.digester : nil).within(manifest.output.dir)
         let incremental = IncrementalPlan(planned.plan, done: earlier.done, bad: earlier.bad, check: check, limits: manifest.shards)
         return RunForecast(planned: planned, incremental: incremental, checksums: checksums, usage: earlier.usage)
     }
@@ -111,6 +121,7 @@ package struct RunSession: Sendable {
                           resumingBatch: Bool, lock: RunLock, ports: RunPorts, maxDuration: Duration?, observer: any RunObserver,
                           stop: RunStop) async throws -> RunOutcome {
         let ledger = ports.ledger
+        try await takeUpJob(in: ledger, at: ports.clock.now)
         if resumingBatch, let record = try await unfinishedRunOfBatch(in: ledger, at: ports.clock.now) {
             if early == nil { _ = try await finishPlan() }
             return try await resume(record, shards: [], lock: lock, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
@@ -125,15 +136,29 @@ package struct RunSession: Sendable {
         if !forecast.incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
         let runID = RunID.generate(at: ports.clock.now)
         let batch = batch(startedAt: ports.clock.now)
+        // The lock names the run before its row exists: a reader never sees the run running with a lock that names none.
+        lock.record(runID: runID)
         try await ledger.createRun(NewRun(
             id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: manifest.recipe.fingerprint,
             plan: forecast.incremental.plan, skippedCount: forecast.incremental.skipped.count,
             review: force ? nil : forecast.incremental.review, knownBad: forecast.incremental.knownBad, createdAt: ports.clock.now,
-            batch: batch, partition: manifest.partition))
-        lock.record(runID: runID)
+            batch: batch, partition: manifest.partition, job: manifest.job, inputsKey: manifest.inputsKey))
         let started = StartedRun(runID: runID, stateDirectory: stateDirectory, origin: .new(forecast), shards: try await ledger.shards(of: runID),
                                  batch: batch, partition: manifest.partition)
         return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
+    }
+
+    /// What a run does first with the job's lock held: refuses a manifest whose name another job holds in the state
+    /// directory (unless it adopts that job), takes the job's rows from before the ledger kept jobs (and, adopting,
+    /// the other manifest's), and records `interrupted` the job's runs whose process is gone.
+    private func takeUpJob(in ledger: any RunLedger, at time: Date) async throws {
+        let job = manifest.job
+        if let other = try await otherJobOfTheName(in: ledger) {
+            guard adopts else { throw RunSessionError.nameTaken(manifest.name, by: other.manifestPath, manifest: manifest.file) }
+            try await ledger.claim(rowsOf: other.jobKey, into: job, inputsKey: manifest.inputsKey)
+        }
+        try await ledger.claim(rowsOf: ManifestJob.legacyKey(of: job.manifestPath), into: job, inputsKey: manifest.inputsKey)
+        _ = try await ledger.interruptAbandonedRuns(of: job, except: nil, at: time)
     }
 
     /// What a resume of `runID` (nil: the newest run) would do, read from the ledger `locator` finds it in, and that
@@ -174,6 +199,7 @@ package struct RunSession: Sendable {
         switch record.state {
         case .canceled: throw RunSessionError.canceled(id)
         case .finished: return .finished(id)
+        case .superseded: return .superseded(id, by: record.supersededBy ?? id)
         case .running, .failed, .interrupted: return .resume(record)
         }
     }
@@ -212,7 +238,7 @@ package struct RunSession: Sendable {
     /// The newest run of the manifest's batch (as of `time`) and partition in `ledger` when it is unfinished (running,
     /// as a killed run stays, interrupted or failed) under the same recipe.
     private func unfinishedRunOfBatch(in ledger: any LedgerQueries, at time: Date) async throws -> RunRecord? {
-        let newest = try await ledger.latestRun(matching: RunFilter(manifestPath: manifest.file, batch: batch(startedAt: time), partition: manifest.partition))
+        let newest = try await ledger.latestRun(matching: RunFilter(job: manifest.job, batch: batch(startedAt: time), partition: manifest.partition))
         guard let newest, [.running, .interrupted, .failed].contains(newest.state),
               newest.recipeFingerprint == manifest.recipe.fingerprint else { return nil }
         return newest
@@ -225,4 +251,6 @@ package enum Resumption: Sendable, Hashable {
     case resume(RunRecord)
     /// Nothing: every shard is done.
     case finished(RunID)
+    /// Nothing: a later run of the job took this one over (``RunState/superseded``) and followed or sent what it left.
+    case superseded(RunID, by: RunID)
 }

@@ -28,7 +28,8 @@ package struct OutputAudit: Sendable {
         return OutputAudit(outputs, check: check)
     }
 
-    /// The outputs the next run of `manifest` relies on, in the state directories `locator` means, by input path.
+    /// The outputs the next run of `manifest` relies on, in the state directories `locator` means, by input path; one
+    /// outside its output directory is a finding (``OutputCheck/within(_:)``).
     ///
     /// - Throws: ``LedgerReadError/noLedger(path:hint:)`` when none of them holds a ledger.
     package static func of(_ manifest: Manifest, at locator: LedgerLocator, check: OutputCheck) async throws -> OutputAudit {
@@ -36,7 +37,7 @@ package struct OutputAudit: Sendable {
         let directories = locator.stateDirectories().directories
         for directory in directories {
             let found = try await locator.store.withExistingLedger(in: directory) { ledger in
-                try await ledger?.completedFiles(manifestPath: manifest.file, recipeFingerprint: manifest.recipe.fingerprint)
+                try await ledger?.completedFiles(job: manifest.job, recipeFingerprint: manifest.recipe.fingerprint)
             }
             guard let found else { continue }
             done = (done ?? [:]).merging(found) { first, _ in first }
@@ -46,6 +47,6 @@ package struct OutputAudit: Sendable {
                                            hint: "no run has been recorded there")
         }
         let outputs = done.sorted { $0.key.path < $1.key.path }.flatMap { identity, file in file.outputs.map { (identity.path, $0) } }
-        return OutputAudit(outputs, check: check)
+        return OutputAudit(outputs, check: check.within(manifest.outputDirOfAllParts))
     }
 }

@@ -24,7 +24,7 @@ struct PlanCommand: CLICommand {
 
     func run(_ context: CommandContext) async throws {
         let (manifest, stateDirectory) = try plan.manifest()
-        let forecast = try await plan.forecast(RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring()))
+        let forecast = try await plan.forecast(plan.session(manifest, in: stateDirectory, adapters: RunWiring()))
         ForecastText.show(forecast, of: manifest, json: json, console: context.console)
     }
 }

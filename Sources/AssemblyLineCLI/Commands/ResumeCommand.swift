@@ -42,6 +42,8 @@ struct ResumeCommand: CLICommand {
         switch resumption {
         case let .finished(id):
             if !options.quiet { context.console.line("run \(id) is finished: every shard is done; nothing to resume") }
+        case let .superseded(id, successor):
+            if !options.quiet { context.console.line("run \(id) was taken over by run \(successor); nothing to resume") }
         case let .resume(record):
             let loaded = try ConfigFileLoader.manifest(record.manifestPath)
             let manifest = record.partition.isWhole ? loaded : loaded.partitioned(record.partition)

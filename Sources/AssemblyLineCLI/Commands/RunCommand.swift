@@ -37,7 +37,7 @@ struct RunCommand: CLICommand {
     func run(_ context: CommandContext) async throws {
         let signals = TerminationSignal()
         let (manifest, stateDirectory) = try plan.manifest()
-        let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options), batch: plan.parts.batch)
+        let session = plan.session(manifest, in: stateDirectory, adapters: RunWiring(options))
         if dryRun {
             return ForecastText.show(try await plan.forecast(session), of: manifest, json: false, console: context.console)
         }

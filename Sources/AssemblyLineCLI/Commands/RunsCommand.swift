@@ -14,7 +14,7 @@ struct RunsCommand: CLICommand {
             further ("what failed last night": runs --state failed --since 24h).
             """,
         options: [OptionSpec(name: "limit", valueName: "n", help: "Show at most n runs (default 20)."),
-                  OptionSpec(name: "state", valueName: "state", help: "Only runs in this state: running, finished, failed, interrupted or canceled."),
+                  OptionSpec(name: "state", valueName: "state", help: "Only runs in this state: running, finished, failed, interrupted, canceled or superseded."),
                   OptionSpec(name: "since", valueName: "duration", help: "Only runs started within this long (such as 24h)."),
                   OptionSpec(name: "json", help: "Print the runs as JSON."),
                   OptionSpec(name: "batch", valueName: "id", help: "The runs of a batch's partitions, from their ledgers (docs/scale-out.md)."),

@@ -63,7 +63,7 @@ enum ErrorReporter {
     static func status(of ended: RunEnded) -> ExitStatus {
         switch ended.state {
         case .finished: return .success
-        case .interrupted, .running: return .interrupted
+        case .interrupted, .running, .superseded: return .interrupted
         case .canceled: return .canceled
         case .failed: break
         }
@@ -101,6 +101,9 @@ enum ErrorReporter {
                 + (range.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none") + ")"
         case let .noRuns(path): "no runs recorded in \(path)"
         case let .canceled(run): "run \(run) was canceled, which is final; start a new run instead"
+        case let .nameTaken(name, other, manifest):
+            "\(manifest): the state directory holds runs of a job named \(name) that \(other) ran with other inputs or outputs; "
+                + "give this manifest another name or state_dir, or run it with --adopt if it takes that job over (it moved)"
         case let .usageOverLimit(forecast, limit):
             "the run would cost \(ForecastText.usage(forecast)), past limits.max_usage \(ByteCountText.format(limit)); nothing was sent"
         }
@@ -113,7 +116,7 @@ enum ErrorReporter {
         case .locked: .locked
         case .outputUnusable: .cannotCreateOutput
         case .unreachable: .unavailable
-        case .recipeChanged, .noRuns, .usageOverLimit: .invalidInput
+        case .recipeChanged, .noRuns, .usageOverLimit, .nameTaken: .invalidInput
         case .noSuchShards: .usage
         case .canceled: .canceled
         }

@@ -9,6 +9,7 @@ struct PlanOptions: Sendable {
         OptionSpec(name: "force", help: "Take every file, even those an earlier run already did."),
         OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s."),
         OptionSpec(name: "retry-failed", help: "Take the known bad files too (those an earlier run failed for a reason of their own)."),
+        OptionSpec(name: "adopt", help: "Take over the job of this name that another manifest ran in the state directory (the manifest moved)."),
         FilesFrom.spec,
     ] + PartitionOptions.specs
 
@@ -17,6 +18,8 @@ struct PlanOptions: Sendable {
     var force: Bool
     var checksum: Bool
     var retryFailed: Bool
+    /// `--adopt`: this manifest takes over its name's job from another manifest's path (``RunSession/adopts``).
+    var adopt: Bool
     var parts: PartitionOptions
     /// `--files-from`: read once the manifest's input base is known.
     var filesFrom: String?
@@ -27,6 +30,7 @@ struct PlanOptions: Sendable {
         force = values.flag("force")
         checksum = values.flag("checksum")
         retryFailed = values.flag("retry-failed")
+        adopt = values.flag("adopt")
         parts = try PartitionOptions(values)
         filesFrom = values.option("files-from")
     }
@@ -36,6 +40,11 @@ struct PlanOptions: Sendable {
         var (manifest, stateDirectory) = try parts.manifest(manifestPath, stateDir: stateDir)
         manifest.onlyFiles = try filesFrom.map { try FilesFrom.names(in: $0, base: manifest.inputs.base) }
         return (manifest, stateDirectory)
+    }
+
+    /// The use case of a run of `manifest` in `stateDirectory` with these options, over `adapters`.
+    func session(_ manifest: Manifest, in stateDirectory: String, adapters: RunWiring) -> RunSession {
+        RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: adapters, batch: parts.batch, adopts: adopt)
     }
 
     /// What a run of `session` would send and skip with these options.

@@ -17,6 +17,7 @@ enum LedgerSchema {
         Migration10DoneSetsAndReviews.self,
         Migration11BatchesAndPartitions.self,
         Migration12AttemptPhasesAndUsage.self,
+        Migration13JobsAndTakeovers.self,
     ]
 
     /// The migrator that knows every version of the schema this binary can read and write.

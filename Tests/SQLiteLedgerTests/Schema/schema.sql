@@ -23,9 +23,9 @@ CREATE TABLE attempts (
 
 CREATE UNIQUE INDEX attempts_one_open ON attempts (run_id, shard_index) WHERE outcome = 'open';
 
-CREATE TABLE bad_files (
+CREATE TABLE "bad_files" (
     id INTEGER PRIMARY KEY,
-    manifest_path TEXT NOT NULL,
+    job_key TEXT NOT NULL,
     recipe_fingerprint TEXT NOT NULL,
     path TEXT NOT NULL,
     size INTEGER NOT NULL,
@@ -34,7 +34,7 @@ CREATE TABLE bad_files (
     error_code TEXT NOT NULL,
     error_message TEXT NOT NULL,
     confirmed_at TEXT NOT NULL,
-    UNIQUE (manifest_path, recipe_fingerprint, path, size, modified_ns)
+    UNIQUE (job_key, recipe_fingerprint, path, size, modified_ns)
 );
 
 CREATE INDEX bad_files_by_confirmation ON bad_files (confirmed_at);
@@ -60,12 +60,13 @@ CREATE TABLE done_outputs (
 
 CREATE INDEX done_outputs_by_file ON done_outputs (done_id);
 
-CREATE TABLE done_sets (
+CREATE TABLE "done_sets" (
     id INTEGER PRIMARY KEY,
-    manifest_path TEXT NOT NULL,
+    job_key TEXT NOT NULL,
     recipe_fingerprint TEXT NOT NULL,
+    manifest_path TEXT NOT NULL,
     reviewed_at TEXT,
-    UNIQUE (manifest_path, recipe_fingerprint)
+    UNIQUE (job_key, recipe_fingerprint)
 );
 
 CREATE TABLE events (
@@ -152,19 +153,30 @@ CREATE TABLE "runs" (
     manifest_path TEXT NOT NULL,
     manifest_name TEXT NOT NULL,
     recipe_fingerprint TEXT NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('running', 'finished', 'failed', 'interrupted', 'canceled')),
+    state TEXT NOT NULL CHECK (state IN ('running', 'finished', 'failed', 'interrupted', 'canceled', 'superseded')),
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     finished_at TEXT,
     shard_count INTEGER NOT NULL CHECK (shard_count >= 0),
     file_count INTEGER NOT NULL CHECK (file_count >= 0),
     skipped_count INTEGER NOT NULL CHECK (skipped_count >= 0),
-    bytes INTEGER NOT NULL CHECK (bytes >= 0)
-, batch_id TEXT, partition_index INTEGER NOT NULL DEFAULT 0 CHECK (partition_index >= 0), partition_count INTEGER NOT NULL DEFAULT 1 CHECK (partition_count >= 1));
+    bytes INTEGER NOT NULL CHECK (bytes >= 0),
+    batch_id TEXT,
+    partition_index INTEGER NOT NULL DEFAULT 0 CHECK (partition_index >= 0),
+    partition_count INTEGER NOT NULL DEFAULT 1 CHECK (partition_count >= 1),
+    job_key TEXT NOT NULL,
+    inputs_key TEXT NOT NULL DEFAULT '',
+    superseded_by TEXT,
+    CHECK ((state = 'superseded') = (superseded_by IS NOT NULL))
+);
 
 CREATE INDEX runs_by_batch ON runs (batch_id) WHERE batch_id IS NOT NULL;
 
+CREATE INDEX runs_by_job ON runs (job_key, created_at);
+
 CREATE INDEX runs_by_manifest ON runs (manifest_path, recipe_fingerprint);
+
+CREATE INDEX runs_by_name ON runs (manifest_name, created_at);
 
 CREATE TABLE shards (
     run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,

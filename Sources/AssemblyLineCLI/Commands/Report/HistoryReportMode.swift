@@ -7,8 +7,8 @@ struct HistoryReportMode: ReportMode {
     /// How far back a night may have started.
     var span: Duration
     var ledgers: LedgerSet
-    /// The manifest whose runs count (nil: all).
-    var manifestPath: String?
+    /// The job whose runs count (nil: all), from `--manifest`.
+    var job: ManifestJob?
 
     init(_ values: ParsedValues) throws {
         guard values.positional(0) == nil, values.option("batch") == nil else {
@@ -16,7 +16,7 @@ struct HistoryReportMode: ReportMode {
         }
         span = try values.duration("since") ?? RunHistory.defaultSpan
         ledgers = try LedgerPatterns.ledgers(values, defaultDirectory: ManifestDefaults.stateDir)
-        manifestPath = try values.option("manifest").map { try ConfigFileLoader.manifest($0).file }
+        job = try values.option("manifest").map { try ConfigFileLoader.manifest($0).job }
     }
 
     func validate(_ output: ReportOutput) throws {
@@ -27,8 +27,8 @@ struct HistoryReportMode: ReportMode {
 
     func run(_ output: ReportOutput, _ context: CommandContext) async throws {
         let since = context.clock.now.addingTimeInterval(-span.timeInterval)
-        let history = try await ledgers.withEach { [manifestPath] opened in
-            try await RunHistory.read(since: since, manifestPath: manifestPath, from: opened)
+        let history = try await ledgers.withEach { [job] opened in
+            try await RunHistory.read(since: since, job: job, from: opened)
         }
         let console = context.console
         switch output.format {
