@@ -67,6 +67,27 @@ import Glibc
         #expect(caseless.warnings.isEmpty)
     }
 
+    @Test func aPatternThatMatchesNothingIsAWarningNamingIt() throws {
+        // Given: an exclude written relative to inputs.base, which patterns are not read from, and an include of no file
+        let tree = try PlanningTree()
+        for name in ["media/a.jpg", "media/tmp/b.jpg", "media/c.png"] {
+            try tree.file(name)
+        }
+
+        // When
+        let result = try tree.plan(["media/**/*.jpg", "media/**/*.gif"], exclude: ["tmp/**", "/nowhere/**", "media/*.png"], base: "media")
+
+        // Then
+        #expect(result.plan.relativePaths == ["a.jpg", "tmp/b.jpg"])
+        #expect(result.warnings == [
+            PlanWarning(path: "/nowhere/**", problem: "inputs.exclude pattern '/nowhere/**' matches nothing the include patterns reach"),
+            PlanWarning(path: tree.path("media/**/*.gif"), problem: "inputs.include pattern 'media/**/*.gif' matches no file; "
+                + "a relative pattern is read from the manifest's directory, not from inputs.base"),
+            PlanWarning(path: tree.path("tmp/**"), problem: "inputs.exclude pattern 'tmp/**' matches nothing the include patterns reach; "
+                + "a relative pattern is read from the manifest's directory, not from inputs.base"),
+        ])
+    }
+
     @Test func onlyDirectoriesThePatternsCanReachAreRead() throws {
         let tree = try PlanningTree()
         try tree.file("in/x/2024/a.jpg")

@@ -44,6 +44,10 @@ struct DirectoryWalk {
     private(set) var warnings: [PlanWarning] = []
     /// The first file an include pattern misses only by letter case, with that pattern, and how many such files there are.
     private(set) var caseMisses: (path: String, pattern: String, count: Int)?
+    /// The include patterns that took a file, by index.
+    private(set) var includesUsed: Set<Int> = []
+    /// The exclude patterns that left out a file or directory the include patterns took, by index.
+    private(set) var excludesUsed: Set<Int> = []
 
     init(include: [GlobPattern], exclude: [GlobPattern]) {
         self.include = include
@@ -59,9 +63,7 @@ struct DirectoryWalk {
         let excludeStates = exclude.indices
             .map { (pattern: $0, state: exclude[$0].state(after: root, hiddenNames: .matchedByWildcards)) }
             .filter { !$0.state.isDead }
-        guard !includeStates.isEmpty, !excludeStates.contains(where: { exclude[$0.pattern].accepts($0.state) }) else {
-            return
-        }
+        guard !includeStates.isEmpty, !isExcluded(by: excludeStates) else { return }
         var code: Int32 = 0
         guard let status = FileProbe.status(of: FileProbe.Reference(path: root), followingLinks: true, errorCode: &code) else {
             if code != ENOENT, code != ENOTDIR { warn(root, "cannot read: \(FileProbe.message(for: code))") }
@@ -98,7 +100,7 @@ struct DirectoryWalk {
         if !wantsFile, entry.kind == .regular, caseless != nil { noteCaseMiss(name, at: path, in: parent) }
         guard !includeStates.isEmpty else { return }
         let excludeStates = advance(parent.exclude, of: exclude, by: name, hiddenNames: .matchedByWildcards)
-        guard !excludeStates.contains(where: { exclude[$0.pattern].accepts($0.state) }) else { return }
+        guard !isExcluded(by: excludeStates) else { return }
         let wantsDirectory = includeStates.contains { include[$0.pattern].canMatchBelow($0.state) }
         guard wantsFile || wantsDirectory else { return }
 
@@ -134,6 +136,8 @@ struct DirectoryWalk {
         switch status.kind {
         case .regular where wantsFile:
             guard let real = resolve(path, name: name, in: parent, isLink: isLink) else { return }
+            let taking = includeStates.filter { include[$0.pattern].accepts($0.state) }
+            includesUsed.formUnion(taking.map(\.pattern))
             if let code = FileProbe.readError(of: reference) {
                 warn(path, "cannot be read: \(FileProbe.message(for: code)); a run fails it alone, before sending anything")
             }
@@ -202,6 +206,13 @@ struct DirectoryWalk {
             if !advanced.isDead { next.append((pattern, advanced)) }
         }
         return next
+    }
+
+    /// Whether an exclude pattern matches the entry `states` stand after; those that do are counted as used.
+    private mutating func isExcluded(by states: [PatternState]) -> Bool {
+        let matching = states.filter { exclude[$0.pattern].accepts($0.state) }
+        excludesUsed.formUnion(matching.map(\.pattern))
+        return !matching.isEmpty
     }
 
     /// Counts a regular file that no include pattern matches but one would if it ignored letter case, and no exclude matches.

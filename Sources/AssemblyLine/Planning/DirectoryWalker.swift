@@ -13,6 +13,8 @@
 ///   more are reported as warnings; the walk goes on.
 /// - Files in the directories walked that an include pattern misses only by letter case
 ///   (`IMG_0001.JPG` against `*.jpg`) are one warning, naming the first and how many there are.
+/// - An include pattern that takes no file, and an exclude pattern that matches nothing the include
+///   patterns reach (a relative one read from the wrong directory, a misspelt name), are a warning each.
 ///
 /// Memory: the names of the directories on the current path, read one directory at a time, and at
 /// most `DirectoryWalk.openDirectoryLimit` open directories (the deepest on the current path, whose
@@ -55,8 +57,20 @@ package struct DirectoryWalker: Sendable {
             warnings.append(PlanWarning(path: path, problem: "not an input: include pattern '\(pattern)' matches it "
                 + "but for letter case\(more); inputs.case_insensitive: true makes them inputs"))
         }
+        warnings += Self.unused(include, used: walk.includesUsed, key: "inputs.include", matching: "no file")
+        warnings += Self.unused(exclude, used: walk.excludesUsed, key: "inputs.exclude", matching: "nothing the include patterns reach")
         return warnings.sorted {
             PathText.same($0.path, $1.path) ? $0.problem < $1.problem : PathText.precedes($0.path, $1.path)
+        }
+    }
+
+    /// A warning for each of `patterns` whose index is not in `used`, under the pattern as it applies.
+    private static func unused(_ patterns: [GlobPattern], used: Set<Int>, key: String, matching what: String) -> [PlanWarning] {
+        patterns.indices.filter { !used.contains($0) }.map { index in
+            let pattern = patterns[index]
+            let relative = pattern.text.utf8.first != UInt8(ascii: "/")
+            return PlanWarning(path: pattern.description, problem: "\(key) pattern '\(pattern.text)' matches \(what)"
+                + (relative ? "; a relative pattern is read from the manifest's directory, not from inputs.base" : ""))
         }
     }
 
