@@ -76,6 +76,28 @@ import Glibc
         #expect(try await BinaryRunner.run(["run", "--help"], in: directory.url).stdout.contains("  -q, --quiet "))
     }
 
+    @Test func aQuietNightPrintsNothingWhileThePlanWarningsThatRepeatAreSaidWithoutQuiet() async throws {
+        let directory = try await Self.job()
+        try directory.write("job/in/IMG_0001.PNG", "not an input: *.png takes no capitals")
+        let manifest = directory.url.appendingPathComponent("job/m.yaml")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: "base: in}", with: "base: in, exclude: [\"landscapes/**\"]}")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        let letterCase = "IMG_0001.PNG: not an input: include pattern 'in/**/*.png' matches it but for letter case"
+        let exclude = "landscapes/**: inputs.exclude pattern 'landscapes/**' matches nothing the include patterns reach; "
+            + "a relative pattern is read from the manifest's directory, not from inputs.base"
+
+        let plan = try await BinaryRunner.run(["plan", "job/m.yaml"], in: directory.url)
+        let first = try await BinaryRunner.run(["run", "job/m.yaml", "-q"], in: directory.url)
+        let said = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let quiet = try await BinaryRunner.run(["run", "job/m.yaml", "-q"], in: directory.url)
+
+        #expect(plan.status == 0 && plan.stderr.contains(letterCase) && plan.stderr.contains(exclude), "\(plan.stderr)")
+        #expect(first.status == 0 && first.stdout.isEmpty && first.stderr.isEmpty, "a quiet night that sent all: \(first.stdout)\(first.stderr)")
+        #expect(said.status == 0 && said.stderr.contains(letterCase) && said.stderr.contains(exclude), "\(said.stderr)")
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "cron mails nothing: \(quiet.stdout)\(quiet.stderr)")
+    }
+
     @Test func noMatchingInputIsRefusedBeforeAnythingIsRecorded() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("m.yaml", "version: 1\nname: none\ninputs: {include: \"in/*.png\"}\nresize: {width: 10}\n")

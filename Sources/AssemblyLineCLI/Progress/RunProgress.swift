@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The CLI's observer of a run: prints its shard events, one line each (text or JSON), only failures
-/// with `--quiet`, never a secret; records a new run in the run index.
+/// with `--quiet` (no plan warnings either), never a secret; records a new run in the run index.
 ///
 /// On a terminal (text format, not `--quiet`) a progress bar stays below the lines. As JSON Lines,
 /// every line is one object with `time`, `event` and `run_id`, and `shard`, `file`, `code`,
@@ -60,7 +60,10 @@ final class RunProgress: RunObserver {
 
     // MARK: - RunObserver
 
+    /// The plan's warnings; none with `--quiet`: they repeat unchanged every night the tree does (a file
+    /// named in capitals, an exclude that matches nothing), and `plan` and a run without `-q` say them.
     func planned(_ warnings: [PlanWarning]) {
+        guard !quiet else { return }
         for warning in warnings { console.error("warning: \(warning)\n") }
     }
 
