@@ -28,8 +28,8 @@ package enum AssemblyLineTool {
     }
 
     /// Runs one command line and returns the exit status; every error is reported, and every status chosen, by ``ErrorReporter``.
-    static func run(_ arguments: [String], console given: Console) async -> ExitStatus {
-        var console = given
+    static func run(_ arguments: [String], console: Console) async -> ExitStatus {
+        var context = CommandContext(console: console)
         var configuration: CommandConfiguration?
         do {
             guard let first = arguments.first else {
@@ -50,13 +50,13 @@ package enum AssemblyLineTool {
             }
             configuration = command.configuration
             let values = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.configuration, commandPath: "\(HelpRenderer.toolName) \(first)")
-            console.jsonLines = values.option("log-format") == RunProgress.Format.json.rawValue
+            if values.option("log-format") == RunProgress.Format.json.rawValue { context.console.json = JSONLog(clock: context.clock) }
             let instance = try command.init(values)
             try instance.validate()
-            try await instance.run(CommandContext(console: console))
+            try await instance.run(context)
             return .success
         } catch {
-            return ErrorReporter.report(error, configuration: configuration, console: console)
+            return ErrorReporter.report(error, configuration: configuration, console: context.console)
         }
     }
 

@@ -173,6 +173,41 @@ import Glibc
                 && (error.last?["message"]?.stringValue ?? "").hasPrefix("cannot use the state directory "), "\(refused.stderr)")
     }
 
+    @Test func jsonLogsAreAnObjectAnEventWithItsTimeRunAndFigures() async throws {
+        let directory = try await Self.job()
+        try directory.write("job/in/IMG_0001.PNG", "not an input: *.png takes no capitals")
+        try directory.write("job/bad.yaml", "version: 1\nname: bad\ninputs: {include: \"in/*.png\"}\nresize: {width: -1}\nshardz: 3\n")
+        func objects(_ text: String) -> [[String: JSONValue]] {
+            text.split(separator: "\n").map { (try? JSONValue(parsing: Array($0.utf8)).objectValue) ?? ["unparsed": .string(String($0))] }
+        }
+
+        let run = try await BinaryRunner.run(["run", "job/m.yaml", "--log-format", "json"], in: directory.url)
+        let invalid = try await BinaryRunner.run(["run", "job/bad.yaml", "--log-format", "json"], in: directory.url)
+
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = objects(run.stdout) + objects(run.stderr)
+        let runID = try #require(lines.first?["run_id"]?.stringValue)
+        #expect(lines.allSatisfy { $0["time"]?.stringValue.flatMap(UTCDateTime.init(iso8601Text:)) != nil && $0["run_id"]?.stringValue == runID },
+                "\(run.stdout)\(run.stderr)")
+        let warning = try #require(lines.first { $0["event"]?.stringValue == "warning" }, "\(run.stderr)")
+        #expect(warning["path"]?.stringValue?.hasSuffix("/job/in/IMG_0001.PNG") == true
+            && warning["problem"]?.stringValue?.hasPrefix("not an input: include pattern 'in/**/*.png' matches it but for letter case") == true,
+                "\(warning)")
+        let summary = try #require(lines.last { $0["event"]?.stringValue == "run.summary" }, "\(run.stdout)")
+        #expect(summary["files_by_state"]?.objectValue?["done"] == .integer(12) && summary["files_by_state"]?.objectValue?["failed"] == .integer(0))
+        #expect(summary["shards"] == .integer(3) && summary["shards_by_state"]?.objectValue?["downloaded"] == .integer(3), "\(summary)")
+        #expect(summary["files"] == .integer(12) && (summary["bytes"]?.integerValue ?? 0) > 0 && (summary["bytes_sent"]?.integerValue ?? 0) > 0)
+        #expect(summary["elapsed_ms"]?.integerValue != nil && summary["state"] == .string("finished"), "\(summary)")
+
+        #expect(invalid.status == 65 && invalid.stdout.isEmpty)
+        let errors = objects(invalid.stderr)
+        #expect(errors.count == 2 && errors.allSatisfy { $0["event"] == .string("error") && $0["file"] == .string("job/bad.yaml") }, "\(invalid.stderr)")
+        #expect(errors.first?["line"] == .integer(4) && errors.first?["column"] == .integer(17) && errors.first?["field"] == .string("resize.width")
+            && errors.first?["message"] == .string("job/bad.yaml:4:17: resize.width: out of range; expected a whole number from 1 to 20000"),
+                "one object an error, no quoted line or caret: \(invalid.stderr)")
+        #expect(errors.last?["line"] == .integer(5) && errors.last?["field"] == .string("shardz"), "\(invalid.stderr)")
+    }
+
     @Test func anUnreadableInputFailsAloneBeforeUploadAndPlanWarns() async throws {
         let directory = try await Self.job()
         let locked = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")

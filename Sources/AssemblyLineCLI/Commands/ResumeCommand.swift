@@ -41,16 +41,16 @@ struct ResumeCommand: CLICommand {
         let (resumption, stateDirectory) = try await RunSession.resumption(of: runID, shards: shardFilter, at: try ledgers.locator())
         switch resumption {
         case let .finished(id):
-            if !options.quiet { context.console.line("run \(id) is finished: every shard is done; nothing to resume") }
+            if !options.quiet { context.console.line("run \(id) is finished: every shard is done; nothing to resume", event: "run.finished") }
         case let .superseded(id, successor):
-            if !options.quiet { context.console.line("run \(id) was taken over by run \(successor); nothing to resume") }
+            if !options.quiet { context.console.line("run \(id) was taken over by run \(successor); nothing to resume", event: "run.superseded") }
         case let .resume(record):
             let loaded = try ConfigFileLoader.manifest(record.manifestPath)
             let manifest = record.partition.isWhole ? loaded : loaded.partitioned(record.partition)
             let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
             let pings = PingMonitor.make(manifest.monitoring, console: context.console)
             let console = pings?.console ?? context.console
-            let progress = RunProgress(options: options, console: console, clock: context.clock, index: nil, pings: pings)
+            let progress = RunProgress(options: options, console: console, index: nil, pings: pings)
             try await PingMonitor.reporting(pings, configuration: Self.configuration, progress: progress) { [shardFilter, options] in
                 let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
                     try await session.resume(record, shards: shardFilter, maxDuration: options.maxDuration, observer: progress, stop: stop)

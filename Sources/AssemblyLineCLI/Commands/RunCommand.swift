@@ -43,12 +43,13 @@ struct RunCommand: CLICommand {
         }
         let pings = PingMonitor.make(manifest.monitoring, console: context.console)
         let console = pings?.console ?? context.console
-        let progress = RunProgress(options: options, console: console, clock: context.clock,
-                                   index: RunIndex(environment: ProcessInfo.processInfo.environment), pings: pings)
+        let progress = RunProgress(options: options, console: console, index: RunIndex(environment: ProcessInfo.processInfo.environment),
+                                   pings: pings)
         try await PingMonitor.reporting(pings, configuration: Self.configuration, progress: progress) { [plan, options] in
             let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
-                try await session.run(force: plan.force, checksums: plan.checksum, retryFailed: plan.retryFailed, resumingBatch: plan.parts.isGiven,
-                                      maxDuration: options.maxDuration, observer: progress, stop: stop)
+                defer { progress.tellWarnings() }
+                return try await session.run(force: plan.force, checksums: plan.checksum, retryFailed: plan.retryFailed,
+                                             resumingBatch: plan.parts.isGiven, maxDuration: options.maxDuration, observer: progress, stop: stop)
             }
             await MetricsFile.record(outcome, option: options.metricsFile, manifest: manifest, stateDirectory: stateDirectory, console: console)
             try RunEnded(outcome).check()

@@ -3,11 +3,13 @@ import Foundation
 
 /// Where a command writes: standard output for results, standard error for diagnostics.
 ///
-/// With ``jsonLines`` (`--log-format json`) standard error holds JSON objects too, one a line:
-/// `Error: …` becomes `{"event":"error","message":…}`, `warning: …` an event `warning`, any other
-/// line an event `log`.
+/// With ``json`` (`--log-format json`) standard error holds JSON objects too, one an event: a text
+/// `Error: …` becomes one object of event `error`, `warning: …` one of event `warning`, any other text
+/// one of event `log`; its `message` is the text's first line (a usage line or a quoted manifest line
+/// after it is left out: what a log reader needs comes as members, ``error(_:members:)``).
 struct Console: Sendable {
-    var jsonLines = false
+    /// The JSON log's stamps, when lines are JSON objects; nil for text.
+    var json: JSONLog?
     /// Keeps the last lines written, when a run pings a monitor with them (``PingMonitor``).
     var tail: LogTail?
 
@@ -22,22 +24,26 @@ struct Console: Sendable {
         out(text + "\n")
     }
 
-    /// Writes text to standard error: as it is, or each line as a JSON object.
-    func error(_ text: String) {
-        guard jsonLines else {
+    /// Writes a line about `event` to standard output: `text`, or, as JSON, the event's object with `text` as its message.
+    func line(_ text: String, event: String) {
+        line(json.map { $0.object(event, message: text).serialized } ?? text)
+    }
+
+    /// Writes text to standard error: as it is, or as one JSON object with `members` besides its event and message.
+    func error(_ text: String, members: [String: JSONValue] = [:]) {
+        guard let json else {
             tail?.append(text)
             return FileHandle.standardError.write(Data(text.utf8))
         }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let (event, message): (String, Substring) = if line.hasPrefix("Error: ") {
-                ("error", line.dropFirst("Error: ".count))
-            } else if line.hasPrefix("warning: ") {
-                ("warning", line.dropFirst("warning: ".count))
-            } else {
-                ("log", line)
-            }
-            errorLine(.object(["event": .string(event), "message": .string(String(message))]))
+        let first = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: true).first ?? ""
+        let (event, message): (String, Substring) = if first.hasPrefix("Error: ") {
+            ("error", first.dropFirst("Error: ".count))
+        } else if first.hasPrefix("warning: ") {
+            ("warning", first.dropFirst("warning: ".count))
+        } else {
+            ("log", first)
         }
+        errorLine(json.object(event, message: String(message), members: members))
     }
 
     /// Writes one JSON object as a line to standard error.

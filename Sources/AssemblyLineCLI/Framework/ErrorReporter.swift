@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 import SQLiteLedger
 import YAMLReader
 
@@ -32,10 +33,11 @@ enum ErrorReporter {
         case let usage as UsageError:
             return self.usage(usage.message, configuration: configuration, console: console)
         case let invalid as InvalidConfigFile:
-            console.error(invalid.description + "\n")
+            placed(invalid.description, invalid.error.issues.map { ($0.description, place(file: $0.file, mark: $0.mark, field: $0.field)) },
+                   console: console)
             return .invalidInput
         case let yaml as YAMLError:
-            console.error(yaml.description + "\n")
+            placed(yaml.description, [(yaml.summary, place(file: yaml.file, mark: yaml.mark, field: ""))], console: console)
             return .invalidInput
         case let plan as PlanError:
             console.error("Error: \(plan)\n")
@@ -71,6 +73,24 @@ enum ErrorReporter {
         if ended.failures.contains(where: \.meansCredentialsRefused) { return .refused }
         if ended.failures.contains(.outputNotWritable) { return .cannotCreateOutput }
         return .failedShards
+    }
+
+    /// An error that names places in a file: its text (each place with its line and a caret), or, as JSON, an `error`
+    /// object a place, its one-line message and the place as members.
+    private static func placed(_ text: String, _ places: [(message: String, members: [String: JSONValue])], console: Console) {
+        guard let json = console.json else { return console.error(text + "\n") }
+        for place in places { console.errorLine(json.object("error", message: place.message, members: place.members)) }
+    }
+
+    /// A JSON log's members for a place in a file: `file`, and `line`, `column` and `field` when it has them.
+    private static func place(file: String, mark: SourceMark?, field: String) -> [String: JSONValue] {
+        var members: [String: JSONValue] = ["file": .string(file)]
+        if let mark {
+            members["line"] = .integer(Int64(mark.line))
+            members["column"] = .integer(Int64(mark.column))
+        }
+        if !field.isEmpty { members["field"] = .string(field) }
+        return members
     }
 
     /// A usage error's message, with the command's usage line.

@@ -19,7 +19,6 @@ struct RunOptions: Sendable {
     var statsInterval: Duration?
     var quiet: Bool
     var verbose: Bool
-    var logFormat: RunProgress.Format
     /// `--metrics-file`: where the run's Prometheus figures go at its end (``MetricsFile``).
     var metricsFile: String?
     #if DEBUG
@@ -34,7 +33,8 @@ struct RunOptions: Sendable {
         #if DEBUG
         killSwitch = try KillSwitch.from(environment: ProcessInfo.processInfo.environment)
         #endif
-        logFormat = try values.choice("log-format", as: RunProgress.Format.self) ?? .text
+        // Checked here; the tool gives the console its JSON log from it before any command runs (``AssemblyLineTool``).
+        _ = try values.choice("log-format", as: RunProgress.Format.self)
         statsInterval = try values.duration("stats", atLeast: .milliseconds(100))
         maxDuration = try values.duration("max-duration")
         metricsFile = values.option("metrics-file")

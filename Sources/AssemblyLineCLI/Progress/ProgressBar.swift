@@ -45,6 +45,9 @@ final class ProgressBar: Sendable {
         }
     }
 
+    /// File bytes sent so far.
+    var bytesSent: Int64 { tally.withLock { $0.bytesSent } }
+
     /// Counts a shard that ended.
     func record(_ event: ShardEvent) {
         tally.withLock { tally in

@@ -9,18 +9,21 @@ import Glibc
 /// The CLI's observer of a run: prints its shard events, one line each (text or JSON), only failures
 /// with `--quiet` (no plan warnings either), never a secret; records a new run in the run index.
 ///
-/// On a terminal (text format, not `--quiet`) a progress bar stays below the lines. As JSON Lines,
-/// every line is one object with `time`, `event` and `run_id`, and `shard`, `file`, `code`,
-/// `retryable` and `message` where they apply; failures go to standard error, the rest to standard output.
+/// On a terminal (text format, not `--quiet`) a progress bar stays below the lines. As JSON Lines (the
+/// console's ``Console/json``), every line is one object with `time`, `event` and `run_id`, and `shard`,
+/// `file`, `code`, `retryable` and `message` where they apply; failures go to standard error, the rest to
+/// standard output. The plan's warnings are held until the run has its ID, so that its first line comes
+/// first and a JSON warning names the run.
 final class RunProgress: RunObserver {
-    /// How lines are written.
+    /// How lines are written: `--log-format`.
     enum Format: String, CaseIterable, Sendable {
         case text, json
     }
 
     /// The run's ID, known from ``started(_:)`` on.
     private let id = Mutex<RunID?>(nil)
-    let format: Format
+    /// The plan's warnings until the run starts (or never does: ``tellWarnings()``).
+    private let warnings = Mutex<[PlanWarning]>([])
     let quiet: Bool
     /// Every event gets a line, not only those in ``shown``.
     let verbose: Bool
@@ -36,18 +39,14 @@ final class RunProgress: RunObserver {
     private let index: RunIndex?
     /// The monitor told of the run's start, if the manifest names one.
     private let pings: PingMonitor?
-    /// The time a JSON line says.
-    private let clock: any PipelineClock
 
-    init(options: RunOptions, console: Console, clock: any PipelineClock, index: RunIndex?, pings: PingMonitor? = nil) {
+    init(options: RunOptions, console: Console, index: RunIndex?, pings: PingMonitor? = nil) {
         self.index = index
-        self.clock = clock
         self.pings = pings
-        self.format = options.logFormat
         self.quiet = options.quiet
         self.verbose = options.verbose
         self.console = console
-        drawsBar = format == .text && !quiet && isatty(STDOUT_FILENO) == 1
+        drawsBar = console.json == nil && !quiet && isatty(STDOUT_FILENO) == 1
     }
 
     var runID: RunID {
@@ -64,13 +63,26 @@ final class RunProgress: RunObserver {
     /// named in capitals, an exclude that matches nothing), and `plan` and a run without `-q` say them.
     func planned(_ warnings: [PlanWarning]) {
         guard !quiet else { return }
-        for warning in warnings { console.error("warning: \(warning)\n") }
+        self.warnings.withLock { $0 += warnings }
+    }
+
+    /// Says the plan's warnings not said yet: at the run's start, or after a run that never started (a held lock).
+    func tellWarnings() {
+        let held = warnings.withLock { held in
+            defer { held = [] }
+            return held
+        }
+        for warning in held {
+            console.error("warning: \(warning)\n", members: ["path": .string(warning.path), "problem": .string(warning.problem)])
+        }
     }
 
     func started(_ run: StartedRun) {
         id.withLock { $0 = run.runID }
+        console.json?.about(run.runID)
         pings?.start(run.runID)
         announce()
+        tellWarnings()
         if case let .new(forecast) = run.origin {
             if let reason = index?.record(run.runID, stateDirectory: run.stateDirectory) {
                 console.error("warning: run \(run.runID) is not in the run index (\(reason)); name its ledger with --state-dir \(run.stateDirectory)\n")
@@ -92,12 +104,14 @@ final class RunProgress: RunObserver {
     }
 
     func stopping(_ reason: RunStop.Reason) {
-        switch reason {
+        let (text, members): (String, [String: JSONValue]) = switch reason {
         case let .signal(number):
-            console.error("run \(runID): signal \(number); stopping (a second signal exits at once)\n")
+            ("run \(runID): signal \(number); stopping (a second signal exits at once)", ["signal": .integer(Int64(number))])
         case let .deadline(limit):
-            console.error("run \(runID): --max-duration \(ConfigUnits.formatDuration(limit)) reached; stopping\n")
+            ("run \(runID): --max-duration \(ConfigUnits.formatDuration(limit)) reached; stopping", ["max_duration_ms": .integer(limit.milliseconds)])
         }
+        guard let json = console.json else { return console.error(text + "\n") }
+        console.errorLine(json.object("run.stopping", message: text, members: members))
     }
 
     func ended(_ outcome: RunOutcome) {
@@ -109,42 +123,24 @@ final class RunProgress: RunObserver {
     /// The run's first line: its ID (text), or a `run.started` object; nothing with `--quiet`.
     private func announce() {
         guard !quiet else { return }
-        switch format {
-        case .text: console.line(runID.rawValue)
-        case .json: console.line(object("run.started", message: "").serialized)
-        }
+        console.line(console.json.map { $0.object("run.started").serialized } ?? runID.rawValue)
     }
 
     /// A `--stats` line: the figures so far, as text (`stats: …`) or a `run.stats` object.
     func stats() {
         guard id.withLock({ $0 }) != nil else { return }
-        switch format {
-        case .text:
-            screen.withLock { _ in
-                if bar != nil { console.out(ProgressBar.erase) }
-                console.line("stats: " + tally.figures)
-                if let bar { console.out(bar.line) }
-            }
-        case .json:
-            console.line(object("run.stats", message: tally.figures).serialized)
+        if let json = console.json { return console.line(json.object("run.stats", message: tally.figures).serialized) }
+        screen.withLock { _ in
+            if bar != nil { console.out(ProgressBar.erase) }
+            console.line("stats: " + tally.figures)
+            if let bar { console.out(bar.line) }
         }
     }
 
     /// A line about the run as a whole (files skipped, files run again); nothing with `--quiet`.
     private func note(_ event: String, _ text: String) {
         guard !quiet else { return }
-        switch format {
-        case .text: console.line(text)
-        case .json: console.line(object(event, message: text).serialized)
-        }
-    }
-
-    /// A JSON line's object: its time, event and run, and `message` when there is one.
-    private func object(_ event: String, message: String, more: [String: JSONValue] = [:]) -> JSONValue {
-        var members: [String: JSONValue] = ["time": .string(UTCDateTime(clock.now).iso8601Text), "event": .string(event),
-                                            "run_id": .string(runID.rawValue)]
-        if !message.isEmpty { members["message"] = .string(message) }
-        return .object(members.merging(more) { $1 })
+        console.line(text, event: event)
     }
 
     /// Sets the bar's totals and draws it, on a terminal.
@@ -174,24 +170,22 @@ final class RunProgress: RunObserver {
         tally.record(event)
         guard verbose || Self.isShown(event), !quiet || Self.failures.contains(event.kind) else { return }
         let detail = ShardEventText.detail(event.detail)
-        switch format {
-        case .text:
+        guard let json = console.json else {
             let line = "shard \(event.shard): \(event.kind.rawValue)" + (detail.isEmpty ? "" : " (\(detail))")
-            screen.withLock { _ in
+            return screen.withLock { _ in
                 if bar != nil { console.out(ProgressBar.erase) }
                 Self.failures.contains(event.kind) ? console.error(line + "\n") : console.line(line)
                 if let bar { console.out(bar.line) }
             }
-        case .json:
-            var more: [String: JSONValue] = ["shard": .integer(Int64(event.shard))]
-            if let file = event.file { more["file"] = .string(file) }
-            if let failure = event.failure {
-                more["code"] = .string(failure.code.rawValue)
-                more["retryable"] = .bool(failure.isRetryable)
-            }
-            let line = object("shard.\(event.kind.rawValue)", message: detail, more: more)
-            Self.failures.contains(event.kind) ? console.errorLine(line) : console.line(line.serialized)
         }
+        var members: [String: JSONValue] = ["shard": .integer(Int64(event.shard))]
+        if let file = event.file { members["file"] = .string(file) }
+        if let failure = event.failure {
+            members["code"] = .string(failure.code.rawValue)
+            members["retryable"] = .bool(failure.isRetryable)
+        }
+        let line = json.object("shard.\(event.kind.rawValue)", message: detail, members: members)
+        Self.failures.contains(event.kind) ? console.errorLine(line) : console.line(line.serialized)
     }
 
     /// The run's end: its summary line; with `--quiet`, nothing for a finished run (cron mails nothing), else the run ID first.
@@ -205,16 +199,19 @@ final class RunProgress: RunObserver {
             + ((files[.knownBad] ?? 0) > 0 ? "\(files[.knownBad] ?? 0) known bad, " : "")
             + "\(files[.pending] ?? 0) pending; "
             + "\(ConfigUnits.formatDuration(elapsed))"
-        switch format {
-        case .text:
-            screen.withLock { _ in
+        guard let json = console.json else {
+            return screen.withLock { _ in
                 if bar != nil { console.out(ProgressBar.erase) }
                 if quiet { console.line(runID.rawValue) }
                 console.line(text)
             }
-        case .json:
-            if quiet { console.line(object("run.started", message: "").serialized) }
-            console.line(object("run.summary", message: text, more: ["state": .string(summary.record.state.rawValue)]).serialized)
         }
+        if quiet { console.line(json.object("run.started").serialized) }
+        console.line(json.object("run.summary", message: text, members: [
+            "state": .string(summary.record.state.rawValue),
+            "shards": .integer(Int64(summary.record.shardCount)), "shards_by_state": ReportJSON.counts(shards),
+            "files": .integer(Int64(summary.record.fileCount)), "files_by_state": ReportJSON.counts(files),
+            "bytes": .integer(summary.record.bytes), "bytes_sent": .integer(tally.bytesSent), "elapsed_ms": .integer(elapsed.milliseconds),
+        ]).serialized)
     }
 }
