@@ -73,7 +73,7 @@ import Testing
         let environment = ["TL_SECRET": secret]
         let state = directory.url.appendingPathComponent("job/state")
 
-        let first = try await BinaryRunner.run(["run", "job/faulty.yaml"], in: directory.url, environment: environment)
+        let first = try await BinaryRunner.run(["run", "job/faulty.yaml", "-v"], in: directory.url, environment: environment)
         #expect(first.status == 0 || first.status == 1, "\(first.stdout)\(first.stderr)")
         let runID = try #require(Self.runID(first), "\(first.stdout)\(first.stderr)")
         let afterRun = try await RunInspection.read(stateDirectory: state, runID: runID)
@@ -128,7 +128,7 @@ import Testing
         let listing = AssemblyListing(baseURL: endpoint, key: Self.key, secret: secret)
 
         // The fourth creation waits for the service's minute; --max-duration stops the run rather than the test waiting.
-        let stopped = try await BinaryRunner.run(["run", "job/limited.yaml", "--max-duration", "5s"], in: directory.url, environment: environment)
+        let stopped = try await BinaryRunner.run(["run", "job/limited.yaml", "--max-duration", "5s", "-v"], in: directory.url, environment: environment)
         #expect(stopped.status == 2, "\(stopped.stdout)\(stopped.stderr)")
         #expect(stopped.stdout.contains("retrying (RATE_LIMIT_REACHED: waiting"), "\(stopped.stdout)")
         #expect(!stopped.stderr.contains("failed"), "\(stopped.stderr)")

@@ -98,6 +98,26 @@ import Glibc
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty, "cron mails nothing: \(quiet.stdout)\(quiet.stderr)")
     }
 
+    @Test func withoutVerboseANightOfManyShardsIsAShortMailAndVerboseSaysEveryStep() async throws {
+        let directory = try await Self.job()
+        let manifest = directory.url.appendingPathComponent("job/m.yaml")
+        let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "shards: {files: 5}", with: "shards: {files: 1}")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        for index in 1...25 { try directory.write("job/in/broken-\(index).png", "not a png") }
+
+        let night = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        let verbose = try await BinaryRunner.run(["run", "job/m.yaml", "--force", "-v"], in: directory.url)
+
+        #expect(night.status == 1, "\(night.stderr)")
+        let out = night.stdout.split(separator: "\n"), err = night.stderr.split(separator: "\n")
+        let runID = try #require(out.first.map(String.init))
+        #expect(out.count == 2 && out.last?.hasPrefix("run \(runID) failed: shards 12 done, 25 failed") == true, "the run ID and the summary: \(night.stdout)")
+        #expect(err.count == 21 && err.dropLast().allSatisfy { $0.contains(": failed (IMAGE_RESIZE_ERROR") }, "\(night.stderr)")
+        #expect(err.last == "5 more failures not shown; report \(runID) --failed lists the failed files", "\(night.stderr)")
+        #expect(verbose.status == 1 && verbose.stdout.split(separator: "\n").count > 37 * 3, "\(verbose.stdout)")
+        #expect(verbose.stderr.split(separator: "\n").count == 25 && !verbose.stderr.contains("not shown"), "\(verbose.stderr)")
+    }
+
     @Test func noMatchingInputIsRefusedBeforeAnythingIsRecorded() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("m.yaml", "version: 1\nname: none\ninputs: {include: \"in/*.png\"}\nresize: {width: 10}\n")
@@ -275,7 +295,7 @@ import Glibc
 
     @Test func onATerminalAProgressBarStaysBelowTheEventLines() async throws {
         let directory = try await Self.job()
-        let command = "\(BinaryRunner.binary.path) run job/m.yaml"
+        let command = "\(BinaryRunner.binary.path) run job/m.yaml -v"
         let outcome = try await BinaryRunner.run(["-qec", command, "/dev/null"], in: directory.url,
                                            executable: URL(fileURLWithPath: "/usr/bin/script"))
         #expect(outcome.status == 0, "\(outcome.stdout)")

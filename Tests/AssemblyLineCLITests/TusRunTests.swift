@@ -52,7 +52,8 @@ import Testing
         await ledger.close()
         #expect(confirmed > 0 && confirmed < Self.size, "the kill came half way: \(confirmed) of \(Self.size) confirmed")
 
-        let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state", "--log-format", "json"], in: directory.url)
+        let resumed = try await BinaryRunner.run(["resume", runID.rawValue, "--state-dir", "job/state", "--log-format", "json", "-v"],
+                                                 in: directory.url)
         #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
         let uploaded = try #require(Self.detail(of: "uploaded", in: resumed.stdout), "\(resumed.stdout)")
         let words = uploaded.split(separator: " ")

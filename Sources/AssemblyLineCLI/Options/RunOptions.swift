@@ -7,7 +7,7 @@ struct RunOptions: Sendable {
     static let specs = [
         OptionSpec(name: "max-duration", valueName: "duration", help: "Stop in order after this long (such as 45m), as on a signal."),
         OptionSpec(name: "quiet", help: "Print nothing when every file is done, not even the plan's warnings; else the failures, the run ID and the summary.", short: "q"),
-        OptionSpec(name: "verbose", help: "Print every step of every shard (signed, uploaded, executing too).", short: "v"),
+        OptionSpec(name: "verbose", help: "Print every step of every shard and every failure; without it, the first 20 failures and the summary.", short: "v"),
         OptionSpec(name: "log-format", valueName: "format", help: "text (default) or json, one object a line."),
         OptionSpec(name: "stats", valueName: "duration", help: "Print the figures so far (shards, files, bytes, rates, ETA) this often, such as 1m."),
         OptionSpec(name: "metrics-file", valueName: "path",

@@ -6,8 +6,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// The CLI's observer of a run: prints its shard events, one line each (text or JSON), only failures
-/// with `--quiet` (no plan warnings either), never a secret; records a new run in the run index.
+/// The CLI's observer of a run: prints its run ID, notes and summary, its first failures (every shard event
+/// with `-v`), one line each (text or JSON), never a secret; with `--quiet` only failures and, when the run
+/// did not finish, its ID and summary; records a new run in the run index.
 ///
 /// On a terminal (text format, not `--quiet`) a progress bar stays below the lines. As JSON Lines (the
 /// console's ``Console/json``), every line is one object with `time`, `event` and `run_id`, and `shard`,
@@ -24,6 +25,8 @@ final class RunProgress: RunObserver {
     private let id = Mutex<RunID?>(nil)
     /// The plan's warnings until the run starts (or never does: ``tellWarnings()``).
     private let warnings = Mutex<[PlanWarning]>([])
+    /// The failures reported so far, said or not.
+    private let failureCount = Mutex(0)
     let quiet: Bool
     /// Every event gets a line, not only those in ``shown``.
     let verbose: Bool
@@ -156,25 +159,26 @@ final class RunProgress: RunObserver {
         screen.withLock { _ in console.out(ProgressBar.erase + bar.line) }
     }
 
-    /// The events worth a line: what a shard started, finished, retried or failed with; `uploaded` only with
-    /// a detail (tus uploads say what they sent; a multipart creation uploads as it is created).
-    static let shown: Set<ShardEvent.Kind> = [.created, .completed, .downloaded, .retrying, .restarted, .failed, .fileFailed]
-
-    static func isShown(_ event: ShardEvent) -> Bool {
-        shown.contains(event.kind) || (event.kind == .uploaded && event.detail != .none)
-    }
-    /// The events that are failures: on stderr, and shown even with `--quiet`.
+    /// The events that are failures: on stderr, and the only shard events said without `-v` (``failuresSaid`` of them).
     static let failures: Set<ShardEvent.Kind> = [.failed, .fileFailed]
+    /// The failures said without `-v`, so that a night's output stays a short mail whatever its shards; a line
+    /// before the summary counts the rest, which `report RUN --failed` lists.
+    static let failuresSaid = 20
 
+    /// A line for every event with `-v`; else a line for each of the first ``failuresSaid`` failures.
     func report(_ event: ShardEvent) {
         tally.record(event)
-        guard verbose || Self.isShown(event), !quiet || Self.failures.contains(event.kind) else { return }
+        let isFailure = Self.failures.contains(event.kind)
+        guard verbose || isFailure && failureCount.withLock({ count in
+            count += 1
+            return count <= Self.failuresSaid
+        }) else { return }
         let detail = ShardEventText.detail(event.detail)
         guard let json = console.json else {
             let line = "shard \(event.shard): \(event.kind.rawValue)" + (detail.isEmpty ? "" : " (\(detail))")
             return screen.withLock { _ in
                 if bar != nil { console.out(ProgressBar.erase) }
-                Self.failures.contains(event.kind) ? console.error(line + "\n") : console.line(line)
+                isFailure ? console.error(line + "\n") : console.line(line)
                 if let bar { console.out(bar.line) }
             }
         }
@@ -185,12 +189,15 @@ final class RunProgress: RunObserver {
             members["retryable"] = .bool(failure.isRetryable)
         }
         let line = json.object("shard.\(event.kind.rawValue)", message: detail, members: members)
-        Self.failures.contains(event.kind) ? console.errorLine(line) : console.line(line.serialized)
+        isFailure ? console.errorLine(line) : console.line(line.serialized)
     }
 
-    /// The run's end: its summary line; with `--quiet`, nothing for a finished run (cron mails nothing), else the run ID first.
+    /// The run's end: how many failures went unsaid, and its summary line; with `--quiet`, nothing for a finished run
+    /// (cron mails nothing), else the run ID first.
     private func summary(_ summary: RunSummary, elapsed: Duration) {
         if quiet && summary.record.state == .finished { return }
+        let unsaid = verbose ? 0 : failureCount.withLock { $0 } - Self.failuresSaid
+        let unsaidText = "\(CountText.of(unsaid, "more failure")) not shown; report \(runID) --failed lists the failed files"
         let shards = summary.shardsByState, files = summary.filesByState
         let text = "run \(runID) \(summary.record.state): shards \(shards[.downloaded] ?? 0) done, \(shards[.failed] ?? 0) failed, "
             + "\(summary.unfinishedShards - (shards[.failed] ?? 0)) unfinished; files \(files[.done] ?? 0) done, "
@@ -202,10 +209,12 @@ final class RunProgress: RunObserver {
         guard let json = console.json else {
             return screen.withLock { _ in
                 if bar != nil { console.out(ProgressBar.erase) }
+                if unsaid > 0 { console.error(unsaidText + "\n") }
                 if quiet { console.line(runID.rawValue) }
                 console.line(text)
             }
         }
+        if unsaid > 0 { console.errorLine(json.object("run.failures_not_shown", message: unsaidText, members: ["count": .integer(Int64(unsaid))])) }
         if quiet { console.line(json.object("run.started").serialized) }
         console.line(json.object("run.summary", message: text, members: [
             "state": .string(summary.record.state.rawValue),
