@@ -293,6 +293,27 @@ import Glibc
         #expect(shards.allSatisfy { $0.objectValue?["duration_ms"]?.integerValue.map { $0 > 0 } == true })
     }
 
+    @Test func aRunWaitingForItsCreationsBudgetSaysSoWithVerboseInItsStatsAndOnItsBar() async throws {
+        // Three shards, two at a time, one creation a minute set in the manifest (the embedded service has no budget of its own):
+        // the second waits a minute, the last two; --max-duration stops the run rather than the test waiting.
+        let directory = try await Self.job()
+        let manifest = directory.url.appendingPathComponent("job/m.yaml")
+        try (String(contentsOf: manifest, encoding: .utf8) + "limits: {creations_per_minute: 1}\n").write(to: manifest, atomically: true, encoding: .utf8)
+
+        let verbose = try await BinaryRunner.run(["run", "job/m.yaml", "-v", "--stats", "300ms", "--max-duration", "2s"], in: directory.url)
+        let command = "\(BinaryRunner.binary.path) run job/m.yaml --force --max-duration 1500ms"
+        let terminal = try await BinaryRunner.run(["-qec", command, "/dev/null"], in: directory.url, executable: URL(fileURLWithPath: "/usr/bin/script"))
+
+        #expect(verbose.status == 2, "\(verbose.stderr)")
+        #expect(verbose.stdout.contains("\ncreations wait 1m for the creations budget (limits.creations_per_minute: 1); "
+            + "the last can start in 2m at the earliest\n"), "\(verbose.stdout)")
+        let stats = verbose.stdout.split(separator: "\n").filter { $0.hasPrefix("stats: ") }
+        #expect(!stats.isEmpty && stats.allSatisfy { $0.contains("  waiting ") && $0.contains(" for the creations budget  ETA ") }, "\(stats)")
+        #expect(stats.allSatisfy { $0.hasSuffix("ETA 2m") || $0.contains("ETA 1m") }, "the time left counts the wait for the last shard: \(stats)")
+        #expect(terminal.stdout.contains(" for the creations budget  ETA "), "\(terminal.stdout)")
+        #expect(!terminal.stdout.contains("creations wait"), "the wait's line is for -v: \(terminal.stdout)")
+    }
+
     @Test func onATerminalAProgressBarStaysBelowTheEventLines() async throws {
         let directory = try await Self.job()
         let command = "\(BinaryRunner.binary.path) run job/m.yaml -v"

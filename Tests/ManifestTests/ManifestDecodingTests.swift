@@ -77,7 +77,8 @@ import Testing
         #expect(manifest.upload == UploadSettings(mode: .tus, chunkSize: 512 << 10, checksums: false))
         #expect(manifest.retry == RetrySettings(attempts: 7, baseDelay: .milliseconds(500), maxDelay: .seconds(2_700)))
         #expect(manifest.poll == PollSettings(interval: .seconds(2), maxInterval: .seconds(60), timeout: .seconds(7_200)))
-        #expect(manifest.limits == RateLimits(creationsPerMinute: 120, statusRequestsPerSecond: 3))
+        #expect(manifest.limits == RateLimits(creationsPerMinute: 120, statusRequestsPerSecond: 3, setsCreationsPerMinute: true),
+                "a budget the manifest sets applies to the embedded service too")
         #expect(manifest.resultLimits == ResultLimits(maxResultsPerFile: 4, maxResultSize: 64 << 20))
         #expect(manifest.output.dir == "/srv/out")
         #expect(manifest.stateDir == "/jobs/state")

@@ -136,12 +136,14 @@ final class RecordingObserver: RunObserver {
     let warnings = Recorder<PlanWarning>()
     let starts = Recorder<StartedRun>()
     let events = Recorder<ShardEvent>()
+    let waits = Recorder<CreationWait>()
     let stops = Recorder<RunStop.Reason>()
     let outcomes = Recorder<RunOutcome>()
 
     func planned(_ warnings: [PlanWarning]) { warnings.forEach(self.warnings.append) }
     func started(_ run: StartedRun) { starts.append(run) }
     func report(_ event: ShardEvent) { events.append(event) }
+    func waiting(_ wait: CreationWait) { waits.append(wait) }
     func sent(_ bytes: Int64) {}
     func stopping(_ reason: RunStop.Reason) { stops.append(reason) }
     func ended(_ outcome: RunOutcome) { outcomes.append(outcome) }

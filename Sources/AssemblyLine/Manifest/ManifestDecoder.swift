@@ -210,7 +210,8 @@ struct ManifestSections {
         let rates = RateLimits(
             creationsPerMinute: section?.int("creations_per_minute", in: ManifestDefaults.creationsPerMinuteRange) ?? ManifestDefaults.creationsPerMinute,
             statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond,
-            partitionShare: section?.choice("partition_share", as: RateLimits.PartitionShare.self) ?? .split)
+            partitionShare: section?.choice("partition_share", as: RateLimits.PartitionShare.self) ?? .split,
+            setsCreationsPerMinute: section?.has("creations_per_minute") == true)
         let results = ResultLimits(
             maxResultsPerFile: section?.int("max_results_per_file", in: ManifestDefaults.maxResultsPerFileRange) ?? ManifestDefaults.maxResultsPerFile,
             maxResultSize: section?.size("max_result_size", in: ManifestDefaults.maxResultSizeRange) ?? ManifestDefaults.maxResultSize)

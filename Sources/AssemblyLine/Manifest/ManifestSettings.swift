@@ -85,6 +85,9 @@ package struct RateLimits: Sendable, Hashable {
     package var statusRequestsPerSecond: Int
     /// How a partition of a batch takes the account's budget (``Manifest/partitioned(_:)``).
     package var partitionShare: PartitionShare = .split
+    /// Whether the manifest sets `limits.creations_per_minute`: the default is for an account's budget, which the
+    /// embedded service has none of (``Governor``).
+    package var setsCreationsPerMinute = false
 
     /// `limits.partition_share`.
     package enum PartitionShare: String, Sendable, Hashable, CaseIterable {

@@ -7,23 +7,39 @@
 /// answered a creation with a rate limit, creations wait out its hint and from then on are spaced
 /// evenly across the minute: the account's budget is shared with others, and a second burst would
 /// meet the same refusal.
+///
+/// The creations budget is the account's: it applies to an endpoint URL, default or not, and to the
+/// embedded service, which has no account, only when the manifest sets `limits.creations_per_minute`.
+/// Each creation held back is told (`waiting`), with the earliest the last of the run's creations still
+/// ahead can go, so that a progress bar says the run waits and counts the wait in its time left.
 package actor Governor {
     package let uploads: AsyncSemaphore
     package let downloads: AsyncSemaphore
-    private var creations: SlidingWindowBudget
+    /// The creations budget; nil when none applies (the embedded service, unless the manifest sets one).
+    private var creations: SlidingWindowBudget?
     /// Set by the first rate-limited creation: from then on creations are `evenSpacing` apart.
     private var spacedEvenly = false
     private let evenSpacing: Duration
     private var creationsBlockedUntil: ContinuousClock.Instant
     private var lastCreation: ContinuousClock.Instant?
+    /// The run's shards still to create an Assembly (a retry's new Assembly is not foreseen).
+    private var creationsAhead: Int
     private let statusLimit: Int
     private var statusBudgets: [String: SlidingWindowBudget] = [:]
     private let clock: any PipelineClock
+    private let waiting: @Sendable (CreationWait) -> Void
 
-    package init(limits: RateLimits, concurrency: ConcurrencyLimits, clock: any PipelineClock = SystemClock()) {
+    /// - Parameters:
+    ///   - embeddedEndpoint: the run's service is the embedded one: no creations budget unless `limits` sets one.
+    ///   - creationsAhead: the shards of the run that will create an Assembly.
+    ///   - waiting: told of each creation held back, before it waits.
+    package init(limits: RateLimits, concurrency: ConcurrencyLimits, embeddedEndpoint: Bool = false, creationsAhead: Int = 0,
+                 clock: any PipelineClock = SystemClock(), waiting: @escaping @Sendable (CreationWait) -> Void = { _ in }) {
         self.clock = clock
+        self.waiting = waiting
+        self.creationsAhead = creationsAhead
         let perMinute = max(limits.creationsPerMinute, 1)
-        creations = SlidingWindowBudget(limit: perMinute, window: .seconds(60))
+        creations = embeddedEndpoint && !limits.setsCreationsPerMinute ? nil : SlidingWindowBudget(limit: perMinute, window: .seconds(60))
         evenSpacing = .milliseconds(60_000 / Int64(perMinute))
         statusLimit = max(limits.statusRequestsPerSecond, 1)
         uploads = AsyncSemaphore(limit: concurrency.uploads)
@@ -31,14 +47,22 @@ package actor Governor {
         creationsBlockedUntil = clock.instant
     }
 
-    /// Waits until one more Assembly may be created within the budget.
+    /// Waits until one more Assembly may be created within the budget, telling the wait when there is one.
     package func awaitCreation() async throws {
-        var earliest = max(clock.instant, creationsBlockedUntil)
+        let now = clock.instant
+        var earliest = max(now, creationsBlockedUntil)
         if spacedEvenly, let lastCreation {
             earliest = max(earliest, lastCreation + evenSpacing)
         }
-        let slot = creations.reserve(at: earliest)
+        let slot = creations?.reserve(at: earliest) ?? earliest
         lastCreation = slot
+        creationsAhead = max(creationsAhead - 1, 0)
+        if slot > now {
+            var last = creations?.lastSlot(ofNext: creationsAhead, from: slot) ?? slot
+            if spacedEvenly { last = max(last, slot + evenSpacing * creationsAhead) }
+            let cause: CreationWait.Cause = if let creations, slot > earliest { .budget(perMinute: creations.limit) } else { .serviceRateLimit }
+            waiting(CreationWait(cause: cause, asked: now, until: slot, lastCreation: last))
+        }
         try await clock.sleep(until: slot)
     }
 

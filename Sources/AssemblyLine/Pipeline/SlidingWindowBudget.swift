@@ -29,4 +29,19 @@ struct SlidingWindowBudget: Sendable {
         oldest = (oldest + 1) % limit
         return slot
     }
+
+    /// The earliest instant the last of `count` more events could go, were each to reserve its slot from `start` on
+    /// as soon as it may; nothing is counted, and it takes the same time for any `count`.
+    ///
+    /// Past the slots held, event `i` (counting every slot, oldest first) goes at `max(start, slot[i - limit] + window)`:
+    /// the last goes `r` windows after the slot `r × limit` before it, one of the slots held or of the burst still free.
+    func lastSlot(ofNext count: Int, from start: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        guard count > 0 else { return start }
+        let last = slots.count + count - 1
+        let rounds = last < limit ? 0 : (last - limit) / limit + 1
+        let index = last - rounds * limit
+        let base = index < slots.count ? slots[(slots.count < limit ? index : (oldest + index) % limit)] : max(start, slots.last ?? start)
+        guard rounds > 0 else { return max(start, base) }
+        return max(start + window * (rounds - 1), base + window * rounds)
+    }
 }

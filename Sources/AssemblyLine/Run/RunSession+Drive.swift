@@ -96,7 +96,9 @@ extension RunSession {
                 : nil,
             params: AssemblyParams(key: ports.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL,
                                    tags: AssemblyParams.tags(batch: started.batch, partition: started.partition)),
-            governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency, clock: ports.clock),
+            governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency, embeddedEndpoint: ports.endpointIsEmbedded,
+                               creationsAhead: started.shards.count { [.planned, .signed, .failed].contains($0.state) }, clock: ports.clock,
+                               waiting: { observer.waiting($0) }),
             retry: retry, poll: manifest.poll, output: manifest.output, resultLimits: manifest.resultLimits,
             report: { observer.report($0) }, checkpoint: ports.checkpoint, sent: { observer.sent($0) },
             clock: ports.clock, seed: ports.seed)

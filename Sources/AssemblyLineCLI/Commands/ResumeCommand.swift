@@ -50,7 +50,7 @@ struct ResumeCommand: CLICommand {
             let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
             let pings = PingMonitor.make(manifest.monitoring, console: context.console)
             let console = pings?.console ?? context.console
-            let progress = RunProgress(options: options, console: console, index: nil, pings: pings)
+            let progress = RunProgress(options: options, console: console, clock: context.clock, index: nil, pings: pings)
             try await PingMonitor.reporting(pings, configuration: Self.configuration, progress: progress) { [shardFilter, options] in
                 let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
                     try await session.resume(record, shards: shardFilter, maxDuration: options.maxDuration, observer: progress, stop: stop)

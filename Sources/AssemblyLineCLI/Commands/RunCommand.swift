@@ -43,8 +43,8 @@ struct RunCommand: CLICommand {
         }
         let pings = PingMonitor.make(manifest.monitoring, console: context.console)
         let console = pings?.console ?? context.console
-        let progress = RunProgress(options: options, console: console, index: RunIndex(environment: ProcessInfo.processInfo.environment),
-                                   pings: pings)
+        let progress = RunProgress(options: options, console: console, clock: context.clock,
+                                   index: RunIndex(environment: ProcessInfo.processInfo.environment), pings: pings)
         try await PingMonitor.reporting(pings, configuration: Self.configuration, progress: progress) { [plan, options] in
             let outcome = try await RunSupervision.run(signals, options: options, progress: progress) { stop in
                 defer { progress.tellWarnings() }

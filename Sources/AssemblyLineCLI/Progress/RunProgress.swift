@@ -32,7 +32,7 @@ final class RunProgress: RunObserver {
     let verbose: Bool
     let console: Console
     /// The figures, counted always; drawn as a bar on a terminal only (``drawsBar``).
-    let tally = ProgressBar()
+    let tally: ProgressBar
     let drawsBar: Bool
     /// The bar when it is drawn.
     var bar: ProgressBar? { drawsBar ? tally : nil }
@@ -43,7 +43,9 @@ final class RunProgress: RunObserver {
     /// The monitor told of the run's start, if the manifest names one.
     private let pings: PingMonitor?
 
-    init(options: RunOptions, console: Console, index: RunIndex?, pings: PingMonitor? = nil) {
+    /// - Parameter clock: the command's clock, for the bar's rates and time left.
+    init(options: RunOptions, console: Console, clock: any PipelineClock, index: RunIndex?, pings: PingMonitor? = nil) {
+        tally = ProgressBar(clock: clock)
         self.index = index
         self.pings = pings
         self.quiet = options.quiet
@@ -151,6 +153,24 @@ final class RunProgress: RunObserver {
         tally.start(shards)
         guard let bar else { return }
         console.out(bar.line)
+    }
+
+    /// Keeps a creation the run's pace holds back for the figures, redraws the bar, and, with `-v`, says when creations start to wait.
+    func waiting(_ wait: CreationWait) {
+        let stalls = tally.record(wait)
+        guard verbose, stalls else {
+            if let bar { screen.withLock { _ in console.out(ProgressBar.erase + bar.line) } }
+            return
+        }
+        let text = CreationWaitText.line(wait)
+        guard let json = console.json else {
+            return screen.withLock { _ in
+                if bar != nil { console.out(ProgressBar.erase) }
+                console.line(text)
+                if let bar { console.out(bar.line) }
+            }
+        }
+        console.line(json.object("run.waiting", message: text, members: CreationWaitText.members(wait)).serialized)
     }
 
     /// Counts file bytes sent, and redraws the bar now and then, on a terminal.

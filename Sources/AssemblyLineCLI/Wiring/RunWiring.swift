@@ -89,6 +89,8 @@ struct RunWiring: RunAdapters {
         // The run is the embedded service's only client: it may use every connection slot.
         var configuration = LocalServiceConfiguration(port: previous ?? 0, dataDirectory: directory, credentials: credentials)
         configuration.maxConnectionsPerAddress = configuration.maxConnections
+        // No account stands behind it: no creations budget either, unless the manifest sets one (``Governor``).
+        configuration.creationsPerMinute = 0
         // The inputs are the run's own files: a copy of each night's uploads would only fill the state directory.
         configuration.dropsUploadsOnceFetched = true
         let service: RunningService
