@@ -105,6 +105,19 @@ import Testing
              expect: { outcome in
                  #expect(outcome.files["a.png"]?.code == "RESULT_TOO_LARGE")
              }),
+        Case(name: "a result that declares no size and has no Content-Length stops at limits.max_undeclared_result_size (issue 33)",
+             behaviour: .init(status: { assembly in
+                 MisbehavingService.completed(assembly, results: [MisbehavingService.entry(assembly, field: "file_0", name: "a.png", declared: false),
+                                                MisbehavingService.entry(assembly, field: "file_1", name: "b.png")])
+             }, result: { name in
+                 name == "file_0" ? HTTPResponse(status: 200, body: .stream(EndlessBody())) : MisbehavingService.bytes(MisbehavingService.content(of: name))
+             }),
+             manifest: "limits: {max_undeclared_result_size: 1MiB}\n",
+             expect: { outcome in
+                 #expect(outcome.files["a.png"]?.code == "RESULT_TOO_LARGE")
+                 #expect((outcome.run.stdout + outcome.run.stderr).contains("ran past limits.max_undeclared_result_size (1048576 bytes)"),
+                         "\(outcome.run.stdout)\(outcome.run.stderr)")
+             }),
         Case(name: "a status at two bytes a second ends at the poll timeout (item 7)",
              behaviour: .init(status: { _ in
                  HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: .stream(TrickleBody(#"{"ok":"ASSEMBLY_EXECUTING"}"#)))

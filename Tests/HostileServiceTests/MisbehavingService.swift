@@ -98,11 +98,14 @@ final class MisbehavingService: Sendable {
             + #""results":{"resize":[\#(results.joined(separator: ","))]}}"#)
     }
 
-    /// An honest result entry of `field`, named `name` (the input's stem and `.png`), served from `/r/<field>`.
-    static func entry(_ assembly: Assembly, field: String, name: String, served: String? = nil, url: String? = nil) -> String {
+    /// An honest result entry of `field`, named `name` (the input's stem and `.png`), served from `/r/<field>`;
+    /// `declared` false leaves out its `size` and `md5hash`, as node-sdk's schema allows.
+    static func entry(_ assembly: Assembly, field: String, name: String, served: String? = nil, url: String? = nil,
+                      declared: Bool = true) -> String {
         let bytes = content(of: served ?? field)
-        return #"{"id":"r-\#(served ?? field)","name":"\#(name)","ext":"png","field":"\#(field)","size":\#(bytes.count),"#
-            + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(url ?? "\(assembly.base)/r/\(served ?? field)")"}"#
+        let checks = declared ? #""size":\#(bytes.count),"md5hash":"\#(Hex.encode(Digest.md5(bytes)))","# : ""
+        return #"{"id":"r-\#(served ?? field)","name":"\#(name)","ext":"png","field":"\#(field)",\#(checks)"#
+            + #""ssl_url":"\#(url ?? "\(assembly.base)/r/\(served ?? field)")"}"#
     }
 
     /// The `file_<index>` fields of a multipart body, in order.

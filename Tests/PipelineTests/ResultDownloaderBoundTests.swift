@@ -5,17 +5,20 @@ import HTTPMessages
 import TestSupport
 import Testing
 
-/// A result's body stops at its declared size, or at `limits.max_result_size` when none is declared
-/// (or a larger one is): a service that streams on cannot fill the disk, and nothing reaches the output.
+/// A result's body stops at its declared size, at `limits.max_result_size` when a larger one is declared, or at
+/// `limits.max_undeclared_result_size` when none is: a service that streams on cannot fill the disk, and nothing
+/// reaches the output.
 @Suite struct ResultDownloaderBoundTests {
     static let url = "https://tmp.test/r/a.jpg"
 
     /// A downloader against a transport that answers the result with `served` bytes.
-    static func downloader(serving served: Int, maxResultSize: Int64) -> ResultDownloader {
+    static func downloader(serving served: Int, maxResultSize: Int64, maxUndeclared: Int64 = ManifestDefaults.maxUndeclaredResultSize)
+        -> ResultDownloader {
         let transport = ScriptedTransport()
         transport.script(.get, url) { _ in .bytes(200, Array(repeating: 7, count: served)) }
         let client = TransloaditClient(transport: transport, endpoint: "https://api2.test")
-        return ResultDownloader(client: client, digester: LibcryptoFileDigester(), maxResultSize: maxResultSize)
+        return ResultDownloader(client: client, digester: LibcryptoFileDigester(),
+                                limits: ResultLimits(maxResultSize: maxResultSize, maxUndeclaredResultSize: maxUndeclared))
     }
 
     static func result(declared size: Int64?, at path: String) -> NewResult {
@@ -24,14 +27,17 @@ import Testing
     }
 
     @Test(arguments: [
-        (declared: Int64?.some(3), max: Int64(1_000), served: 5_000, bound: "its declared 3 bytes"),
-        (declared: nil, max: 100, served: 101, bound: "limits.max_result_size (100 bytes)"),
-        (declared: 200, max: 100, served: 150, bound: "limits.max_result_size (100 bytes)"),
+        (declared: Int64?.some(3), max: Int64(1_000), undeclared: Int64(1_000), served: 5_000, bound: "its declared 3 bytes"),
+        (declared: nil, max: 100, undeclared: 1_000, served: 101, bound: "limits.max_result_size (100 bytes)"),
+        (declared: 200, max: 100, undeclared: 1_000, served: 150, bound: "limits.max_result_size (100 bytes)"),
+        (declared: nil, max: 1_000, undeclared: 100, served: 101, bound: "limits.max_undeclared_result_size (100 bytes)"),
+        (declared: 500, max: 1_000, undeclared: 100, served: 501, bound: "its declared 500 bytes"),
     ])
-    func aBodyPastItsBoundFailsTheResultAndLeavesNothing(declared: Int64?, max: Int64, served: Int, bound: String) async throws {
+    func aBodyPastItsBoundFailsTheResultAndLeavesNothing(declared: Int64?, max: Int64, undeclared: Int64, served: Int, bound: String)
+        async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("out/a.jpg")
-        let downloader = Self.downloader(serving: served, maxResultSize: max)
+        let downloader = Self.downloader(serving: served, maxResultSize: max, maxUndeclared: undeclared)
         await #expect(throws: TransloaditError(code: .resultTooLarge,
                                                message: "a.jpg of step thumb ran past \(bound); the download stopped there",
                                                isRetryable: true)) {
@@ -46,5 +52,12 @@ import Testing
         let fetched = try await Self.downloader(serving: 100, maxResultSize: 100).fetch(Self.result(declared: nil, at: path), shard: 0)
         #expect(fetched == 100)
         #expect(FileManager.default.contents(atPath: path)?.count == 100)
+    }
+
+    @Test func aDeclaredSizePastTheUndeclaredBoundIsDownloaded() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("out/a.jpg")
+        let downloader = Self.downloader(serving: 500, maxResultSize: 1_000, maxUndeclared: 100)
+        #expect(try await downloader.fetch(Self.result(declared: 500, at: path), shard: 0) == 500)
     }
 }

@@ -206,7 +206,7 @@ struct ManifestSections {
 
     private func limits(_ table: ConfigTable) -> (RateLimits, ResultLimits, maxUsage: Int64?) {
         let section = table.table("limits", keys: ["creations_per_minute", "status_per_second", "max_results_per_file", "max_result_size",
-                                                    "partition_share", "max_usage"])
+                                                    "max_undeclared_result_size", "partition_share", "max_usage"])
         let rates = RateLimits(
             creationsPerMinute: section?.int("creations_per_minute", in: ManifestDefaults.creationsPerMinuteRange) ?? ManifestDefaults.creationsPerMinute,
             statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond,
@@ -214,7 +214,9 @@ struct ManifestSections {
             setsCreationsPerMinute: section?.has("creations_per_minute") == true)
         let results = ResultLimits(
             maxResultsPerFile: section?.int("max_results_per_file", in: ManifestDefaults.maxResultsPerFileRange) ?? ManifestDefaults.maxResultsPerFile,
-            maxResultSize: section?.size("max_result_size", in: ManifestDefaults.maxResultSizeRange) ?? ManifestDefaults.maxResultSize)
+            maxResultSize: section?.size("max_result_size", in: ManifestDefaults.maxResultSizeRange) ?? ManifestDefaults.maxResultSize,
+            maxUndeclaredResultSize: section?.size("max_undeclared_result_size", in: ManifestDefaults.maxResultSizeRange)
+                ?? ManifestDefaults.maxUndeclaredResultSize)
         return (rates, results, section?.size("max_usage", in: ManifestDefaults.maxUsageRange))
     }
 

@@ -47,8 +47,10 @@ package enum ManifestDefaults {
     /// An Assembly's results per file it was sent: a thumbnail recipe gives a few; a hostile answer, thousands.
     package static let maxResultsPerFile = 100
     package static let maxResultsPerFileRange: ClosedRange<Int> = 1...100_000
-    /// A result whose size the service does not declare stops downloading here: 16 GiB.
+    /// The most bytes of any result, its declared size included: 16 GiB.
     package static let maxResultSize: Int64 = 16 << 30
+    /// A result whose size the service does not declare stops downloading here: 1 GiB.
+    package static let maxUndeclaredResultSize: Int64 = 1 << 30
     package static let maxResultSizeRange: ClosedRange<Int64> = 1...(1 << 40)
     /// `limits.max_usage`: none by default; from 1 MiB to 1 PiB.
     package static let maxUsageRange: ClosedRange<Int64> = (1 << 20)...(1 << 50)

@@ -102,12 +102,25 @@ package struct RateLimits: Sendable, Hashable {
 package struct ResultLimits: Sendable, Hashable {
     /// The most results an Assembly may give per file it was sent; past it the shard fails (`TOO_MANY_RESULTS`).
     package var maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile
-    /// The most bytes of one result whose size the service did not declare (`RESULT_TOO_LARGE` past it).
+    /// The most bytes of one result, whatever size it declares (`RESULT_TOO_LARGE` past it).
     package var maxResultSize: Int64 = ManifestDefaults.maxResultSize
+    /// The most bytes of one result whose size the service did not declare (`RESULT_TOO_LARGE` past it).
+    package var maxUndeclaredResultSize: Int64 = ManifestDefaults.maxUndeclaredResultSize
 
-    package init(maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile, maxResultSize: Int64 = ManifestDefaults.maxResultSize) {
+    package init(maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile, maxResultSize: Int64 = ManifestDefaults.maxResultSize,
+                 maxUndeclaredResultSize: Int64 = ManifestDefaults.maxUndeclaredResultSize) {
         self.maxResultsPerFile = maxResultsPerFile
         self.maxResultSize = maxResultSize
+        self.maxUndeclaredResultSize = maxUndeclaredResultSize
+    }
+
+    /// Where the download of a result that declares `size` (or nil) stops, and the name of that bound for messages.
+    package func bound(declared size: Int64?) -> (bytes: Int64, name: String) {
+        if let size, size <= maxResultSize { return (size, "its declared \(size) bytes") }
+        if size == nil, maxUndeclaredResultSize < maxResultSize {
+            return (maxUndeclaredResultSize, "limits.max_undeclared_result_size (\(maxUndeclaredResultSize) bytes)")
+        }
+        return (maxResultSize, "limits.max_result_size (\(maxResultSize) bytes)")
     }
 }
 

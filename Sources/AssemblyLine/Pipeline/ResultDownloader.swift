@@ -7,7 +7,8 @@ import Glibc
 ///
 /// A result already in place with the right size and MD5 (a run stopped between the rename and the
 /// ledger's commit) is kept and not fetched again. The body stops at the result's declared size
-/// (libcurl stops at `Content-Length`), or at `limits.max_result_size` when none is declared. The
+/// (libcurl stops at `Content-Length`), at `limits.max_result_size` when that is larger, or at
+/// `limits.max_undeclared_result_size` when the service declared none (``ResultLimits/bound(declared:)``). The
 /// temp file's name is the output's and the result's own (``temporaryPath(for:of:)``): two results
 /// never write one temp file, and one left by a killed process is overwritten by the next try of
 /// that result rather than left behind (the run lock keeps a second writer away).
@@ -17,16 +18,16 @@ package struct ResultDownloader: Sendable {
 
     package let client: TransloaditClient
     package let digester: any FileDigester
-    /// The most bytes of a result whose size the service did not declare.
-    package let maxResultSize: Int64
+    /// The most bytes of a result, declared or not.
+    package let limits: ResultLimits
     /// The paths the run's results of several inputs took, by shard.
     package let claims: OutputClaims
 
-    package init(client: TransloaditClient, digester: any FileDigester, maxResultSize: Int64 = ManifestDefaults.maxResultSize,
+    package init(client: TransloaditClient, digester: any FileDigester, limits: ResultLimits = ResultLimits(),
                  claims: OutputClaims = OutputClaims()) {
         self.client = client
         self.digester = digester
-        self.maxResultSize = maxResultSize
+        self.limits = limits
         self.claims = claims
     }
 
@@ -53,13 +54,12 @@ package struct ResultDownloader: Sendable {
         }
         let temporary = Self.temporaryPath(for: path, of: result)
         defer { unlink(temporary) }
-        let limit = min(result.size ?? maxResultSize, maxResultSize)
+        let bound = limits.bound(declared: result.size)
         let bytes: Int64
         do {
-            bytes = try await client.download(url: url, to: temporary, limit: limit, progress: progress)
+            bytes = try await client.download(url: url, to: temporary, limit: bound.bytes, progress: progress)
         } catch where error.code == .transportTooLarge {
-            let bound = result.size == limit ? "its declared \(limit) bytes" : "limits.max_result_size (\(limit) bytes)"
-            throw Self.failure(.resultTooLarge, "\(result.name) of step \(result.step) ran past \(bound); the download stopped there",
+            throw Self.failure(.resultTooLarge, "\(result.name) of step \(result.step) ran past \(bound.name); the download stopped there",
                                retryable: true)
         }
         try await BlockingFileWork.run { () -> Result<Void, TransloaditError> in

@@ -87,8 +87,7 @@ extension RunSession {
         let retry = RetryPolicy(manifest.retry)
         return PipelineContext(
             runID: runID, ledger: ports.ledger, client: client,
-            downloader: ResultDownloader(client: client, digester: adapters.digester, maxResultSize: manifest.resultLimits.maxResultSize,
-                                         claims: claims),
+            downloader: ResultDownloader(client: client, digester: adapters.digester, limits: manifest.resultLimits, claims: claims),
             signer: ports.signer,
             tus: manifest.upload.mode == .tus
                 ? TusUploader(transport: ports.transport, digester: adapters.digester, chunkSize: manifest.upload.chunkSize, retry: retry,

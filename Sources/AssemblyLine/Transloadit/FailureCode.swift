@@ -100,7 +100,8 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     package static let outputNameTooLong: FailureCode = "OUTPUT_NAME_TOO_LONG"
     /// An Assembly gave more results than `limits.max_results_per_file` allows for its files.
     package static let tooManyResults: FailureCode = "TOO_MANY_RESULTS"
-    /// A result's body ran past its declared size, its `Content-Length` or `limits.max_result_size`: the download stopped there.
+    /// A result's body ran past its declared size, its `Content-Length`, `limits.max_result_size` or, declaring no size,
+    /// `limits.max_undeclared_result_size`: the download stopped there.
     package static let resultTooLarge: FailureCode = "RESULT_TOO_LARGE"
     /// A result's URL is one the client does not fetch: not https (nor http from a loopback http endpoint),
     /// with credentials, or on a link-local or cloud metadata address, directly or through a redirect.
