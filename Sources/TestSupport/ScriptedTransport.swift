@@ -89,7 +89,7 @@ package final class ScriptedTransport: HTTPTransport, Sendable {
             case .memory:
                 return HTTPResponseInfo(status: status, headers: headers, body: .bytes(body), url: request.url,
                                         bytesSent: sentBytes, bytesReceived: Int64(body.count), httpVersion: "1.1")
-            case let .file(path, limit):
+            case let .file(path, limit, _):
                 if let limit, (200..<300).contains(status), Int64(body.count) > limit { throw .tooLarge(endpoint: request.url, limit: Int(limit)) }
                 guard FileManager.default.createFile(atPath: path, contents: Data(body)) else {
                     throw .fileIO(path: path, reason: "cannot create")

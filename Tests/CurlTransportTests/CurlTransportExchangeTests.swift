@@ -111,6 +111,31 @@ import Testing
         #expect(exact.body == .file(path: path, length: 1000))
     }
 
+    @Test func aFileBodyStopsWhereItsFileSystemWouldKeepLessFreeThanAsked() async throws {
+        let scratch = try TemporaryDirectory()
+        let path = scratch.path + "/endless.bin"
+        let free = try #require(FreeSpace.available(at: scratch.path))
+        let floor = free - (8 << 20)
+        let stopped = await #expect(throws: TransportError.self) {
+            try await transport.send(.get(server.url("/endless")), to: .file(path: path, keepFree: floor))
+        }
+        #expect(Self.floor(of: stopped, at: path) == floor, "\(String(describing: stopped))")
+        let written = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(written < 64 << 20, "\(written) bytes written with 8 MiB of room")
+
+        let refused = await #expect(throws: TransportError.self) {
+            try await transport.send(.get(server.url("/bytes?n=10")), to: .file(path: path, keepFree: free + (1 << 40)))
+        }
+        #expect(Self.floor(of: refused, at: path) == free + (1 << 40), "\(String(describing: refused))")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0, "no byte past the floor reaches the disk")
+    }
+
+    /// The floor an `insufficientSpace` error of `path` names; nil for any other error.
+    static func floor(of error: TransportError?, at path: String) -> Int64? {
+        guard case let .insufficientSpace(failed, _, floor)? = error, failed == path else { return nil }
+        return floor
+    }
+
     @Test func anErrorBodyIsBoundedLikeAnAPIAnswerNotByTheFilesBound() async throws {
         let scratch = try TemporaryDirectory()
         let path = scratch.path + "/error.bin"

@@ -20,7 +20,8 @@ import Testing
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var behaviour: MisbehavingService.Behaviour
-        /// Manifest lines added to the job's (a poll timeout, a backend signer at `{signer}`).
+        /// Manifest lines added to the job's (a poll timeout, a backend signer at `{signer}`, `{free-64MiB}`: the bytes free on
+        /// the job's file system less 64 MiB).
         var manifest: String = ""
         /// The signer's answer, when the case asks a backend signer.
         var signer: (@Sendable () -> HTTPResponse)?
@@ -47,6 +48,14 @@ import Testing
         }
         return .json(#"{"ok":null,"error":"IMAGE_RESIZE_ERROR","assembly_id":"\#(assembly.id)","message":"Step 'resize' could not resize a.png","#
                      + #""reason":"VipsJpeg: Premature end of input file","original_id":"u0","uploads":[{"id":"u0","field":"file_0"}]}"#)
+    })
+
+    /// A completed status whose result for `a.png` declares no size and streams on without a `Content-Length`.
+    static let unsizedEndlessA: MisbehavingService.Behaviour = .init(status: { assembly in
+        MisbehavingService.completed(assembly, results: [MisbehavingService.entry(assembly, field: "file_0", name: "a.png", declared: false),
+                                                         MisbehavingService.entry(assembly, field: "file_1", name: "b.png")])
+    }, result: { name in
+        name == "file_0" ? HTTPResponse(status: 200, body: .stream(EndlessBody())) : MisbehavingService.bytes(MisbehavingService.content(of: name))
     })
 
     static let cases: [Case] = [
@@ -106,17 +115,31 @@ import Testing
                  #expect(outcome.files["a.png"]?.code == "RESULT_TOO_LARGE")
              }),
         Case(name: "a result that declares no size and has no Content-Length stops at limits.max_undeclared_result_size (issue 33)",
-             behaviour: .init(status: { assembly in
-                 MisbehavingService.completed(assembly, results: [MisbehavingService.entry(assembly, field: "file_0", name: "a.png", declared: false),
-                                                MisbehavingService.entry(assembly, field: "file_1", name: "b.png")])
-             }, result: { name in
-                 name == "file_0" ? HTTPResponse(status: 200, body: .stream(EndlessBody())) : MisbehavingService.bytes(MisbehavingService.content(of: name))
-             }),
+             behaviour: unsizedEndlessA,
              manifest: "limits: {max_undeclared_result_size: 1MiB}\n",
              expect: { outcome in
                  #expect(outcome.files["a.png"]?.code == "RESULT_TOO_LARGE")
                  #expect((outcome.run.stdout + outcome.run.stderr).contains("ran past limits.max_undeclared_result_size (1048576 bytes)"),
                          "\(outcome.run.stdout)\(outcome.run.stderr)")
+             }),
+        Case(name: "a result that would leave less than limits.min_free_space free is not fetched (issue 33)",
+             behaviour: .init(status: { assembly in
+                 MisbehavingService.completed(assembly, results: [MisbehavingService.entry(assembly, field: "file_0", name: "a.png"),
+                                                MisbehavingService.entry(assembly, field: "file_1", name: "b.png")])
+             }),
+             manifest: "limits: {min_free_space: 1024TiB}\n",
+             expect: { outcome in
+                 #expect(outcome.files.values.map(\.code) == ["OUTPUT_SPACE_LOW", "OUTPUT_SPACE_LOW"])
+                 #expect(outcome.service.count("GET", "r") == 0, "nothing is fetched")
+                 let printed = outcome.run.stdout + outcome.run.stderr
+                 #expect(outcome.run.status == 73 && printed.contains("and no download leaves less than limits.min_free_space (1024TiB)"),
+                         "\(outcome.run.status) \(printed)")
+             }),
+        Case(name: "a result without a size that streams on stops before the disk keeps less than limits.min_free_space (issue 33)",
+             behaviour: unsizedEndlessA,
+             manifest: "limits: {min_free_space: {free-64MiB}}\n",
+             expect: { outcome in
+                 #expect(outcome.files["a.png"]?.code == "OUTPUT_SPACE_LOW" && outcome.run.status == 73, "\(outcome.run.stdout)")
              }),
         Case(name: "a status at two bytes a second ends at the poll timeout (item 7)",
              behaviour: .init(status: { _ in
@@ -191,7 +214,9 @@ import Testing
         let directory = try TemporaryDirectory()
         try directory.write("job/in/a.png", "input a")
         try directory.write("job/in/b.png", "input b")
+        let free = try #require(try FileManager.default.attributesOfFileSystem(forPath: directory.path)[.systemFreeSize] as? Int64)
         let signerLines = hostile.manifest.replacingOccurrences(of: "{signer}", with: (signer?.baseURL ?? "") + "/sign")
+            .replacingOccurrences(of: "{free-64MiB}", with: String(free - (64 << 20)))
         try directory.write("job/m.yaml", """
             version: 1
             name: hostile

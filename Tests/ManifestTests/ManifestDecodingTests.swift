@@ -19,7 +19,8 @@ import Testing
         #expect(manifest.retry == RetrySettings(attempts: 5, baseDelay: .seconds(1), maxDelay: .seconds(60)))
         #expect(manifest.poll == PollSettings(interval: .milliseconds(250), maxInterval: .seconds(10), timeout: .seconds(3_600)))
         #expect(manifest.limits == RateLimits(creationsPerMinute: 200, statusRequestsPerSecond: 2))
-        #expect(manifest.resultLimits == ResultLimits(maxResultsPerFile: 100, maxResultSize: 16 << 30, maxUndeclaredResultSize: 1 << 30))
+        #expect(manifest.resultLimits == ResultLimits(maxResultsPerFile: 100, maxResultSize: 16 << 30, maxUndeclaredResultSize: 1 << 30,
+                                                      minFreeSpace: 1 << 30))
         #expect(manifest.stateDir == "/jobs/runs")
         #expect(manifest.output.dir == "/jobs/runs/output")
         #expect(manifest.output.layout.description == "{step}/{relpath}.{ext}")
@@ -56,7 +57,7 @@ import Testing
             retry: {attempts: 7, base_delay: 500ms, max_delay: 45m}
             poll: {interval: 2s, max_interval: 1m, timeout: 2h}
             limits: {creations_per_minute: 120, status_per_second: 3, max_results_per_file: 4, max_result_size: 64MiB,
-                     max_undeclared_result_size: 8MiB}
+                     max_undeclared_result_size: 8MiB, min_free_space: 0}
             output: {dir: /srv/out, layout: "{run}/{step}/{dir}/{stem}.{ext}"}
             state_dir: state
 
@@ -80,7 +81,8 @@ import Testing
         #expect(manifest.poll == PollSettings(interval: .seconds(2), maxInterval: .seconds(60), timeout: .seconds(7_200)))
         #expect(manifest.limits == RateLimits(creationsPerMinute: 120, statusRequestsPerSecond: 3, setsCreationsPerMinute: true),
                 "a budget the manifest sets applies to the embedded service too")
-        #expect(manifest.resultLimits == ResultLimits(maxResultsPerFile: 4, maxResultSize: 64 << 20, maxUndeclaredResultSize: 8 << 20))
+        #expect(manifest.resultLimits == ResultLimits(maxResultsPerFile: 4, maxResultSize: 64 << 20, maxUndeclaredResultSize: 8 << 20,
+                                                      minFreeSpace: 0))
         #expect(manifest.output.dir == "/srv/out")
         #expect(manifest.stateDir == "/jobs/state")
     }

@@ -54,6 +54,21 @@ import Testing
         #expect(FileManager.default.contents(atPath: path)?.count == 100)
     }
 
+    @Test func aResultThatWouldLeaveLessThanTheFreeSpaceFloorIsNotFetched() async throws {
+        let directory = try TemporaryDirectory()
+        let transport = ScriptedTransport()
+        transport.script(.get, Self.url) { _ in .bytes(200, [7]) }
+        let downloader = ResultDownloader(client: TransloaditClient(transport: transport, endpoint: "https://api2.test"),
+                                          digester: LibcryptoFileDigester(), limits: ResultLimits(maxResultSize: 1 << 60))
+        let error = await #expect(throws: TransloaditError.self) {
+            try await downloader.fetch(Self.result(declared: 1 << 50, at: directory.file("out/a.jpg")), shard: 0)
+        }
+        #expect(error?.code == .outputSpaceLow && error?.isRetryable == false, "\(String(describing: error))")
+        #expect(error?.message.hasSuffix("for its 1125899906842624 bytes, and no download leaves less than limits.min_free_space (1GiB); "
+                                         + "free some space, then resume the run") == true, "\(String(describing: error))")
+        #expect(transport.requests.isEmpty, "nothing was asked")
+    }
+
     @Test func aDeclaredSizePastTheUndeclaredBoundIsDownloaded() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("out/a.jpg")

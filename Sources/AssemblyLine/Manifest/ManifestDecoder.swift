@@ -206,7 +206,7 @@ struct ManifestSections {
 
     private func limits(_ table: ConfigTable) -> (RateLimits, ResultLimits, maxUsage: Int64?) {
         let section = table.table("limits", keys: ["creations_per_minute", "status_per_second", "max_results_per_file", "max_result_size",
-                                                    "max_undeclared_result_size", "partition_share", "max_usage"])
+                                                    "max_undeclared_result_size", "min_free_space", "partition_share", "max_usage"])
         let rates = RateLimits(
             creationsPerMinute: section?.int("creations_per_minute", in: ManifestDefaults.creationsPerMinuteRange) ?? ManifestDefaults.creationsPerMinute,
             statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond,
@@ -216,7 +216,8 @@ struct ManifestSections {
             maxResultsPerFile: section?.int("max_results_per_file", in: ManifestDefaults.maxResultsPerFileRange) ?? ManifestDefaults.maxResultsPerFile,
             maxResultSize: section?.size("max_result_size", in: ManifestDefaults.maxResultSizeRange) ?? ManifestDefaults.maxResultSize,
             maxUndeclaredResultSize: section?.size("max_undeclared_result_size", in: ManifestDefaults.maxResultSizeRange)
-                ?? ManifestDefaults.maxUndeclaredResultSize)
+                ?? ManifestDefaults.maxUndeclaredResultSize,
+            minFreeSpace: section?.size("min_free_space", in: ManifestDefaults.minFreeSpaceRange) ?? ManifestDefaults.minFreeSpace)
         return (rates, results, section?.size("max_usage", in: ManifestDefaults.maxUsageRange))
     }
 

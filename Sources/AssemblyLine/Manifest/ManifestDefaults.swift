@@ -51,6 +51,9 @@ package enum ManifestDefaults {
     package static let maxResultSize: Int64 = 16 << 30
     /// A result whose size the service does not declare stops downloading here: 1 GiB.
     package static let maxUndeclaredResultSize: Int64 = 1 << 30
+    /// No download leaves less than this free on the output's file system: 1 GiB; 0 (no floor) to 1 PiB.
+    package static let minFreeSpace: Int64 = 1 << 30
+    package static let minFreeSpaceRange: ClosedRange<Int64> = 0...(1 << 50)
     package static let maxResultSizeRange: ClosedRange<Int64> = 1...(1 << 40)
     /// `limits.max_usage`: none by default; from 1 MiB to 1 PiB.
     package static let maxUsageRange: ClosedRange<Int64> = (1 << 20)...(1 << 50)

@@ -98,7 +98,7 @@ package struct RateLimits: Sendable, Hashable {
     }
 }
 
-/// What the service's answers may hold: results per file, bytes per result.
+/// What the service's answers may hold (results per file, bytes per result), and the room their downloads leave.
 package struct ResultLimits: Sendable, Hashable {
     /// The most results an Assembly may give per file it was sent; past it the shard fails (`TOO_MANY_RESULTS`).
     package var maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile
@@ -106,12 +106,15 @@ package struct ResultLimits: Sendable, Hashable {
     package var maxResultSize: Int64 = ManifestDefaults.maxResultSize
     /// The most bytes of one result whose size the service did not declare (`RESULT_TOO_LARGE` past it).
     package var maxUndeclaredResultSize: Int64 = ManifestDefaults.maxUndeclaredResultSize
+    /// The bytes no download may leave less of on the output's file system (`OUTPUT_SPACE_LOW`).
+    package var minFreeSpace: Int64 = ManifestDefaults.minFreeSpace
 
     package init(maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile, maxResultSize: Int64 = ManifestDefaults.maxResultSize,
-                 maxUndeclaredResultSize: Int64 = ManifestDefaults.maxUndeclaredResultSize) {
+                 maxUndeclaredResultSize: Int64 = ManifestDefaults.maxUndeclaredResultSize, minFreeSpace: Int64 = ManifestDefaults.minFreeSpace) {
         self.maxResultsPerFile = maxResultsPerFile
         self.maxResultSize = maxResultSize
         self.maxUndeclaredResultSize = maxUndeclaredResultSize
+        self.minFreeSpace = minFreeSpace
     }
 
     /// Where the download of a result that declares `size` (or nil) stops, and the name of that bound for messages.

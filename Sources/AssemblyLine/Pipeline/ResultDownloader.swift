@@ -1,3 +1,4 @@
+import ConfigFormat
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,9 @@ import Glibc
 /// A result already in place with the right size and MD5 (a run stopped between the rename and the
 /// ledger's commit) is kept and not fetched again. The body stops at the result's declared size
 /// (libcurl stops at `Content-Length`), at `limits.max_result_size` when that is larger, or at
-/// `limits.max_undeclared_result_size` when the service declared none (``ResultLimits/bound(declared:)``). The
+/// `limits.max_undeclared_result_size` when the service declared none (``ResultLimits/bound(declared:)``). No
+/// download leaves less than `limits.min_free_space` free on the output's file system: one whose declared size
+/// would is not started, and one that gets there stops (`OUTPUT_SPACE_LOW`). The
 /// temp file's name is the output's and the result's own (``temporaryPath(for:of:)``): two results
 /// never write one temp file, and one left by a killed process is overwritten by the next try of
 /// that result rather than left behind (the run lock keeps a second writer away).
@@ -36,6 +39,8 @@ package struct ResultDownloader: Sendable {
     /// A file already in place is kept only when something could be checked (a size or an MD5)
     /// and matched; with neither, it is fetched again. A result of several inputs whose path another
     /// shard's took in this run (``OutputClaims``) is refused with `OUTPUT_COLLISION`, before anything is fetched.
+    /// A file system short of room fails it with `OUTPUT_SPACE_LOW`, not retryable: no backoff frees a disk, and
+    /// the shard keeps its Assembly, so `resume` fetches the results without a new one once space is freed.
     package func fetch(_ result: NewResult, shard: Int, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
         guard let path = result.outputPath, let url = result.url else {
             throw Self.failure(.resultNotDownloadable, "\(result.name) of step \(result.step) is not to be downloaded", retryable: false)
@@ -52,15 +57,20 @@ package struct ResultDownloader: Sendable {
         } catch {
             throw Self.failure(.outputNotWritable, "cannot create \(directory): \(error.localizedDescription)", retryable: false)
         }
+        if let free = FreeSpace.available(at: directory), free - (result.size ?? 0) < limits.minFreeSpace {
+            throw spaceLow(result, in: directory, free: free, "is not fetched")
+        }
         let temporary = Self.temporaryPath(for: path, of: result)
         defer { unlink(temporary) }
         let bound = limits.bound(declared: result.size)
         let bytes: Int64
         do {
-            bytes = try await client.download(url: url, to: temporary, limit: bound.bytes, progress: progress)
+            bytes = try await client.download(url: url, to: temporary, limit: bound.bytes, keepFree: limits.minFreeSpace, progress: progress)
         } catch where error.code == .transportTooLarge {
             throw Self.failure(.resultTooLarge, "\(result.name) of step \(result.step) ran past \(bound.name); the download stopped there",
                                retryable: true)
+        } catch where error.code == .transportLowSpace {
+            throw spaceLow(result, in: directory, free: FreeSpace.available(at: directory) ?? 0, "stopped")
         }
         try await BlockingFileWork.run { () -> Result<Void, TransloaditError> in
             do throws(TransloaditError) {
@@ -116,6 +126,15 @@ package struct ResultDownloader: Sendable {
         guard actual == expected.lowercased() else {
             throw Self.failure(.downloadChecksumMismatch, "\(result.name): MD5 \(actual), \(expected) expected", retryable: true)
         }
+    }
+
+    /// `OUTPUT_SPACE_LOW`: the result `did` (is not fetched, stopped) since `directory`'s file system has `free` bytes.
+    private func spaceLow(_ result: NewResult, in directory: String, free: Int64, _ did: String) -> TransloaditError {
+        let size = result.size.map { " for its \($0) bytes" } ?? ""
+        return Self.failure(.outputSpaceLow, "\(result.name) of step \(result.step) \(did): the file system of \(directory) has "
+                                + "\(free >> 20) MiB free\(size), and no download leaves less than limits.min_free_space "
+                                + "(\(ConfigUnits.formatSize(limits.minFreeSpace))); free some space, then resume the run",
+                            retryable: false)
     }
 
     private static func durablyRename(_ temporary: String, to path: String, directory: String) throws(TransloaditError) {

@@ -108,6 +108,9 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     package static let resultURLRefused: FailureCode = "RESULT_URL_REFUSED"
 
     package static let outputNotWritable: FailureCode = "OUTPUT_NOT_WRITABLE"
+    /// A download would have left less than `limits.min_free_space` free on the output's file system: the
+    /// shard fails, not retried, and keeps its Assembly, so `resume` fetches its results once space is freed.
+    package static let outputSpaceLow: FailureCode = "OUTPUT_SPACE_LOW"
     /// Storage refused a result (401, 403): an export Robot's, in the customer's private storage.
     package static let resultNotDownloadable: FailureCode = "RESULT_NOT_DOWNLOADABLE"
     /// A temporary result was fetched as often as the client allows (the service refuses more than 10 fetches).
@@ -138,6 +141,7 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     package static let transportCancelled: FailureCode = "TRANSPORT_CANCELLED"
     package static let transportTooLarge: FailureCode = "TRANSPORT_TOO_LARGE"
     package static let transportFileIO: FailureCode = "TRANSPORT_FILE_IO"
+    package static let transportLowSpace: FailureCode = "TRANSPORT_LOW_SPACE"
     package static let transportFailed: FailureCode = "TRANSPORT_FAILED"
     package static let transportRefusedAddress: FailureCode = "TRANSPORT_REFUSED_ADDRESS"
 }

@@ -94,12 +94,13 @@ package struct TransloaditClient: Sendable {
         }
     }
 
-    /// Downloads a result into `path` (created or truncated); returns the bytes received.
+    /// Downloads a result into `path` (created or truncated), keeping `keepFree` bytes free on its file
+    /// system; returns the bytes received.
     ///
     /// Redirects are followed, at most ``maxDownloadRedirects``, never from https to http; no
     /// credentials go with a result request, so none can follow a redirect elsewhere; no connection
     /// goes to a link-local or metadata address, whatever name or redirect leads there.
-    package func download(url: String, to path: String, limit: Int64? = nil,
+    package func download(url: String, to path: String, limit: Int64? = nil, keepFree: Int64? = nil,
                           progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
         var following = options
         following.followRedirects = true
@@ -107,7 +108,7 @@ package struct TransloaditClient: Sendable {
         following.refusesLinkLocalPeers = true
         let response: HTTPResponseInfo
         do {
-            response = try await transport.send(.get(url), to: .file(path: path, limit: limit),
+            response = try await transport.send(.get(url), to: .file(path: path, limit: limit, keepFree: keepFree),
                                                 options: following.bounded(by: RequestDeadline.transfer(bytes: limit ?? 0)), progress: progress)
         } catch {
             throw TransloaditError(error)

@@ -45,6 +45,7 @@ package struct TransloaditError: Error, Sendable, Hashable, CustomStringConverti
         case .cancelled: .transportCancelled
         case .tooLarge: .transportTooLarge
         case .fileIO: .transportFileIO
+        case .insufficientSpace: .transportLowSpace
         case let .httpStatus(_, code, _): .http(code)
         case .failed: .transportFailed
         case .refusedAddress: .transportRefusedAddress

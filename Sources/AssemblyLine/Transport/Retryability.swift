@@ -34,12 +34,13 @@ package enum Retryability {
     }
 
     /// True when a failed transfer may succeed later: network trouble (resolve, connect, timeout,
-    /// reset), or a status that is retryable from `peer`.
+    /// reset), or a status that is retryable from `peer`. A file system short of space is not: nothing
+    /// frees it within a run's backoff, and every try would fetch the same bytes into it again.
     package static func isRetryable(_ error: TransportError, from peer: Peer?) -> Bool {
         switch error {
         case .resolve, .connect, .timeout, .reset: true
         case let .httpStatus(_, code, _): isRetryable(status: code, from: peer)
-        case .invalidRequest, .tls, .cancelled, .tooLarge, .fileIO, .failed, .refusedAddress: false
+        case .invalidRequest, .tls, .cancelled, .tooLarge, .fileIO, .insufficientSpace, .failed, .refusedAddress: false
         }
     }
 

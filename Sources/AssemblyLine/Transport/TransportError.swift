@@ -27,6 +27,8 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
     case httpStatus(endpoint: String, code: Int, body: String)
     /// Any other transfer failure, with libcurl's (or the server's) explanation.
     case failed(endpoint: String, reason: String)
+    /// A body written to a file would have left less than `floor` bytes free on its file system (`available` were).
+    case insufficientSpace(path: String, available: Int64, floor: Int64)
     /// The connection would have gone to an address the request may not reach (``PeerAddress``); nothing was sent.
     case refusedAddress(endpoint: String, address: String)
 
@@ -63,6 +65,8 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
             "transport: response from \(endpoint) exceeds the \(limit)-byte bound"
         case let .fileIO(path, reason):
             "transport: file \(path): \(reason)"
+        case let .insufficientSpace(path, available, floor):
+            "transport: file \(path): \(available) bytes free on its file system, and \(floor) must stay free"
         case let .httpStatus(endpoint, code, body):
             "transport: HTTP \(code) from \(endpoint)" + (body.isEmpty ? "" : ": " + RemoteText.escaped(body, limit: 200))
         case let .failed(endpoint, reason):

@@ -61,7 +61,8 @@ enum ErrorReporter {
         }
     }
 
-    /// A run's exit status: interrupted; else an outage over refused credentials over an unwritable output over other failures.
+    /// A run's exit status: interrupted; else an outage over refused credentials over an unwritable output (or one short of
+    /// `limits.min_free_space`) over other failures.
     static func status(of ended: RunEnded) -> ExitStatus {
         switch ended.state {
         case .finished: return .success
@@ -71,7 +72,7 @@ enum ErrorReporter {
         }
         if ended.failures.contains(where: \.meansUnreachable) { return .unavailable }
         if ended.failures.contains(where: \.meansCredentialsRefused) { return .refused }
-        if ended.failures.contains(.outputNotWritable) { return .cannotCreateOutput }
+        if ended.failures.contains(.outputNotWritable) || ended.failures.contains(.outputSpaceLow) { return .cannotCreateOutput }
         return .failedShards
     }
 
