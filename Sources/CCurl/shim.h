@@ -14,6 +14,7 @@ static inline CURLcode ccurl_easy_setopt_read_callback(CURL *h, CURLoption o, cu
 static inline CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *h, CURLoption o, curl_xferinfo_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_easy_setopt_seek_callback(CURL *h, CURLoption o, curl_seek_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_easy_setopt_opensocket_callback(CURL *h, CURLoption o, curl_opensocket_callback v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode ccurl_easy_setopt_prereq_callback(CURL *h, CURLoption o, curl_prereq_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode ccurl_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_easy_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode ccurl_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }

@@ -59,6 +59,10 @@ final class CurlEasyHandle {
         try check(ccurl_easy_setopt_opensocket_callback(raw, option, callback), option)
     }
 
+    func set(_ option: CURLoption, prerequest callback: curl_prereq_callback) throws(TransportError) {
+        try check(ccurl_easy_setopt_prereq_callback(raw, option, callback), option)
+    }
+
     func set(_ option: CURLoption, transferInfo callback: curl_xferinfo_callback) throws(TransportError) {
         try check(ccurl_easy_setopt_xferinfo_callback(raw, option, callback), option)
     }

@@ -71,30 +71,47 @@ extension CurlTransfer {
         return digits.count == 3 ? Int(String(decoding: digits, as: UTF8.self)) : nil
     }
 
-    /// https://curl.se/libcurl/c/CURLOPT_OPENSOCKETFUNCTION.html: called for every connection, redirects
-    /// included, with the address it would go to; a link-local or metadata address gets no socket.
+    /// https://curl.se/libcurl/c/CURLOPT_OPENSOCKETFUNCTION.html: called for every new connection, redirects
+    /// included, with the address it would go to; one the transfer's ``PeerRule`` refuses gets no socket.
     static let openCheckedSocket: curl_opensocket_callback = { userData, _, address in
         guard let address else { return CURL_SOCKET_BAD }
         let family = address.pointee.family
-        let peer: PeerAddress? = withUnsafePointer(to: &address.pointee.addr) { pointer in
+        let peer: (PeerAddress, port: Int)? = withUnsafePointer(to: &address.pointee.addr) { pointer in
             let raw = UnsafeRawPointer(pointer)
             switch family {
             case AF_INET:
-                let v4 = raw.load(as: sockaddr_in.self).sin_addr
-                return withUnsafeBytes(of: v4) { PeerAddress(bytes: Array($0)) }
+                let v4 = raw.load(as: sockaddr_in.self)
+                return withUnsafeBytes(of: v4.sin_addr) { PeerAddress(bytes: Array($0)) }.map { ($0, Int(UInt16(bigEndian: v4.sin_port))) }
             case AF_INET6:
-                let v6 = raw.load(as: sockaddr_in6.self).sin6_addr
-                return withUnsafeBytes(of: v6) { PeerAddress(bytes: Array($0)) }
+                let v6 = raw.load(as: sockaddr_in6.self)
+                return withUnsafeBytes(of: v6.sin6_addr) { PeerAddress(bytes: Array($0)) }.map { ($0, Int(UInt16(bigEndian: v6.sin6_port))) }
             default:
                 return nil
             }
         }
-        if let peer, peer.isLinkLocalOrMetadata {
-            let transfer = CurlTransfer.from(userData)
-            transfer.pendingError = .refusedAddress(endpoint: transfer.endpoint, address: peer.description)
-            return CURL_SOCKET_BAD
-        }
+        guard CurlTransfer.from(userData).allows(peer) else { return CURL_SOCKET_BAD }
         return socket(family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+    }
+
+    /// https://curl.se/libcurl/c/CURLOPT_PREREQFUNCTION.html: called before each request goes out, on a new
+    /// or a reused connection (which no socket callback saw), redirects included; a peer the transfer's
+    /// ``PeerRule`` refuses gets no request.
+    static let checkConnection: curl_prereq_callback = { userData, primaryIP, _, primaryPort, _ in
+        let peer = primaryIP.flatMap { PeerAddress(String(cString: $0)) }.map { ($0, port: Int(primaryPort)) }
+        return CurlTransfer.from(userData).allows(peer) ? Int32(CURL_PREREQFUNC_OK) : Int32(CURL_PREREQFUNC_ABORT)
+    }
+
+    /// Whether the transfer's ``PeerRule`` lets it reach `peer` (an address it could not read never);
+    /// when not, the refusal waits as the transfer's error.
+    func allows(_ peer: (PeerAddress, port: Int)?) -> Bool {
+        let rule = order.options.peers
+        guard let (address, port) = peer else {
+            pendingError = .refusedAddress(endpoint: endpoint, address: "an address that cannot be read")
+            return false
+        }
+        guard let refusal = rule.refusal(of: address, port: port) else { return true }
+        pendingError = .refusedAddress(endpoint: endpoint, address: refusal)
+        return false
     }
 
     /// `Name: value` from one header line, the value without surrounding blanks and line end.

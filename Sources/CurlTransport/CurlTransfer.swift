@@ -117,9 +117,11 @@ final class CurlTransfer {
 
         try configureMethod(request)
         try installCallbacks(userData)
-        if options.refusesLinkLocalPeers {
+        if options.peers != .any {
             try handle.set(CURLOPT_OPENSOCKETFUNCTION, openSocket: Self.openCheckedSocket)
             try handle.set(CURLOPT_OPENSOCKETDATA, pointer: userData)
+            try handle.set(CURLOPT_PREREQFUNCTION, prerequest: Self.checkConnection)
+            try handle.set(CURLOPT_PREREQDATA, pointer: userData)
         }
     }
 

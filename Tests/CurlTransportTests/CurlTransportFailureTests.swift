@@ -136,20 +136,48 @@ import Testing
         #expect(error == .fileIO(path: path, reason: "open: No such file or directory"))
     }
 
-    @Test(arguments: ["http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/x", "http://[::ffff:169.254.1.1]/x",
-                      "http://100.100.100.200/x"])
-    func aLinkLocalOrMetadataAddressGetsNoConnectionDirectlyOrThroughARedirect(target: String) async throws {
+    @Test(arguments: [("http://169.254.169.254/latest/meta-data/", "169.254.169.254, a cloud metadata address"),
+                      ("http://[fe80::1]/x", "fe80::1, a link-local address"),
+                      ("http://[::ffff:169.254.1.1]/x", "::ffff:169.254.1.1, a link-local address"),
+                      ("http://100.100.100.200/x", "100.100.100.200, a cloud metadata address"),
+                      ("http://10.0.0.1/x", "10.0.0.1, a private address (RFC 1918)"),
+                      ("http://0.0.0.0:1/x", "0.0.0.0, an unspecified address")])
+    func aPublicOnlyTransferGetsNoConnectionToAnAddressThatIsNot(target: String, refusal: String) async throws {
         var options = HTTPTransferOptions(connectTimeout: .seconds(3), followRedirects: true)
-        options.refusesLinkLocalPeers = true
-        let expected = TransportError.refusedAddress(endpoint: TransportEndpoint(url: target).description,
-                                                     address: PeerAddress(URLText.host(of: target, scheme: "http")!)!.description)
+        options.peers = .publicOnly
         let (direct, _) = await failure { () throws(TransportError) in try await transport.send(.get(target), options: options) }
-        #expect(direct == expected)
+        #expect(direct == TransportError.refusedAddress(endpoint: TransportEndpoint(url: target).description, address: refusal))
+        for loopback in [server.url("/bytes?n=10"), "http://localhost:\(server.port)/bytes?n=10"] {
+            let (refused, _) = await failure { () throws(TransportError) in try await transport.send(.get(loopback), options: options) }
+            let endpoint = TransportEndpoint(url: loopback).description
+            #expect([TransportError.refusedAddress(endpoint: endpoint, address: "127.0.0.1, a loopback address"),
+                     .refusedAddress(endpoint: endpoint, address: "::1, a loopback address")].contains(refused),
+                    "this machine is no public address, by its number or by its name: \(String(describing: refused))")
+        }
+    }
+
+    @Test(arguments: ["http://169.254.169.254/latest/meta-data/", "http://127.0.0.1:1/x", "http://[::1]:1/x"])
+    func aLoopbackOriginTransferStaysOnItsPortThroughRedirects(target: String) async throws {
+        var options = HTTPTransferOptions(connectTimeout: .seconds(3), followRedirects: true)
+        options.peers = .loopback(port: server.port)
+        let loopback = try await transport.send(.get(server.url("/bytes?n=10")), options: options)
+        #expect(loopback.status == 200 && loopback.bodyBytes == Pattern.prefix(10), "the origin itself is reached")
         let redirect = server.url("/redirect?to=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
         let (redirected, _) = await failure { () throws(TransportError) in try await transport.send(.get(redirect), options: options) }
-        #expect(redirected == TransportError.refusedAddress(endpoint: endpoint, address: PeerAddress(URLText.host(of: target, scheme: "http")!)!.description))
-        let loopback = try await transport.send(.get(server.url("/bytes?n=10")), options: options)
-        #expect(loopback.status == 200 && loopback.bodyBytes == Pattern.prefix(10), "any other address is connected as before")
+        let peer = TransportEndpoint(url: target)
+        let address = PeerAddress(peer.host)!
+        #expect(redirected == TransportError.refusedAddress(
+            endpoint: endpoint, address: "port \(peer.port!) of \(address), not the loopback endpoint's own origin (its port \(server.port))"))
+    }
+
+    /// A connection another transfer left open is reused without a socket callback: the check before each request holds it.
+    @Test func aReusedConnectionIsCheckedLikeANewOne() async throws {
+        _ = try await transport.send(.get(server.url("/bytes?n=10")))
+        var options = HTTPTransferOptions()
+        options.peers = .loopback(port: 1)
+        let (refused, _) = await failure { () throws(TransportError) in try await transport.send(.get(server.url("/bytes?n=10")), options: options) }
+        #expect(refused == TransportError.refusedAddress(endpoint: endpoint,
+                                                         address: "port \(server.port) of 127.0.0.1, not the loopback endpoint's own origin (its port 1)"))
     }
 
     @Test func unwritableDestinationIsFileIO() async throws {

@@ -187,6 +187,31 @@ import Testing
              expect: { outcome in
                  #expect(outcome.files["a.png"]?.code == "RESULT_URL_REFUSED" && outcome.files["b.png"]?.state == "done")
              }),
+        Case(name: "a result URL on another port of the loopback endpoint's host is refused (issue 33)",
+             behaviour: .init(status: { assembly in
+                 MisbehavingService.completed(assembly, results: [MisbehavingService.entry(assembly, field: "file_0", name: "a.png",
+                                                                                           url: assembly.neighbour + "/r/file_0"),
+                                                MisbehavingService.entry(assembly, field: "file_1", name: "b.png")])
+             }),
+             expect: { outcome in
+                 #expect(outcome.files["a.png"]?.code == "RESULT_URL_REFUSED" && outcome.files["b.png"]?.state == "done")
+                 #expect(outcome.service.count("neighbour GET", "r") == 0, "the neighbour is asked nothing")
+             }),
+        Case(name: "a result that redirects to another port of the loopback endpoint's host is refused (issue 33)",
+             behaviour: .init(status: { assembly in
+                 MisbehavingService.completed(assembly, results: [
+                     MisbehavingService.entry(assembly, field: "file_0", name: "a.png",
+                                              url: "\(assembly.base)/r/to-neighbour-\(assembly.neighbour.split(separator: ":").last ?? "")"),
+                     MisbehavingService.entry(assembly, field: "file_1", name: "b.png"),
+                 ])
+             }, result: { name in
+                 guard let port = name.firstMatch(of: /^to-neighbour-(\d+)$/)?.1 else { return MisbehavingService.bytes(MisbehavingService.content(of: name)) }
+                 return HTTPResponse(status: 302, headers: ["Location": "http://127.0.0.1:\(port)/r/file_0"], body: .empty)
+             }),
+             expect: { outcome in
+                 #expect(outcome.files["a.png"]?.code == "RESULT_URL_REFUSED" && outcome.files["b.png"]?.state == "done")
+                 #expect(outcome.service.count("neighbour GET", "r") == 0, "the neighbour is asked nothing")
+             }),
         Case(name: "the service's reason for a bad file is shown and stored (item 13)",
              behaviour: failsA,
              expect: { outcome in

@@ -10,6 +10,8 @@ import Synchronization
 /// It takes a creation (`POST /assemblies/<id>`, the files' fields read from the multipart body),
 /// answers its status (`GET /assemblies/<id>`) and its cancel, and serves results under `/r/`. What
 /// each answer holds is the behaviour's; an honest result of `file_<index>` holds ``content(of:)``.
+/// A neighbour on another port of the same host serves the same results (`GET neighbour/r/...`
+/// counts them): another service of the machine, where no result of this one may come from.
 final class MisbehavingService: Sendable {
     /// One created Assembly, as the behaviour sees it.
     struct Assembly: Sendable {
@@ -17,6 +19,8 @@ final class MisbehavingService: Sendable {
         /// The file fields of the creating request (`file_<index>`), in order.
         var fields: [String]
         var base: String
+        /// The neighbour's base URL: the same host, another port.
+        var neighbour: String
     }
 
     /// What the service answers.
@@ -37,12 +41,19 @@ final class MisbehavingService: Sendable {
     }
 
     private let server: HTTPServer
+    private let neighbour: HTTPServer
     private let tally = Tally()
 
     init(_ behaviour: Behaviour) throws {
         let created = Mutex<[String: Assembly]>([:])
         let base = Mutex("")
         let tally = self.tally
+        neighbour = try HTTPServer(configuration: HTTPServerConfiguration(port: 0)) { request in
+            tally.counts.withLock { $0["neighbour \(request.method.rawValue) \(request.pathSegments.first ?? "")", default: 0] += 1 }
+            guard request.method == .get, request.pathSegments.first == "r" else { return .respond(.json(#"{"error":"NOT_FOUND"}"#, status: 404)) }
+            return .respond(behaviour.result(request.pathSegments.dropFirst().joined(separator: "/")))
+        }
+        let neighbourURL = neighbour.baseURL
         server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0)) { request in
             let segments = request.pathSegments
             tally.counts.withLock { $0["\(request.method.rawValue) \(segments.first ?? "")", default: 0] += 1 }
@@ -50,7 +61,7 @@ final class MisbehavingService: Sendable {
             case (.post, "assemblies", 2):
                 let id = segments[1]
                 return .buffer(limit: 64 << 20) { _, body in
-                    let assembly = Assembly(id: id, fields: Self.fields(in: body), base: base.withLock { $0 })
+                    let assembly = Assembly(id: id, fields: Self.fields(in: body), base: base.withLock { $0 }, neighbour: neighbourURL)
                     created.withLock { $0[id] = assembly }
                     return behaviour.created(assembly)
                 }
@@ -72,11 +83,12 @@ final class MisbehavingService: Sendable {
 
     deinit {
         server.stop()
+        neighbour.stop()
     }
 
     var url: String { server.baseURL }
 
-    /// How many requests of `method` to the first path segment (`GET r`, `POST assemblies`) came.
+    /// How many requests of `method` to the first path segment (`GET r`, `POST assemblies`, `neighbour GET r`) came.
     func count(_ method: String, _ segment: String) -> Int {
         tally.counts.withLock { $0["\(method) \(segment)", default: 0] }
     }

@@ -103,8 +103,9 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     /// A result's body ran past its declared size, its `Content-Length`, `limits.max_result_size` or, declaring no size,
     /// `limits.max_undeclared_result_size`: the download stopped there.
     package static let resultTooLarge: FailureCode = "RESULT_TOO_LARGE"
-    /// A result's URL is one the client does not fetch: not https (nor http from a loopback http endpoint),
-    /// with credentials, or on a link-local or cloud metadata address, directly or through a redirect.
+    /// A result's URL is one the client does not fetch (``ResultURLRule``): off a loopback endpoint's own origin; for
+    /// any other endpoint, not https, or on this machine, a private network or a cloud metadata address, directly or
+    /// through a redirect; or with credentials.
     package static let resultURLRefused: FailureCode = "RESULT_URL_REFUSED"
 
     package static let outputNotWritable: FailureCode = "OUTPUT_NOT_WRITABLE"

@@ -99,13 +99,14 @@ package struct TransloaditClient: Sendable {
     ///
     /// Redirects are followed, at most ``maxDownloadRedirects``, never from https to http; no
     /// credentials go with a result request, so none can follow a redirect elsewhere; no connection
-    /// goes to a link-local or metadata address, whatever name or redirect leads there.
+    /// goes where results of this endpoint may not come from (``ResultURLRule/peers``), whatever name or
+    /// redirect leads there.
     package func download(url: String, to path: String, limit: Int64? = nil, keepFree: Int64? = nil,
                           progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
         var following = options
         following.followRedirects = true
         following.maxRedirects = Self.maxDownloadRedirects
-        following.refusesLinkLocalPeers = true
+        following.peers = ResultURLRule(endpoint: endpoint).peers
         let response: HTTPResponseInfo
         do {
             response = try await transport.send(.get(url), to: .file(path: path, limit: limit, keepFree: keepFree),

@@ -23,9 +23,9 @@ package struct HTTPTransferOptions: Sendable, Hashable {
     package var maxRedirects = 5
     /// A PEM file of the CA certificates to trust instead of the system's. TLS verification itself is never off.
     package var caBundlePath: String?
-    /// Refuse every connection to a link-local or cloud metadata address (``PeerAddress``), redirects
-    /// and names that resolve there included, before it is made: `refusedAddress`.
-    package var refusesLinkLocalPeers = false
+    /// The peers the transfer may reach (``PeerRule``): any other connection, by a name that resolves
+    /// there, a redirect or a reused connection, gets no request (`refusedAddress`).
+    package var peers = PeerRule.any
 
     /// These options with a total timeout of `deadline`, or their own when it is shorter.
     package func bounded(by deadline: Duration) -> HTTPTransferOptions {

@@ -29,7 +29,8 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
     case failed(endpoint: String, reason: String)
     /// A body written to a file would have left less than `floor` bytes free on its file system (`available` were).
     case insufficientSpace(path: String, available: Int64, floor: Int64)
-    /// The connection would have gone to an address the request may not reach (``PeerAddress``); nothing was sent.
+    /// The connection would have gone to an address the request may not reach (``PeerRule``): `address` says
+    /// which and why; nothing was sent.
     case refusedAddress(endpoint: String, address: String)
 
     /// The transport's name for a request body that could not be built or read.
@@ -72,7 +73,7 @@ package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible 
         case let .failed(endpoint, reason):
             "transport: transfer with \(endpoint) failed: \(reason)"
         case let .refusedAddress(endpoint, address):
-            "transport: \(endpoint) leads to \(address), a link-local or cloud metadata address; nothing was sent"
+            "transport: \(endpoint) leads to \(address); nothing was sent"
         }
     }
 }

@@ -70,15 +70,16 @@ import Testing
 
 @Suite struct ResultMapperTests {
     @Test func resultsMapToTheirInputsByFieldOrOriginalIDAndFollowTheLayout() throws {
-        let status = try #require(AssemblyStatus.decode(Array(AssemblyStatusTests.completed.utf8)))
+        // dog.webp has only a `url`, which production makes https too
+        let completed = AssemblyStatusTests.completed.replacingOccurrences(of: "http://t/r2/dog.webp", with: "https://t/r2/dog.webp")
+        let status = try #require(AssemblyStatus.decode(Array(completed.utf8)))
         let files = [
             FileRecord(index: 7, shardIndex: 2, file: PlannedFile(path: "/in/a/cat.jpeg", relativePath: "a/cat.jpeg", size: 1, modifiedNanoseconds: 0), state: .pending, failure: nil),
             FileRecord(index: 9, shardIndex: 2, file: PlannedFile(path: "/in/dog.png", relativePath: "dog.png", size: 1, modifiedNanoseconds: 0), state: .pending, failure: nil),
         ]
         let output = OutputSettings(dir: "/out", layout: try OutputLayout("{run}/{step}/{relpath}.{ext}"), formats: ["resize": "jpg"])
-        // dog.webp has only a plain `url`, as from a loopback http endpoint
         let mapper = ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 2, output: output,
-                                  urls: ResultURLRule(allowsPlainHTTP: true))
+                                  urls: ResultURLRule(endpoint: "https://api2.transloadit.com"))
         let results = mapper.results(of: status, files: files).results
         #expect(results.map(\.fileIndex) == [7, 9])
         #expect(results.map(\.outputPath) == ["/out/20261130T210501Z-3f9a2c/resize/a/cat.jpg", "/out/20261130T210501Z-3f9a2c/resize/dog.jpg"],

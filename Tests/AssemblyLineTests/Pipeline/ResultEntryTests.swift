@@ -20,7 +20,7 @@ import Testing
     static func mapper(_ selection: ResultSelection = ResultSelection(downloaded: nil, exported: [])) throws -> ResultMapper {
         ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 0,
                      output: OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{relpath}.{ext}"), steps: selection),
-                     urls: ResultURLRule(allowsPlainHTTP: false))
+                     urls: ResultURLRule(endpoint: "https://api2.transloadit.com"))
     }
 
     @Test func aResultWithoutIDOrSizeIsKeptAndTheOthersToo() throws {
@@ -104,11 +104,11 @@ import Testing
         ("http://tmp.test/a.jpg", "its URL is not https"),
         ("ftp://tmp.test/a.jpg", "its URL is not https"),
         ("https://user:secret@tmp.test/a.jpg", "its URL carries credentials"),
-        ("https://169.254.169.254/latest/meta-data/", "its URL names 169.254.169.254, a link-local or cloud metadata address"),
-        ("https://[fe80::1]/a.jpg", "its URL names fe80::1, a link-local or cloud metadata address"),
-        ("https://[::ffff:169.254.0.1]:8443/a.jpg", "its URL names ::ffff:169.254.0.1, a link-local or cloud metadata address"),
-        ("https://100.100.100.200/a.jpg", "its URL names 100.100.100.200, a link-local or cloud metadata address"),
-        ("https://[fd00:ec2::254]/a.jpg", "its URL names fd00:ec2::254, a link-local or cloud metadata address"),
+        ("https://169.254.169.254/latest/meta-data/", "its URL names 169.254.169.254, a cloud metadata address"),
+        ("https://[fe80::1]/a.jpg", "its URL names fe80::1, a link-local address"),
+        ("https://[::ffff:169.254.0.1]:8443/a.jpg", "its URL names ::ffff:169.254.0.1, a link-local address"),
+        ("https://100.100.100.200/a.jpg", "its URL names 100.100.100.200, a cloud metadata address"),
+        ("https://[fd00:ec2::254]/a.jpg", "its URL names fd00:ec2::254, a cloud metadata address"),
         ("https://tmp.test/a b.jpg", "its URL holds a space, a control or a non-ASCII character"),
     ])
     func aResultWhoseURLIsRefusedIsRecordedAndFailsItsFile(url: String, problem: String) throws {
@@ -120,14 +120,58 @@ import Testing
         #expect(mapping.results.allSatisfy { !($0.url ?? "").contains("secret") }, "no credentials are kept")
     }
 
-    @Test func plainHTTPIsTakenOnlyFromALoopbackHTTPEndpoint() throws {
-        #expect(ResultURLRule(endpoint: "http://127.0.0.1:9000").problem(with: "http://127.0.0.1:9000/files/a.jpg") == nil)
-        #expect(ResultURLRule(endpoint: "http://localhost:9000").problem(with: "http://127.0.0.1:9000/files/a.jpg") == nil)
-        #expect(ResultURLRule(endpoint: "https://api2.transloadit.com").problem(with: "http://tmp.transloadit.net/a.jpg") == "its URL is not https")
-        #expect(ResultURLRule(endpoint: "http://10.0.0.5:9000").problem(with: "http://10.0.0.5:9000/a.jpg") == "its URL is not https")
-        #expect(ResultURLRule(endpoint: "https://api2.transloadit.com").problem(with: "https://tmp-eu.transloadit.net/a.jpg?s=1@2") == nil,
-                "an @ after the authority is no credential")
+    /// A loopback endpoint's results come from its own origin alone; a public endpoint's from public https hosts, any of them.
+    @Test(arguments: [
+        ("http://127.0.0.1:9000", "http://127.0.0.1:9000/files/a.jpg", nil),
+        ("http://localhost:9000", "http://127.0.0.1:9000/files/a.jpg", nil),
+        ("http://127.0.0.1:9000/", "http://[::1]:9000/files/a.jpg", nil),
+        ("http://127.0.0.1:9000", "http://127.0.0.1:9001/files/a.jpg", "its URL is not of the loopback endpoint's origin http://127.0.0.1:9000"),
+        ("http://127.0.0.1:9000", "https://127.0.0.1:9000/files/a.jpg", "its URL is not of the loopback endpoint's origin http://127.0.0.1:9000"),
+        ("http://127.0.0.1:9000", "http://10.0.0.5:9000/files/a.jpg", "its URL is not of the loopback endpoint's origin http://127.0.0.1:9000"),
+        ("http://127.0.0.1:9000", "https://tmp.transloadit.net/a.jpg", "its URL is not of the loopback endpoint's origin http://127.0.0.1:9000"),
+        ("http://127.0.0.1", "http://127.0.0.1:80/a.jpg", nil),
+        ("https://api2.transloadit.com", "https://tmp-eu.transloadit.net/a.jpg", nil),
+        ("https://api2.transloadit.com", "https://s3.amazonaws.com/bucket/a.jpg?X-Amz-Signature=1", nil),
+        ("https://api2.transloadit.com", "https://tmp-eu.transloadit.net/a.jpg?s=1@2", nil),
+        ("https://api2.transloadit.com", "http://tmp.transloadit.net/a.jpg", "its URL is not https"),
+        ("https://api2.transloadit.com", "https://127.0.0.1:9000/a.jpg", "its URL names 127.0.0.1, this machine"),
+        ("https://api2.transloadit.com", "https://localhost/a.jpg", "its URL names localhost, this machine"),
+        ("https://api2.transloadit.com", "https://[::1]/a.jpg", "its URL names [::1], this machine"),
+        ("https://api2.transloadit.com", "https://0.0.0.0/a.jpg", "its URL names 0.0.0.0, an unspecified address"),
+        ("https://api2.transloadit.com", "https://10.1.2.3/a.jpg", "its URL names 10.1.2.3, a private address (RFC 1918)"),
+        ("https://api2.transloadit.com", "https://172.31.0.9/a.jpg", "its URL names 172.31.0.9, a private address (RFC 1918)"),
+        ("https://api2.transloadit.com", "https://192.168.1.1/a.jpg", "its URL names 192.168.1.1, a private address (RFC 1918)"),
+        ("https://api2.transloadit.com", "https://172.32.0.1/a.jpg", nil),
+        ("https://api2.transloadit.com", "https://100.64.0.1/a.jpg", "its URL names 100.64.0.1, a shared address (carrier-grade NAT)"),
+        ("https://api2.transloadit.com", "https://[fd12::1]/a.jpg", "its URL names fd12::1, a unique local address"),
+        ("https://api2.transloadit.com", "https://[64:ff9b::a00:1]/a.jpg", "its URL names 64:ff9b::a00:1, a private address (RFC 1918)"),
+        ("http://10.0.0.5:9000", "http://10.0.0.5:9000/a.jpg", "its URL is not https"),
+        ("http://10.0.0.5:9000", "https://10.0.0.5:9000/a.jpg", "its URL names 10.0.0.5, a private address (RFC 1918)"),
+    ] as [(String, String, String?)])
+    func resultsComeFromWhereTheEndpointsAnswersMayLead(endpoint: String, url: String, problem: String?) {
+        #expect(ResultURLRule(endpoint: endpoint).problem(with: url) == problem)
+    }
+
+    @Test func credentialsAreLeftOutOfWhatIsStored() {
         #expect(ResultURLRule.withoutCredentials("https://u:p@host/x@y") == "https://host/x@y")
+    }
+
+    /// The connections a download may make: a loopback endpoint's port on this machine; a public endpoint's, public addresses.
+    @Test(arguments: [
+        (PeerRule.loopback(port: 9000), "127.0.0.1", 9000, nil),
+        (.loopback(port: 9000), "::1", 9000, nil),
+        (.loopback(port: 9000), "127.0.0.1", 9001, "port 9001 of 127.0.0.1, not the loopback endpoint's own origin (its port 9000)"),
+        (.loopback(port: 9000), "169.254.169.254", 9000, "port 9000 of 169.254.169.254, not the loopback endpoint's own origin (its port 9000)"),
+        (.publicOnly, "93.184.215.14", 443, nil),
+        (.publicOnly, "2606:2800:21f:cb07:6820:80da:af6b:8b2c", 443, nil),
+        (.publicOnly, "127.0.0.1", 443, "127.0.0.1, a loopback address"),
+        (.publicOnly, "::ffff:192.168.0.7", 443, "::ffff:192.168.0.7, a private address (RFC 1918)"),
+        (.publicOnly, "100.100.100.200", 80, "100.100.100.200, a cloud metadata address"),
+        (.publicOnly, "fe80::1", 443, "fe80::1, a link-local address"),
+        (.any, "169.254.169.254", 80, nil),
+    ] as [(PeerRule, String, Int, String?)])
+    func aConnectionGoesOnlyWhereItsRuleLetsIt(rule: PeerRule, address: String, port: Int, refusal: String?) throws {
+        #expect(rule.refusal(of: try #require(PeerAddress(address)), port: port) == refusal)
     }
 
     @Test(arguments: [#""name":"a.","ext":"""#, #""name":"a.j\u0000pg","ext":"j\u0000pg""#, #""name":"a.jpg/x","ext":"jpg/x""#,
@@ -137,7 +181,7 @@ import Testing
         for (layout, expected) in layouts {
             let output = OutputSettings(dir: "/out", layout: try OutputLayout(layout), formats: ["thumb": "png"])
             let mapper = ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 0, output: output,
-                                      urls: ResultURLRule(allowsPlainHTTP: false))
+                                      urls: ResultURLRule(endpoint: "https://api2.transloadit.com"))
             let status = try Self.status(results: #"{"thumb":[{"id":"r0",\#(naming),"field":"file_1","ssl_url":"https://tmp/r0"}]}"#)
             let path = try #require(mapper.results(of: status, files: Self.files).results.first?.outputPath)
             let planned = ResultMapper.outputPath(output, run: mapper.runID, shard: 0, step: "thumb", from: .input(Self.files[1].file))
@@ -149,7 +193,7 @@ import Testing
     @Test func aResultWhosePathNoFileCanHaveFailsItsFilesAlone() throws {
         let output = OutputSettings(dir: "/out", layout: try OutputLayout("{step}/{name}-" + String(repeating: "x", count: 80)))
         let mapper = ResultMapper(runID: try RunID(parsing: "20261130T210501Z-3f9a2c"), shardIndex: 0, output: output,
-                                  urls: ResultURLRule(allowsPlainHTTP: false))
+                                  urls: ResultURLRule(endpoint: "https://api2.transloadit.com"))
         let name = String(repeating: "z", count: 190) + ".zip"
         let status = try Self.status(results: #"{"zip":[{"id":"z","name":"\#(name)","original_id":["u0","u1"],"ssl_url":"https://tmp/z"}]}"#)
         let mapping = mapper.results(of: status, files: Self.files)

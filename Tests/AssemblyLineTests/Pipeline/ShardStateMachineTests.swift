@@ -21,7 +21,7 @@ import Testing
 
     static let mapper = ResultMapper(runID: RunID("20990101T000000Z-aaaaaa")!, shardIndex: 0,
                                      output: OutputSettings(dir: "/out", layout: try! OutputLayout("{relpath}.{ext}")),
-                                     urls: ResultURLRule(allowsPlainHTTP: false))
+                                     urls: ResultURLRule(endpoint: endpoint))
 
     static func settings(tus: Bool = false, attempts: Int = 3, stream: Bool = true, pollTimeout: Duration = .seconds(60)) -> ShardStateMachine.Settings {
         ShardStateMachine.Settings(
@@ -122,12 +122,13 @@ import Testing
     static let forbidden = TransloaditError(code: .http(403), message: "forbidden", httpStatus: 403, isRetryable: false)
     static let goneResult = TransloaditError(code: .http(404), message: "gone", httpStatus: 404, isRetryable: false)
     static let metadataAddress = TransloaditError(
-        code: .transportRefusedAddress, message: TransportError.refusedAddress(endpoint: "https://tmp.test:443", address: "169.254.169.254").description,
+        code: .transportRefusedAddress, message: TransportError.refusedAddress(endpoint: "https://tmp.test:443", address: "169.254.169.254, a cloud metadata address")
+            .description,
         isRetryable: false)
     static let urlRefusal = FailureReason(
         code: .resultURLRefused,
-        message: "a.jpg of step thumb is not fetched: transport: https://tmp.test:443 leads to 169.254.169.254, a link-local or cloud metadata "
-            + "address; nothing was sent",
+        message: "a.jpg of step thumb is not fetched: transport: https://tmp.test:443 leads to 169.254.169.254, a cloud metadata address; "
+            + "nothing was sent",
         isRetryable: false)
     static let truncated = TransloaditError(code: .downloadSizeMismatch, message: "a.jpg: 2 bytes received, 3 expected", isRetryable: true)
 
