@@ -2,7 +2,11 @@
 # The package test: make install's layout under another prefix; the .deb installs with dpkg -i, and with the build tree moved away the installed
 # binary prints its version, links nothing of the Swift toolchain or the build tree, and runs
 # make demo's manifest to the end, every thumbnail on disk; the package's postinst made the system user
-# the units run as. The package (and that user) are removed afterwards unless they were there before. Usage: scripts/test-deb.sh PACKAGE.deb
+# the units run as, and the installed unit's command line, run as that user for an instance whose manifest is
+# the example in /etc/assemblyline, makes every thumbnail in its state directory, while the same line without
+# the unit's --state-dir (the manifest's state_dir, beside it in /etc) exits 74 naming the fix. The package (and
+# that user, and what the test put in /etc/assemblyline and /var/lib/assemblyline) are removed afterwards
+# unless they were there before. Usage: scripts/test-deb.sh PACKAGE.deb
 set -euo pipefail
 package=$1
 sudo=""
@@ -13,10 +17,15 @@ was_installed=no
 dpkg-query -W -f='${Status}' assemblyline 2>/dev/null | grep -q 'install ok installed' && was_installed=yes
 user_existed=no
 getent passwd assemblyline > /dev/null && user_existed=yes
+state_home_existed=no
+[ -d /var/lib/assemblyline ] && state_home_existed=yes
+instance="package-test-$$"
 work=$(mktemp -d)
 moved=".build.moved-$$"
 cleanup() {
   [ -d "$moved" ] && mv "$moved" .build
+  $sudo rm -rf "/etc/assemblyline/$instance.yaml" "/etc/assemblyline/$instance-samples" "/var/lib/assemblyline/$instance"
+  [ "$state_home_existed" = yes ] || $sudo rm -rf /var/lib/assemblyline
   [ "$was_installed" = yes ] || $sudo dpkg -r assemblyline > /dev/null 2>&1 || true
   if [ "$user_existed" = no ] && getent passwd assemblyline > /dev/null; then
     $sudo userdel assemblyline > /dev/null 2>&1 || true
@@ -67,4 +76,39 @@ grep -q '^state     finished' <<< "$report" || fail "the run did not finish: $re
 grep -qE "^files +$inputs: $inputs done$" <<< "$report" || fail "the report does not say $inputs files done: $report"
 outputs=$(find "$work/runs/output" -name '*.jpg' | wc -l)
 [ "$outputs" -eq "$inputs" ] || fail "$outputs thumbnails on disk for $inputs inputs"
-echo "package test: $package installs; $(head -1 <<< "$version"); the system user assemblyline runs it; the demo manifest made $outputs thumbnails from the installed binary"
+# The installed unit as systemd runs assemblyline@$instance: the example manifest in /etc/assemblyline (its samples
+# beside it), StateDirectory= made and owned by the user as systemd makes it, as that user from /, with the unit's
+# Environment=, %i expanded and $ASSEMBLYLINE_ARGS unset.
+unit=/usr/lib/systemd/system/assemblyline@.service
+grep -qx 'StateDirectory=assemblyline' "$unit" || fail "the unit's StateDirectory= is not assemblyline"
+sed "s|samples|$instance-samples|g" manifests/example.yaml | $sudo tee "/etc/assemblyline/$instance.yaml" > /dev/null
+$sudo cp -r "$work/manifests/samples" "/etc/assemblyline/$instance-samples"
+$sudo chmod -R a+rX "/etc/assemblyline/$instance.yaml" "/etc/assemblyline/$instance-samples"
+$sudo install -d -o assemblyline -g assemblyline -m 0755 /var/lib/assemblyline
+unit_setting() { sed -n "s/^$1=//p" "$unit" | sed "s/%i/$instance/g"; }
+mapfile -t unit_environment < <(unit_setting Environment)
+read -r -a exec_start <<< "$(unit_setting ExecStart)"
+command=()
+for word in "${exec_start[@]}"; do
+  case "$word" in
+    "\$ASSEMBLYLINE_ARGS") ;;
+    "\${"*"}") name=${word#??}; name=${name%?}; command+=("$(printf '%s\n' "${unit_environment[@]}" | sed -n "s/^$name=//p")") ;;
+    *) command+=("$word") ;;
+  esac
+done
+[ "${command[*]}" = "/usr/bin/assemblyline run /etc/assemblyline/$instance.yaml --state-dir /var/lib/assemblyline/$instance --quiet --stats 5m" ] \
+  || fail "the unit runs: ${command[*]}"
+as_service=(${sudo:+"$sudo"} setpriv --reuid=assemblyline --regid=assemblyline --clear-groups env -i PATH=/usr/bin:/bin "${unit_environment[@]}")
+(cd / && "${as_service[@]}" "${command[@]}") || fail "the unit's command line exited $? as the user assemblyline"
+thumbnails=$(find "/var/lib/assemblyline/$instance/output" -name '*.jpg' | wc -l)
+[ "$thumbnails" -eq "$inputs" ] || fail "$thumbnails thumbnails in the unit's state directory for $inputs inputs"
+# The same line without --state-dir: the manifest's state_dir, beside it in /etc, which the user cannot write.
+beside=()
+for ((i = 0; i < ${#command[@]}; i++)); do
+  if [ "${command[$i]}" = --state-dir ]; then i=$((i + 1)); else beside+=("${command[$i]}"); fi
+done
+status=0
+refused=$(cd / && "${as_service[@]}" "${beside[@]}" 2>&1) || status=$?
+[ "$status" -eq 74 ] || fail "a state directory the user cannot write exited $status: $refused"
+grep -q 'state_dir in the manifest, or --state-dir DIR' <<< "$refused" || fail "the error names no fix: $refused"
+echo "package test: $package installs; $(head -1 <<< "$version"); the system user assemblyline runs it; the demo manifest made $outputs thumbnails from the installed binary; the unit's command line made $thumbnails in /var/lib/assemblyline/$instance as assemblyline, and without its --state-dir exits 74 naming the fix"

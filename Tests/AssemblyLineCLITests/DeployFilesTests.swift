@@ -30,15 +30,26 @@ import Testing
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     }
 
-    /// The command line with `$ASSEMBLYLINE_ARGS` as systemd expands it: its words, none when unset.
+    /// The command line as systemd expands it for the instance `nightly`: `%i`, `${ASSEMBLYLINE_STATE_DIR}` from the unit's
+    /// `Environment=`, and `$ASSEMBLYLINE_ARGS`'s words (none when unset). Each names a state directory under
+    /// `/var/lib/assemblyline`, which the service user owns, not the manifest's beside it in `/etc`.
     @Test(arguments: [("deploy/systemd/assemblyline@.service", ""), ("deploy/systemd/assemblyline@.service", "--partition 1/2"),
                       ("deploy/cron/assemblyline", "")])
     func theCommandLineIsOneTheBinaryTakes(file: String, partitionArguments: String) async throws {
-        let line = try #require(try Self.text(file).split(separator: "\n").first { $0.contains("/usr/local/bin/assemblyline ") })
+        let text = try Self.text(file).replacingOccurrences(of: "%i", with: "nightly")
+        let line = try #require(text.split(separator: "\n").first { $0.contains("/usr/local/bin/assemblyline ") })
+        let environment = Dictionary(text.split(separator: "\n").compactMap { line -> (String, String)? in
+            guard line.hasPrefix("Environment=") else { return nil }
+            let pair = line.dropFirst("Environment=".count).split(separator: "=", maxSplits: 1).map(String.init)
+            return (pair[0], pair[1])
+        }, uniquingKeysWith: { _, last in last })
         var arguments = try Self.arguments(in: String(line)).flatMap { word in
-            word == "$ASSEMBLYLINE_ARGS" ? partitionArguments.split(separator: " ").map(String.init) : [word]
+            word == "$ASSEMBLYLINE_ARGS" ? partitionArguments.split(separator: " ").map(String.init)
+                : [word.hasPrefix("${") ? environment[String(word.dropFirst(2).dropLast())] ?? word : word]
         }
         #expect(arguments.first == "run" && arguments.contains("--quiet"), "\(arguments)")
+        let stateDir = try #require(arguments.firstIndex(of: "--state-dir").map { arguments[$0 + 1] }, "\(arguments)")
+        #expect(stateDir == "/var/lib/assemblyline/nightly")
         let directory = try await RunCommandTests.job()
         arguments[1] = "job/m.yaml"
         let dryRun = try await BinaryRunner.run(arguments + ["--dry-run"], in: directory.url)

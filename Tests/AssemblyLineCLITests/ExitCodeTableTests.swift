@@ -159,7 +159,9 @@ import Testing
         })
         #expect(outcome.status == 74, "\(outcome.stderr)")
         #expect(outcome.stderr.hasSuffix("/job/blocker/state: " + outcome.stderr.components(separatedBy: ": ").dropFirst(2).joined(separator: ": ")))
-        #expect(outcome.stderr.contains("Error: cannot use the state directory ") && outcome.stderr.contains("blocker is not a directory\n"))
+        #expect(outcome.stderr.contains("Error: cannot use the state directory ") && outcome.stderr.contains("blocker is not a directory; "
+            + "give the run a state directory this user can write: state_dir in the manifest, or --state-dir DIR "
+            + "(the systemd unit passes --state-dir /var/lib/assemblyline/INSTANCE)\n"), "the fix is named: \(outcome.stderr)")
         #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
     }
 
@@ -211,6 +213,9 @@ import Testing
 
     @Test func seventyFiveWhenAnotherRunWritesIntoTheSameOutputFromAnotherStateDirectory() async throws {
         let directory = try await RunCommandTests.job()
+        // A named output.dir: the default one would follow --state-dir.
+        try directory.write("job/m.yaml", try String(contentsOf: directory.url.appendingPathComponent("job/m.yaml"), encoding: .utf8)
+            + "output: {dir: state/output}\n")
         let output = directory.url.appendingPathComponent("job/state/output")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let holder = try await FlockHolder(output.path)

@@ -43,7 +43,7 @@ import Testing
         let bad = try await BinaryRunner.run(["run", "job/m.yaml", "-v"], in: directory.url, environment: environment)
         let output = directory.url.appendingPathComponent("job/state/output")
         let holder = try await FlockHolder(output.path)
-        let held = try await BinaryRunner.run(["run", "job/m.yaml", "--state-dir", "other"], in: directory.url, environment: environment)
+        let held = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url, environment: environment)
         holder.release()
 
         #expect(good.status == 0 && bad.status == 1 && held.status == 75, "\(good.stderr)\(bad.stderr)\(held.stderr)")

@@ -223,14 +223,15 @@ struct ManifestSections {
 
     private func output(_ table: ConfigTable, stateDir: String, recipe: Recipe?) -> OutputSettings? {
         let section = table.table("output", keys: ["dir", "layout", "steps"])
-        let dir = section?.string("dir").map(resolve) ?? PathText.resolve(ManifestDefaults.outputDir, against: stateDir)
+        let named = section?.string("dir").map(resolve)
+        let dir = named ?? PathText.resolve(ManifestDefaults.outputDir, against: stateDir)
         let text = section?.string("layout") ?? ManifestDefaults.outputLayout
         let steps = recipe.map { selection(section, recipe: $0) }
         do {
             let layout = try OutputLayout(text)
             return steps.map { selection in
                 OutputSettings(dir: dir, layout: layout, steps: selection, formats: recipe?.formatsByStep ?? [:],
-                               downloadedSteps: recipe?.stepsDownloaded(by: selection) ?? ["result"])
+                               downloadedSteps: recipe?.stepsDownloaded(by: selection) ?? ["result"], followsStateDir: named == nil)
             }
         } catch {
             section?.report("layout", error.description)

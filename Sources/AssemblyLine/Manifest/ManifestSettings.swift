@@ -139,14 +139,18 @@ package struct OutputSettings: Sendable, Hashable {
     /// The steps whose results are downloaded, sorted; `result` alone for a Template, whose steps are
     /// known only from its results: the steps an input's outputs are checked for before it is sent.
     package var downloadedSteps: [String]
+    /// Whether `dir` is the default, `<state_dir>/output`, which the manifest does not name: it follows the state
+    /// directory a run is given (``Manifest/inStateDirectory(_:)``).
+    package var followsStateDir: Bool
 
     package init(dir: String, layout: OutputLayout, steps: ResultSelection = ResultSelection(downloaded: nil, exported: []),
-                 formats: [String: String] = [:], downloadedSteps: [String] = ["result"]) {
+                 formats: [String: String] = [:], downloadedSteps: [String] = ["result"], followsStateDir: Bool = false) {
         self.dir = dir
         self.layout = layout
         self.steps = steps
         self.formats = formats
         self.downloadedSteps = downloadedSteps
+        self.followsStateDir = followsStateDir
     }
 }
 

@@ -28,7 +28,7 @@ struct OptionSpec: Sendable {
     /// `--help`, on every command.
     static let help = OptionSpec(name: "help", help: "Show help information.")
     /// `--state-dir DIR`, wherever a ledger is read.
-    static let stateDir = OptionSpec(name: "state-dir", valueName: "dir", help: "Use this state directory (ledger and lock) instead of the manifest's state_dir.")
+    static let stateDir = OptionSpec(name: "state-dir", valueName: "dir", help: "Use this state directory (ledger and lock; for a run, its outputs too unless the manifest names output.dir) instead of the manifest's state_dir.")
 
     var isFlag: Bool { valueName == nil }
 }

@@ -111,8 +111,8 @@ enum ErrorReporter {
     /// What went wrong with a run that could not start, resume or be canceled, in one line.
     private static func text(of failure: RunSessionError) -> String {
         switch failure {
-        case let .stateDirectoryUnusable(path, reason): "cannot use the state directory \(path): \(reason)"
-        case let .lockUnopenable(path, reason): "cannot open the lock \(path): \(reason)"
+        case let .stateDirectoryUnusable(path, reason): "cannot use the state directory \(path): \(reason); \(stateDirectoryFix)"
+        case let .lockUnopenable(path, reason): "cannot open the lock \(path): \(reason); \(stateDirectoryFix)"
         case let .locked(path, holder): "another run holds the lock \(path)" + (holder.isEmpty ? "" : " (\(holder))")
         case let .outputUnusable(path, reason): "cannot write the output directory \(path): \(reason); nothing was sent"
         case let .unreachable(what, url, reason): "\(what) \(url) does not answer: \(reason); nothing was sent"
@@ -129,6 +129,11 @@ enum ErrorReporter {
             "the run would cost \(ForecastText.usage(forecast)), past limits.max_usage \(ByteCountText.format(limit)); nothing was sent"
         }
     }
+
+    /// What to do about a state directory the run cannot write: the manifest's `state_dir` is beside the manifest by default,
+    /// which a service user may not write (a manifest in `/etc`).
+    private static let stateDirectoryFix = "give the run a state directory this user can write: state_dir in the manifest, or --state-dir DIR "
+        + "(the systemd unit passes --state-dir /var/lib/assemblyline/INSTANCE)"
 
     /// The exit status each run failure calls for.
     private static func status(of failure: RunSessionError) -> ExitStatus {

@@ -30,7 +30,8 @@ struct PartitionOptions: Sendable {
     /// Whether `--partition` or `--batch` was given: a run then resumes its batch's unfinished run of the same part.
     var isGiven: Bool { partition != nil || batch != nil }
 
-    /// The manifest at `path` as this part runs it, and its state directory (`stateDir`, else the manifest's).
+    /// The manifest at `path` as this part runs it, and its state directory (`stateDir`, else the manifest's), where
+    /// the outputs go too unless the manifest names `output.dir` (``Manifest/inStateDirectory(_:)``).
     ///
     /// - Throws: ``UsageError`` when the manifest names `{partition}` (in `state_dir` with no `stateDir` given,
     ///   or in `output.dir`) and no `--partition` was given.
@@ -41,8 +42,9 @@ struct PartitionOptions: Sendable {
         } else if let field = manifest.fieldsNamingPartition.first(where: { stateDir == nil || $0 != "state_dir" }) {
             throw UsageError("\(path): \(field) names \(Manifest.partitionPlaceholder): give --partition I/N (or auto/N) to say which part this is")
         }
-        let directory = stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir
-        return (manifest, directory.replacingOccurrences(of: Manifest.partitionPlaceholder, with: String(manifest.partition.index)))
+        let directory = (stateDir.map { PathText.resolve($0, against: FileManager.default.currentDirectoryPath) } ?? manifest.stateDir)
+            .replacingOccurrences(of: Manifest.partitionPlaceholder, with: String(manifest.partition.index))
+        return (manifest.inStateDirectory(directory), directory)
     }
 
     /// The partition `text` names: `I/N`, or `auto`/`auto/N` read from `environment`.
