@@ -35,7 +35,7 @@ extension Manifest {
         manifest.partition = partition
         let index = String(partition.index)
         manifest.stateDir = stateDir.replacingOccurrences(of: Self.partitionPlaceholder, with: index)
-        manifest.outputDirOfEveryPart = outputDirOfEveryPart ?? output.dir
+        manifest.jobOutputDir = jobOutputDir ?? output.dir
         manifest.output.dir = output.dir.replacingOccurrences(of: Self.partitionPlaceholder, with: index)
         if limits.partitionShare == .split {
             manifest.limits.creationsPerMinute = max(1, limits.creationsPerMinute / partition.count)

@@ -9,6 +9,7 @@ extension Manifest {
         guard moved != stateDir else { return self }
         var manifest = self
         if output.followsStateDir {
+            manifest.jobOutputDir = jobOutputDir ?? output.dir
             manifest.output.dir = PathText.resolve(ManifestDefaults.outputDir, against: moved)
         }
         manifest.stateDir = moved

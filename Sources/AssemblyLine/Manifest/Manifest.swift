@@ -32,9 +32,10 @@ package struct Manifest: Sendable, Hashable {
     package var maxUsage: Int64?
     /// The relative paths a run is limited to (`--files-from`), compared by their bytes; nil: every input.
     package var onlyFiles: Set<PathKey>?
-    /// `output.dir` as the manifest names it, `{partition}` kept, once ``partitioned(_:)`` replaced it: the job
-    /// (``ManifestJob``) is the batch's, whichever part runs.
-    var outputDirOfEveryPart: String?
+    /// `output.dir` as the manifest gives it, once ``partitioned(_:)`` or ``inStateDirectory(_:)`` changed it (`{partition}`
+    /// kept, before `--state-dir` moved outputs that follow it): the job (``ManifestJob``) is the same whichever part runs, from
+    /// whichever state directory.
+    var jobOutputDir: String?
 
     /// The directory that holds the manifest.
     package var directory: String { PathText.directory(of: file) }

@@ -37,9 +37,10 @@ package struct ManifestJob: Sendable, Hashable {
 }
 
 extension Manifest {
-    /// The job this manifest is; a partition's is its batch's (`{partition}` kept in the output directory).
+    /// The job this manifest is, by `output.dir` as the manifest gives it: a partition's is its batch's (`{partition}`
+    /// kept), and a run given `--state-dir` is the manifest's job wherever that puts outputs that follow it.
     package var job: ManifestJob {
-        ManifestJob(name: name, outputDirectory: outputDirOfEveryPart ?? output.dir, layout: output.layout.description, manifestPath: file)
+        ManifestJob(name: name, outputDirectory: jobOutputDir ?? output.dir, layout: output.layout.description, manifestPath: file)
     }
 
     /// What the manifest takes as inputs, as the ledger stores it: canonical JSON of the base and the patterns as they
