@@ -136,7 +136,7 @@ import Testing
             bytes     2.9 KiB planned, 0 B up, 0 B down
             work      0 Assemblies created, 0 retries
             usage     0 B (bytes_usage of the completed Assemblies)
-            time      2s elapsed; 0 B/s up, 0.0 files/s done
+            time      2.0s elapsed; 0 B/s up, 0.0 files/s done
 
             SHARD  STATE    FILES    BYTES  ATTEMPTS  TIME  FAILURE
                 0  planned      2  2.0 KiB         0

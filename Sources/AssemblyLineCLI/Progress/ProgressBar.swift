@@ -92,7 +92,7 @@ final class ProgressBar: Sendable {
         }
         if let wait = run.waiting(at: now) { text += "  " + CreationWaitText.figure(wait, at: now) }
         if let left = run.timeLeft(at: now) {
-            text += "  ETA \(ConfigUnits.formatDuration(.seconds(Int64((left / .seconds(1)).rounded(.up)))))"
+            text += "  ETA \(DurationText.format(left))"
         }
         return text
     }

@@ -225,7 +225,7 @@ final class RunProgress: RunObserver {
             + "\(files[.failed] ?? 0) failed, \(files[.skipped] ?? 0) skipped, "
             + ((files[.knownBad] ?? 0) > 0 ? "\(files[.knownBad] ?? 0) known bad, " : "")
             + "\(files[.pending] ?? 0) pending; "
-            + "\(ConfigUnits.formatDuration(elapsed))"
+            + DurationText.format(elapsed)
         guard let json = console.json else {
             return screen.withLock { _ in
                 if bar != nil { console.out(ProgressBar.erase) }

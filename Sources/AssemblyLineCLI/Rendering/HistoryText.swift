@@ -10,7 +10,7 @@ enum HistoryText {
         let rows = history.nights.map { night in
             [RunText.time(night.start), night.label, state(night)]
                 + columns.map { String(night.files($0)) }
-                + [ConfigUnits.formatDuration(night.elapsed), ByteCountText.format(night.bytesSent), usage(night), night.name]
+                + [DurationText.format(night.elapsed), ByteCountText.format(night.bytesSent), usage(night), night.name]
         }
         return TextTable.render(header: ["STARTED", "RUN", "STATE", "DONE", "FAILED", "SKIPPED", "KNOWN BAD", "ELAPSED", "UP", "USAGE", "NAME"],
                                 rows: rows, rightAligned: [3, 4, 5, 6, 7, 8, 9])

@@ -1,5 +1,4 @@
 import AssemblyLine
-import ConfigFormat
 import Foundation
 
 /// A run's report as people read it in a terminal: the summary and a row per shard, `--failed`'s list and `--results`' table.
@@ -17,13 +16,13 @@ enum RunReportText {
                 + "\(ByteCountText.format(statistics.bytesReceived)) down",
             "work      \(statistics.assembliesCreated) Assemblies created, \(statistics.retries) retr\(statistics.retries == 1 ? "y" : "ies")",
             "usage     \(usage(statistics))",
-            "time      \(ConfigUnits.formatDuration(report.elapsed)) elapsed; \(ByteCountText.format(Int64(report.rate(Double(statistics.bytesSent)))))/s up, "
+            "time      \(DurationText.format(report.elapsed)) elapsed; \(ByteCountText.format(Int64(report.rate(Double(statistics.bytesSent)))))/s up, "
                 + "\(String(format: "%.1f", report.rate(Double(summary.filesByState[.done] ?? 0)))) files/s done",
             "",
         ]
         let rows = report.shards.map { shard in
             [String(shard.index), shard.state.rawValue, String(shard.fileCount), ByteCountText.format(shard.bytes),
-             String(shard.attemptCount), statistics.shardDurations[shard.index].map(ConfigUnits.formatDuration) ?? "",
+             String(shard.attemptCount), statistics.shardDurations[shard.index].map(DurationText.format) ?? "",
              shard.failure?.description ?? ""]
         }
         var text = lines.joined(separator: "\n") + "\n"

@@ -84,7 +84,7 @@ struct HTMLHistory {
         let axis = ChartAxis(span: seconds.max() ?? 0)
         return BarChart(series: [BarChart.Series(name: "elapsed", style: "duration", values: seconds.map(axis.value))],
                         labels: labels, xTitle: "night (UTC date of its start)", yTitle: axis.unit, summary: "Elapsed time of each night",
-                        tooltips: zip(tooltips, nights).map { "\($0) · \(ConfigUnits.formatDuration($1.elapsed))" })
+                        tooltips: zip(tooltips, nights).map { "\($0) · \(DurationText.format($1.elapsed))" })
     }
 
     private func bytesChart(_ figure: KeyPath<RunHistory.Night, Int64>, name: String, style: String, summary: String) -> BarChart {
@@ -103,7 +103,7 @@ struct HTMLHistory {
             out += "<tr class=\"\(night.isFinished ? "finished" : "unfinished")\"><td>\(RunText.time(night.start))</td>"
                 + "<td class=\"path\">\(HTMLText.escaped(night.label))</td><td>\(HTMLText.escaped(HistoryText.state(night)))</td>"
                 + HistoryText.columns.map { "<td class=\"n\">\(night.files($0))</td>" }.joined()
-                + "<td class=\"n\">\(ConfigUnits.formatDuration(night.elapsed))</td><td class=\"n\">\(ByteCountText.format(night.bytesSent))</td>"
+                + "<td class=\"n\">\(DurationText.format(night.elapsed))</td><td class=\"n\">\(ByteCountText.format(night.bytesSent))</td>"
                 + "<td class=\"n\">\(HistoryText.usage(night))</td></tr>"
         }
         return out + "</tbody></table></section>\n"

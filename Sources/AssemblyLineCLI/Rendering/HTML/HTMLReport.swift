@@ -1,5 +1,4 @@
 import AssemblyLine
-import ConfigFormat
 import Foundation
 
 /// `report --format html`: one self-contained page of a run (or a batch's parts) that people read in a browser and print.
@@ -57,7 +56,7 @@ struct HTMLReport {
             ("bytes down", ByteCountText.format(statistics.reduce(0) { $0 + $1.bytesReceived })),
             ("Assemblies", String(statistics.reduce(0) { $0 + $1.assembliesCreated })),
             ("retries", String(statistics.reduce(0) { $0 + $1.retries })),
-            ("elapsed", ConfigUnits.formatDuration(RunRecord.elapsed(of: reports.map(\.run)))),
+            ("elapsed", DurationText.format(RunRecord.elapsed(of: reports.map(\.run)))),
             ("usage", ByteCountText.format(usage) + (unknownUsage > 0 ? " (\(unknownUsage) Assemblies did not say)" : "")),
         ]
         var out = "<section id=\"summary\"><h2>Summary</h2>" + HTMLPage.figures(figures) + "</section>\n"
