@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,9 +46,7 @@ package enum AssemblyLineTool {
             default:
                 break
             }
-            guard let command = commands.first(where: { $0.configuration.commandName == first }) else {
-                throw UsageError("unknown subcommand '\(first)'")
-            }
+            let command = try self.command(named: first)
             configuration = command.configuration
             let values = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.configuration, commandPath: "\(HelpRenderer.toolName) \(first)")
             if values.option("log-format") == RunProgress.Format.json.rawValue { context.console.json = JSONLog(clock: context.clock) }
@@ -73,9 +72,14 @@ package enum AssemblyLineTool {
         if name == "help" {
             return HelpRenderer.help(for: helpConfiguration, commandPath: "\(HelpRenderer.toolName) help")
         }
-        guard let command = commands.first(where: { $0.configuration.commandName == name }) else {
-            throw UsageError("unknown subcommand '\(name)'")
-        }
-        return HelpRenderer.help(for: command.configuration, commandPath: "\(HelpRenderer.toolName) \(name)")
+        return HelpRenderer.help(for: try command(named: name).configuration, commandPath: "\(HelpRenderer.toolName) \(name)")
+    }
+
+    /// The subcommand called `name`, or a usage error suggesting the one most likely meant.
+    private static func command(named name: String) throws(UsageError) -> any CLICommand.Type {
+        if let command = commands.first(where: { $0.configuration.commandName == name }) { return command }
+        let names = commands.map { $0.configuration.commandName } + [helpConfiguration.commandName]
+        let suggestion = NameSuggestion.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+        throw UsageError("unknown subcommand '\(name)'" + suggestion)
     }
 }

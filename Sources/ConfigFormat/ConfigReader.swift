@@ -81,24 +81,10 @@ package final class ConfigReader {
     }
 
     static func unknownKeyMessage(_ key: String, allowed: [String]) -> String {
-        let suggestion = allowed.min { editDistance(key, $0) < editDistance(key, $1) }
         var message = "unknown key '\(key)'; expected one of: \(allowed.joined(separator: ", "))"
-        if let suggestion, editDistance(key, suggestion) <= max(1, key.count / 3) {
+        if let suggestion = NameSuggestion.closest(to: key, among: allowed) {
             message += " (did you mean '\(suggestion)'?)"
         }
         return message
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, left) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, right) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

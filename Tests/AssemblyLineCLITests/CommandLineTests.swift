@@ -67,6 +67,12 @@ import Testing
         (["validate", "a.yaml", "b.yaml"], "Error: unexpected argument 'b.yaml'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
         (["validate", "--bogus", "a.yaml"], "Error: unknown option '--bogus'\nUsage: assemblyline validate <manifest>\n  See 'assemblyline validate --help' for more information.\n"),
         (["help", "nope"], "Error: unknown subcommand 'nope'\n  See 'assemblyline --help' for the list of subcommands.\n"),
+        (["reprot", "latest"], "Error: unknown subcommand 'reprot'; did you mean 'report'?\n  See 'assemblyline --help' for the list of subcommands.\n"),
+        (["help", "valdiate"], "Error: unknown subcommand 'valdiate'; did you mean 'validate'?\n  See 'assemblyline --help' for the list of subcommands.\n"),
+        (["validate", "--hlep"], "Error: unknown option '--hlep'; did you mean '--help'?\nUsage: assemblyline validate <manifest>\n"
+            + "  See 'assemblyline validate --help' for more information.\n"),
+        (["validate", "-help"], "Error: unknown option '-help'; did you mean '--help'?\nUsage: assemblyline validate <manifest>\n"
+            + "  See 'assemblyline validate --help' for more information.\n"),
         (["sign-server"], "Error: missing '--policy <file>'\nUsage: assemblyline sign-server --policy <file> [--listen <host:port>] [--tls-cert <file>] [--tls-key <file>]\n"
             + "  See 'assemblyline sign-server --help' for more information.\n"),
     ])

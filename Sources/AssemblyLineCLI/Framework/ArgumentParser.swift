@@ -1,3 +1,5 @@
+import ConfigFormat
+
 /// Splits a command's arguments by its configuration: `--name value`, `--name=value`, flags, `--`, positionals.
 enum ArgumentParser {
     /// The parsed values, or a ``UsageError`` naming the offending argument; `-h`/`--help` ends in a ``CleanExit``.
@@ -22,7 +24,7 @@ enum ArgumentParser {
             }
             if !argument.hasPrefix("--") {
                 guard argument.count == 2, let spec = configuration.options.first(where: { $0.short == argument.last }) else {
-                    throw UsageError("unknown option '\(argument)'")
+                    throw unknown(argument, meaning: String(argument.dropFirst()), in: configuration)
                 }
                 arguments.insert("--\(spec.name)", at: index)
                 continue
@@ -31,7 +33,7 @@ enum ArgumentParser {
             let name = String(body.prefix { $0 != "=" })
             let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
             guard let spec = configuration.options.first(where: { $0.name == name }) else {
-                throw UsageError("unknown option '--\(name)'")
+                throw unknown("--\(name)", meaning: name, in: configuration)
             }
             if spec.isFlag {
                 guard inlineValue == nil else { throw UsageError("--\(name) takes no value") }
@@ -64,5 +66,12 @@ enum ArgumentParser {
             throw UsageError("unexpected argument '\(values.positionals[configuration.arguments.count])'")
         }
         return values
+    }
+
+    /// An unknown option's usage error, suggesting the option most likely meant by `name` (`-checksum` is `--checksum`).
+    private static func unknown(_ argument: String, meaning name: String, in configuration: CommandConfiguration) -> UsageError {
+        let names = (configuration.options + [.help]).map(\.name)
+        let suggestion = name.count > 1 ? NameSuggestion.closest(to: name, among: names) : nil
+        return UsageError("unknown option '\(argument)'" + (suggestion.map { "; did you mean '--\($0)'?" } ?? ""))
     }
 }
