@@ -29,7 +29,7 @@ release: deps
 	@scripts/stamp-commit.sh
 	$(SWIFT_TOOL) build -c release --static-swift-stdlib
 
-## install: the release binary, its manual page, bash completion, systemd units and examples under $(DESTDIR)$(PREFIX)
+## install: the release binary, its manual page, bash and fish completions, systemd units and examples under $(DESTDIR)$(PREFIX)
 install: release
 	scripts/install.sh $(RELEASE_BIN) "$(DESTDIR)" "$(PREFIX)"
 

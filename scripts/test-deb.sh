@@ -39,7 +39,7 @@ $sudo dpkg -i "$package" > /dev/null
 # make install's layout under another prefix, from the installed binary: every path names that prefix.
 scripts/install.sh /usr/bin/assemblyline "$work/destdir" /opt/al > /dev/null
 for file in bin/assemblyline share/man/man1/assemblyline.1 share/bash-completion/completions/assemblyline \
-            lib/systemd/system/assemblyline@.service share/doc/assemblyline/examples/cron.d-assemblyline; do
+            share/fish/vendor_completions.d/assemblyline.fish lib/systemd/system/assemblyline@.service share/doc/assemblyline/examples/cron.d-assemblyline; do
   [ -s "$work/destdir/opt/al/$file" ] || fail "make install left no $file"
 done
 grep -q 'ExecStart=/opt/al/bin/assemblyline run' "$work/destdir/opt/al/lib/systemd/system/assemblyline@.service" \
@@ -54,6 +54,7 @@ if grep -qE '/opt/swift|\.build|libswift' <<< "$libraries"; then fail "links the
 version=$("${clean_env[@]}" assemblyline --version)
 grep -qE '^assemblyline [0-9]+\.[0-9]+\.[0-9]+ \(commit [0-9a-f]{12}' <<< "$version" || fail "--version printed: $version"
 for file in /usr/share/man/man1/assemblyline.1.gz /usr/share/bash-completion/completions/assemblyline \
+            /usr/share/fish/vendor_completions.d/assemblyline.fish \
             /usr/lib/systemd/system/assemblyline@.service /usr/lib/systemd/system/assemblyline@.timer; do
   dpkg -L assemblyline | grep -qx "$file" || fail "the package lacks $file"
 done

@@ -1,30 +1,35 @@
-/// `assemblyline completion bash|zsh`: a shell completion script, made from the commands' own configurations.
+/// `assemblyline completion bash|zsh|fish`: a shell completion script, made from the commands' own configurations.
 struct CompletionCommand: CLICommand {
     /// The shells a script is made for.
     enum Shell: String, CaseIterable, Sendable {
-        case bash, zsh
+        case bash, zsh, fish
     }
 
     static let configuration = CommandConfiguration(
         commandName: "completion",
-        abstract: "Print a shell completion script for bash or zsh.",
+        abstract: "Print a shell completion script for bash, zsh or fish.",
         discussion: """
             Completes subcommands, each subcommand's options, and file names elsewhere. bash: \
             assemblyline completion bash > /etc/bash_completion.d/assemblyline. zsh: put \
-            eval "$(assemblyline completion zsh)" in ~/.zshrc (it uses zsh's bashcompinit).
+            eval "$(assemblyline completion zsh)" in ~/.zshrc (it uses zsh's bashcompinit). fish: assemblyline \
+            completion fish > ~/.config/fish/completions/assemblyline.fish.
             """,
-        arguments: [ArgumentSpec(name: "shell", help: "bash or zsh.")])
+        arguments: [ArgumentSpec(name: "shell", help: "bash, zsh or fish.")])
 
     var shell: Shell
 
     init(_ values: ParsedValues) throws {
         let text = values.positional(0) ?? ""
-        guard let shell = Shell(rawValue: text) else { throw UsageError("expected bash or zsh, found '\(text)'") }
+        guard let shell = Shell(rawValue: text) else { throw UsageError("expected bash, zsh or fish, found '\(text)'") }
         self.shell = shell
     }
 
     func run(_ context: CommandContext) async throws {
-        context.console.out((shell == .zsh ? "autoload -U +X bashcompinit && bashcompinit\n" : "") + Self.bashScript)
+        switch shell {
+        case .bash: context.console.out(Self.bashScript)
+        case .zsh: context.console.out("autoload -U +X bashcompinit && bashcompinit\n" + Self.bashScript)
+        case .fish: context.console.out(Self.fishScript)
+        }
     }
 
     /// The bash function, with every subcommand and its options.
