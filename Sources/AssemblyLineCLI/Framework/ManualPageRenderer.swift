@@ -29,10 +29,19 @@ enum ManualPageRenderer {
             "0 done; 1 some files or shards failed; 2 interrupted; 3 canceled; 64 usage; 65 invalid manifest or input; 69 endpoint or signer "
                 + "unreachable; 70 internal error; 73 output cannot be written; 74 ledger I/O; 75 a lock is held; 77 credentials "
                 + "refused; 78 a secret is missing.",
+        ]
+        lines += section("ENVIRONMENT", ManualPageSections.environment) + section("FILES", ManualPageSections.files)
+            + section("EXAMPLES", ManualPageSections.examples)
+        lines += [
             ".SH SEE ALSO",
             "The README and docs/ of the AssemblyLine sources; \\fBassemblyline\\fR \\fIsubcommand\\fR \\fB\\-\\-help\\fR.",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A section of `.TP` paragraphs, each entry's term in bold.
+    private static func section(_ name: String, _ entries: [ManualPageSections.Entry]) -> [String] {
+        [".SH \(name)"] + entries.flatMap { [".TP", "\\fB" + escape($0.term) + "\\fR", escape($0.text)] }
     }
 
     /// Text as roff reads it literally: backslashes and hyphens escaped, other than ASCII as `\[uXXXX]`,
