@@ -84,12 +84,13 @@ package struct ConfigTable {
         }
     }
 
-    /// One of an enumeration's raw values.
-    package func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, as type: Choice.Type, required: Bool = false) -> Choice?
+    /// One of an enumeration's raw values, or another name of one of them (`aliases`: `jpeg` for `jpg`).
+    package func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, as type: Choice.Type, required: Bool = false,
+                                                                 aliases: [String: Choice] = [:]) -> Choice?
     where Choice.RawValue == String {
         let names = Choice.allCases.map(\.rawValue)
         let expected = names.count == 2 ? "\(names[0]) or \(names[1])" : "one of \(names.joined(separator: ", "))"
-        return parsed(key, required: required, expected: expected) { Choice(rawValue: $0) }
+        return parsed(key, required: required, expected: expected) { Choice(rawValue: $0) ?? aliases[$0] }
     }
 
     /// A string or a list of strings; `[]` is the empty list, an empty string is refused.

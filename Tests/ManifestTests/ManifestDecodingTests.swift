@@ -131,6 +131,16 @@ import Testing
         #expect(expected.serialized == #"{"thumb":{"imagemagick_stack":"v3.0.0","robot":"/image/resize","use":":original","width":64,"zoom":false}}"#)
     }
 
+    @Test func resizeFormatJpegIsReadAsJpgSentAsJpgAndNamesItsOutputsJpg() throws {
+        let jpeg = try decodeManifest(minimalManifest + "  format: jpeg\n")
+        let jpg = try decodeManifest(minimalManifest + "  format: jpg\n")
+        #expect(jpeg.recipe == jpg.recipe && jpeg.recipe.fingerprint == jpg.recipe.fingerprint, "the same recipe: nothing is sent again for the spelling")
+        #expect(jpeg.recipe.knownSteps?.objectValue?["resize"]?.objectValue?["format"] == .string("jpg"))
+        #expect(jpeg.recipe.formatsByStep == ["resize": "jpg"], "{ext} is jpg")
+        #expect(try manifestIssues(minimalManifest + "  format: jfif\n")
+            == ["m.yaml:8:11: resize.format: expected one of jpg, png, webp, gif, found 'jfif'"])
+    }
+
     @Test func aPingURLIsNamedByItsSourceWithATimeoutAndNoneByDefault() throws {
         let manifest = try decodeManifest(minimalManifest + "monitoring: {ping_url_file: secrets/ping, ping_timeout: 3s}\n")
         #expect(manifest.monitoring.pingURL.map { "\($0)" }?.hasSuffix("/secrets/ping") == true, "resolved against the manifest: \(String(describing: manifest.monitoring.pingURL))")

@@ -45,7 +45,7 @@ struct ManifestRecipeSection {
         let width = section.int("width", in: range)
         let height = section.int("height", in: range)
         let strategy = section.choice("strategy", as: ResizeSettings.Strategy.self) ?? ManifestDefaults.resizeStrategy
-        let format = section.choice("format", as: ResizeSettings.Format.self)
+        let format = section.choice("format", as: ResizeSettings.Format.self, aliases: ResizeSettings.Format.aliases)
         let quality = section.int("quality", in: ManifestDefaults.qualityRange)
         let background = section.string("background", expected: "a color such as #ffffff or #00000000")
         let zoom = section.bool("zoom") ?? true

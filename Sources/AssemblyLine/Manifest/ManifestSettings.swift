@@ -25,6 +25,9 @@ package struct ResizeSettings: Sendable, Hashable {
     /// Output formats the resize robot writes.
     package enum Format: String, Sendable, Hashable, CaseIterable {
         case jpg, png, webp, gif
+
+        /// Other names a manifest may give a format: `jpeg` is read as `jpg`, which is what is sent and what `{ext}` becomes.
+        static let aliases: [String: Format] = ["jpeg": .jpg]
     }
 
     package var width: Int?
