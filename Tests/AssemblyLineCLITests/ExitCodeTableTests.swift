@@ -33,7 +33,7 @@ import Testing
 
     /// Every row below has a test of its own here, but 70 (a bug, never made on purpose).
     @Test func theTableListsTheCodesTestedHere() async throws {
-        #expect(try Self.readmeCodes() == [0, 1, 2, 3, 64, 65, 69, 70, 73, 74, 75, 77, 78])
+        #expect(try Self.readmeCodes() == [0, 1, 2, 3, 64, 65, 66, 69, 70, 73, 74, 75, 77, 78])
     }
 
     @Test func zeroWhenEverythingIsDone() async throws {
@@ -76,6 +76,19 @@ import Testing
 
     @Test func sixtyFiveForAnInvalidManifest() async throws {
         #expect(try await Self.outcome([("width: 160", "width: wide")]).status == 65)
+    }
+
+    @Test func sixtySixWhenTheInputsDirectoryIsMissingApartFromABaseThatHoldsNoMatch() async throws {
+        let missing = try await Self.outcome([("base: in", "base: gone")])
+        #expect(missing.status == 66, "\(missing.stderr)")
+        #expect(missing.stderr.hasPrefix("Error: the input directory '") && missing.stderr.hasSuffix("/job/gone' (inputs.base) does not exist\n"),
+                "\(missing.stderr)")
+        let file = try await Self.outcome([("base: in", "base: m.yaml")])
+        #expect(file.status == 66 && file.stderr.hasSuffix("/job/m.yaml' (inputs.base) is a file, not a directory\n"), "\(file.stderr)")
+        let plan = try await Self.outcome([("base: in", "base: gone")], arguments: ["plan", "job/m.yaml"])
+        #expect(plan.status == 66, "\(plan.stderr)")
+        let noMatch = try await Self.outcome([("in/**/*.png", "in/**/*.tif")])
+        #expect(noMatch.status == 65 && noMatch.stderr.contains("no file matches the include patterns"), "\(noMatch.stderr)")
     }
 
     @Test func sixtyNineWhenTheEndpointDoesNotAnswerAndNothingIsSent() async throws {

@@ -265,6 +265,15 @@ import Glibc
         #expect(error.description == "no file matches the include patterns '/x/**/*.png', '/x/raw/*.tif'")
     }
 
+    @Test func aBaseThatIsNotThereIsSaidApartFromOneThatHoldsNoMatch() throws {
+        let tree = try PlanningTree()
+        try tree.file("in/a.jpg")
+        #expect(throws: PlanError.missingBase(base: tree.path("gone"), isFile: false)) { try tree.plan(["in/**/*.jpg"], base: "gone") }
+        #expect(throws: PlanError.missingBase(base: tree.path("in/a.jpg"), isFile: true)) { try tree.plan(["in/**/*.jpg"], base: "in/a.jpg") }
+        #expect(throws: PlanError.noMatch(patterns: [tree.path("in/**/*.png")])) { try tree.plan(["in/**/*.png"], base: "in") }
+        #expect(PlanError.missingBase(base: "/x/in", isFile: false).description == "the input directory '/x/in' (inputs.base) does not exist")
+    }
+
     @Test func aMatchedFileOutsideTheBaseIsAnError() throws {
         let tree = try PlanningTree()
         try tree.file("in/a.jpg")

@@ -1,7 +1,8 @@
 /// Why a glob could not be compiled or a plan could not be made.
 ///
 /// Every case names the pattern or path it is about, so the one-line `description` is enough
-/// for an operator to find the problem. The CLI maps all of them to exit code 65 (invalid input).
+/// for an operator to find the problem. The CLI maps them to exit code 65 (invalid input), but a base
+/// directory that is not there to 66 (no input).
 package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A glob pattern that cannot be compiled; `position` is the 1-based character where the problem is.
     case malformedPattern(pattern: String, position: Int, reason: String)
@@ -9,6 +10,8 @@ package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     case relativePattern(pattern: String)
     /// The base directory is not an absolute path.
     case relativeBase(base: String)
+    /// The base directory does not exist, or is a file: there is no input to read, which differs from a base that holds no match.
+    case missingBase(base: String, isFile: Bool)
     /// No include pattern was given.
     case noIncludePatterns
     /// A shard limit below 1.
@@ -28,6 +31,8 @@ package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
             return "glob pattern '\(pattern)' is relative; expected an absolute pattern or a directory to resolve it against"
         case let .relativeBase(base):
             return "base directory '\(base)' is relative; expected an absolute path"
+        case let .missingBase(base, isFile):
+            return "the input directory '\(base)' (inputs.base) " + (isFile ? "is a file, not a directory" : "does not exist")
         case .noIncludePatterns:
             return "no include pattern given; expected at least one glob"
         case let .invalidLimit(name, value):

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Turns include and exclude globs into the plan of a run: the matching files, de-duplicated, sorted and sharded.
 ///
 /// The result depends only on the file system and the inputs, never on the order `readdir` lists
@@ -36,7 +42,8 @@ package struct Planner: Sendable {
     /// Walks the file system and makes the plan.
     ///
     /// - Returns: the plan and the entries that could not be read (the plan is made without them).
-    /// - Throws: `PlanError.noMatch` naming the include patterns when no file matches;
+    /// - Throws: `PlanError.missingBase` when `base` is not a directory that exists (checked before any walk);
+    ///   `.noMatch` naming the include patterns when no file matches;
     ///   `.outsideBase` naming the first (by path) matched file not under `base`; `.relativePattern`,
     ///   `.relativeBase`, `.noIncludePatterns` or `.invalidLimit` for unusable inputs.
     package func plan() throws(PlanError) -> PlanResult {
@@ -45,6 +52,7 @@ package struct Planner: Sendable {
         try limits.validate()
         let walker = try DirectoryWalker(include: include, exclude: exclude)
         let base = PathText.normalizedAbsolute(base)
+        try Self.requireDirectory(base)
 
         var files = UniqueFiles()
         var firstOutside: String?
@@ -68,6 +76,15 @@ package struct Planner: Sendable {
         }
         Self.sortInPlanOrder(&found)
         return PlanResult(plan: Plan(sharding: found, limits: limits), warnings: warnings)
+    }
+
+    /// Throws ``PlanError/missingBase(base:isFile:)`` unless `base` is a directory (through links) or cannot be looked at
+    /// (a base the walk cannot read is its warning).
+    private static func requireDirectory(_ base: String) throws(PlanError) {
+        var errorCode: Int32 = 0
+        let kind = FileProbe.status(of: FileProbe.Reference(path: base), followingLinks: true, errorCode: &errorCode)?.kind
+        if let kind, kind != .directory { throw PlanError.missingBase(base: base, isFile: true) }
+        if kind == nil, errorCode == ENOENT || errorCode == ENOTDIR { throw PlanError.missingBase(base: base, isFile: false) }
     }
 
     /// Sorts files by relative path, then real path, byte-wise.

@@ -41,6 +41,7 @@ enum ErrorReporter {
             return .invalidInput
         case let plan as PlanError:
             console.error("Error: \(plan)\n")
+            if case .missingBase = plan { return .noInput }
             return .invalidInput
         case let read as LedgerReadError:
             switch read {

@@ -12,6 +12,8 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     case usage = 64
     /// The manifest or an input was invalid.
     case invalidInput = 65
+    /// The inputs' directory (`inputs.base`) is not there (EX_NOINPUT); a base that holds no match is 65.
+    case noInput = 66
     /// The endpoint or the signer could not be reached (a failure of the run's because of it beats any other).
     case unavailable = 69
     /// An internal error.

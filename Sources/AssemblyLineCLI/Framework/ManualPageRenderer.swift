@@ -26,9 +26,9 @@ enum ManualPageRenderer {
         }
         lines += [
             ".SH EXIT STATUS",
-            "0 done; 1 some files or shards failed; 2 interrupted; 3 canceled; 64 usage; 65 invalid manifest or input; 69 endpoint or signer "
-                + "unreachable; 70 internal error; 73 output cannot be written; 74 ledger I/O; 75 a lock is held; 77 credentials "
-                + "refused; 78 a secret is missing.",
+            "0 done; 1 some files or shards failed; 2 interrupted; 3 canceled; 64 usage; 65 invalid manifest or input; 66 the inputs' "
+                + "directory is missing; 69 endpoint or signer unreachable; 70 internal error; 73 output cannot be written; 74 ledger I/O; "
+                + "75 a lock is held; 77 credentials refused; 78 a secret is missing.",
         ]
         lines += section("ENVIRONMENT", ManualPageSections.environment) + section("FILES", ManualPageSections.files)
             + section("EXAMPLES", ManualPageSections.examples)
