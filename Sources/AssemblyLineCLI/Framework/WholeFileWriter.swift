@@ -1,5 +1,3 @@
-import Foundation
-
 /// Writes a file whole: to a temporary name beside it, then renamed over it, so that a reader never sees half a file.
 enum WholeFileWriter {
     /// Why the file could not be written: the system's reason.
@@ -8,14 +6,21 @@ enum WholeFileWriter {
     }
 
     static func write(_ text: String, to path: String) throws(Failure) {
-        let temporary = path + ".\(getpid()).tmp"
+        let file = try PendingFile(beside: path)
+        file.append(text)
+        try file.commit()
+    }
+
+    /// Writes what `body` gives to its writer, each piece as it comes (a million files' CSV is never one text); when
+    /// `body` throws, the file is not replaced and its error is thrown.
+    static func write(to path: String, _ body: (_ write: @escaping (String) -> Void) async throws -> Void) async throws {
+        let file = try PendingFile(beside: path)
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            try await body(file.append)
         } catch {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw Failure(reason: reason)
+            file.discard()
+            throw error
         }
+        try file.commit()
     }
 }

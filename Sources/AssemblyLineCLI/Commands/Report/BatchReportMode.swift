@@ -19,25 +19,26 @@ struct BatchReportMode: ReportMode {
     }
 
     func run(_ output: ReportOutput, _ context: CommandContext) async throws {
-        let console = context.console
         try await ledgers.withEach { [batch] opened in
             let merged = try await BatchReport.read(batch, from: opened, files: output.selection)
-            switch output.format {
-            case .table, .paths, .paths0: console.out(BatchReportText.table(merged))
-            case .html:
-                var parts: [(prefix: String, detail: RunDetail)] = []
-                let budget = HTMLReport.maxFileRows / max(1, merged.parts.count)
-                for part in merged.parts {
-                    parts.append(("p\(part.run.partition.index) · ", try await RunDetail.read(part.report, from: part.ledger, files: budget)))
+            try await output.emit(context.console) { write in
+                switch output.format {
+                case .table, .paths, .paths0: write(BatchReportText.table(merged))
+                case .html:
+                    var parts: [(prefix: String, detail: RunDetail)] = []
+                    let budget = HTMLReport.maxFileRows / max(1, merged.parts.count)
+                    for part in merged.parts {
+                        parts.append(("p\(part.run.partition.index) · ", try await RunDetail.read(part.report, from: part.ledger, files: budget)))
+                    }
+                    let finished = merged.parts.count - merged.unfinished.count
+                    let page = HTMLReport(title: "Batch \(batch)",
+                                          subtitle: "\(CountText.of(merged.count, "partition")), \(finished) finished"
+                                              + (merged.missing.isEmpty ? "" : "; missing: " + merged.missing.map(String.init).joined(separator: ", ")),
+                                          parts: parts, missingParts: merged.missing, generatedAt: context.clock.now)
+                    write(page.html)
+                case .json: try await ReportJSON.write(ReportJSON.figures(of: merged), files: merged, to: write)
+                case .csv: try await ReportCSV.write(merged, to: write)
                 }
-                let finished = merged.parts.count - merged.unfinished.count
-                let page = HTMLReport(title: "Batch \(batch)",
-                                      subtitle: "\(CountText.of(merged.count, "partition")), \(finished) finished"
-                                          + (merged.missing.isEmpty ? "" : "; missing: " + merged.missing.map(String.init).joined(separator: ", ")),
-                                      parts: parts, missingParts: merged.missing, generatedAt: context.clock.now)
-                try output.write(page: page.html, console)
-            case .json: try await ReportJSON.write(ReportJSON.figures(of: merged), files: merged, to: console.out)
-            case .csv: try await ReportCSV.write(merged, to: console.out)
             }
         }
     }

@@ -30,16 +30,17 @@ struct HistoryReportMode: ReportMode {
         let history = try await ledgers.withEach { [job] opened in
             try await RunHistory.read(since: since, job: job, from: opened)
         }
-        let console = context.console
-        switch output.format {
-        case .json: console.line(HistoryText.json(history).serialized)
-        case .html: try output.write(page: HTMLHistory(history: history, stateDirectories: ledgers.stateDirectories, generatedAt: context.clock.now).html,
-                                     console)
-        default:
-            guard !history.nights.isEmpty else {
-                return console.line("no runs since \(RunText.time(since)) in \(ledgers.stateDirectories.joined(separator: ", "))")
+        let directories = ledgers.stateDirectories
+        try await output.emit(context.console) { write in
+            switch output.format {
+            case .json: write(HistoryText.json(history).serialized + "\n")
+            case .html: write(HTMLHistory(history: history, stateDirectories: directories, generatedAt: context.clock.now).html)
+            default:
+                guard !history.nights.isEmpty else {
+                    return write("no runs since \(RunText.time(since)) in \(directories.joined(separator: ", "))\n")
+                }
+                write(HistoryText.table(history))
             }
-            console.out(HistoryText.table(history))
         }
     }
 }

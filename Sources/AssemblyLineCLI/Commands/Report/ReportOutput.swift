@@ -14,7 +14,7 @@ struct ReportOutput: Sendable {
     var format: Format
     var failedOnly: Bool
     var listsResults: Bool
-    /// `--output`: where the HTML page goes.
+    /// `--output`: the file the report goes to, instead of standard output.
     var file: String?
 
     init(_ values: ParsedValues) throws {
@@ -27,7 +27,6 @@ struct ReportOutput: Sendable {
     func validate() throws {
         if failedOnly && listsResults { throw UsageError("--failed and --results are different reports; choose one") }
         if [.paths, .paths0].contains(format), !failedOnly { throw UsageError("--format \(format) lists the failed files: add --failed") }
-        if file != nil, format != .html { throw UsageError("--output writes the HTML page: add --format html") }
         if format == .html, failedOnly || listsResults { throw UsageError("--format html is the whole report; --failed and --results are other reports") }
     }
 
@@ -52,13 +51,14 @@ struct ReportOutput: Sendable {
     /// Whether the run's current results are read: `--results`, and the outputs of `--failed` as CSV or JSON.
     var needsResults: Bool { listsResults || (failedOnly && [.json, .csv].contains(format)) }
 
-    /// Writes a page to `--output` (whole: a reader never sees half), else to standard output.
-    func write(page: String, _ console: Console) throws {
-        guard let file else { return console.out(page) }
+    /// Writes the report `body` gives its writer, piece by piece: to `--output` (whole: a reader never sees half, and
+    /// a report that fails leaves the file as it was), else to standard output.
+    func emit(_ console: Console, _ body: (_ write: @escaping (String) -> Void) async throws -> Void) async throws {
+        guard let file else { return try await body(console.out) }
         do {
-            try WholeFileWriter.write(page, to: file)
-        } catch {
-            throw CommandError.unwritableOutput(path: file, reason: error.reason)
+            try await WholeFileWriter.write(to: file, body)
+        } catch let failure as WholeFileWriter.Failure {
+            throw CommandError.unwritableOutput(path: file, reason: failure.reason)
         }
     }
 }
