@@ -138,6 +138,7 @@ import Testing
             usage     0 B (bytes_usage of the completed Assemblies)
             time      2.0s elapsed; 0 B/s up, 0.0 files/s done
 
+            0 of 2 shards done; failed or unfinished:
             SHARD  STATE    FILES    BYTES  ATTEMPTS  TIME  FAILURE
                 0  planned      2  2.0 KiB         0
                 1  failed       1   1000 B         0        IMAGE_RESIZE_ERROR: p2.jpg could not be decoded
@@ -147,6 +148,59 @@ import Testing
               p2.jpg: p2.jpg could not be decoded
 
             """)
+    }
+
+    /// A run of four one-file shards: 0 and 2 done (their Assemblies made no result), 1 failed, 3 still planned.
+    static func partlyDoneRun() async throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(stateDirectory: directory.url.appendingPathComponent("runs").path)
+        let shards = (0..<4).map { Shard(index: $0, files: [PlannedFile(path: "/in/p\($0).jpg", relativePath: "p\($0).jpg", size: 1_000, modifiedNanoseconds: 0)]) }
+        _ = try await ledger.createRun(NewRun(id: older, manifestPath: "/jobs/nightly.yaml", manifestName: "nightly",
+                                              recipeFingerprint: "r", plan: Plan(shards: shards), createdAt: start))
+        for shard in [0, 2] {
+            let id = AssemblyID.generate()
+            _ = try await ledger.recordAttempt(older, shard: shard, assemblyID: id, at: start)
+            try await ledger.transition(older, shard: shard, .signed, at: start)
+            try await ledger.transition(older, shard: shard, .created(assemblyURL: "https://api2.test/assemblies/\(id)", tusURL: nil, bytesSent: 1_000),
+                                        at: start)
+            try await ledger.transition(older, shard: shard, .completed(results: []), at: start + 1)
+            try await ledger.transition(older, shard: shard, .downloaded(done: [], noResult: [shard]), at: start + 1)
+        }
+        try await ledger.transition(older, shard: 1, .failed(FailureReason(code: "IMAGE_RESIZE_ERROR", message: "bad", isRetryable: false)),
+                                    at: start + 1)
+        try await ledger.updateRunState(older, to: .failed, at: start + 2)
+        await ledger.close()
+        return directory
+    }
+
+    @Test func theTableListsTheShardsNotDoneAfterHowManyAreAndAllOfThemWithShards() async throws {
+        let directory = try await Self.partlyDoneRun()
+        let report = try await BinaryRunner.run(["report", "latest"], in: directory.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.contains("""
+
+            2 of 4 shards done (--shards lists them); failed or unfinished:
+            SHARD  STATE    FILES   BYTES  ATTEMPTS  TIME  FAILURE
+                1  failed       1  1000 B         0        IMAGE_RESIZE_ERROR: bad
+                3  planned      1  1000 B         0
+
+            """), "\(report.stdout)")
+        let all = try await BinaryRunner.run(["report", "latest", "--shards"], in: directory.url)
+        let rows = all.stdout.components(separatedBy: "SHARD  STATE").last?.split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
+            .prefix { !$0.isEmpty } ?? []
+        #expect(all.status == 0 && rows.map { $0.split(separator: " ").first ?? "" } == ["0", "1", "2", "3"], "\(all.stdout)")
+        #expect(!all.stdout.contains(" of 4 shards done"), "\(all.stdout)")
+        for refused in [["--shards", "--format", "json"], ["--shards", "--failed"], ["--shards", "--history"]] {
+            #expect(try await BinaryRunner.run(["report"] + (refused.contains("--history") ? [] : ["latest"]) + refused, in: directory.url).status == 64,
+                    "\(refused)")
+        }
+    }
+
+    @Test func aRunWhoseShardsAreAllDoneSaysSoInOneLine() async throws {
+        let directory = try await Self.deliveredRun()
+        let report = try await BinaryRunner.run(["report", "latest"], in: directory.url)
+        #expect(report.status == 0 && report.stdout.contains("\n\n1 of 1 shard done (--shards lists them)\n\n") && !report.stdout.contains("SHARD"),
+                "\(report.stdout)")
     }
 
     /// A state directory with one finished run of three files: one downloaded, one stored by an export Robot, one without a result.

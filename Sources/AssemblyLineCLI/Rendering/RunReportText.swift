@@ -3,8 +3,9 @@ import Foundation
 
 /// A run's report as people read it in a terminal: the summary and a row per shard, `--failed`'s list and `--results`' table.
 enum RunReportText {
-    /// The summary, a row per shard, the failures by code, the files with no result, and the known bad files.
-    static func table(_ report: RunReport) -> String {
+    /// The summary, a row per shard that failed or is unfinished (`allShards`: per shard) after how many are done, the
+    /// failures by code, the files with no result, and the known bad files.
+    static func table(_ report: RunReport, allShards: Bool) -> String {
         let (run, statistics, summary) = (report.run, report.statistics, report.summary)
         var lines = [
             "run       \(run.id) (\(run.manifestName))",
@@ -20,14 +21,7 @@ enum RunReportText {
                 + "\(String(format: "%.1f", report.rate(Double(summary.filesByState[.done] ?? 0)))) files/s done",
             "",
         ]
-        let rows = report.shards.map { shard in
-            [String(shard.index), shard.state.rawValue, String(shard.fileCount), ByteCountText.format(shard.bytes),
-             String(shard.attemptCount), statistics.shardDurations[shard.index].map(DurationText.format) ?? "",
-             shard.failure?.description ?? ""]
-        }
-        var text = lines.joined(separator: "\n") + "\n"
-        text += TextTable.render(header: ["SHARD", "STATE", "FILES", "BYTES", "ATTEMPTS", "TIME", "FAILURE"], rows: rows,
-                                 rightAligned: [0, 2, 3, 4, 5])
+        var text = lines.joined(separator: "\n") + "\n" + shardTable(report, all: allShards)
         lines = []
         for (code, failed) in report.failuresByCode {
             lines.append("\(code) (\(failed.count) file\(failed.count == 1 ? "" : "s")):")
@@ -40,6 +34,25 @@ enum RunReportText {
             text += empty.map { "  \($0.file.relativePath)\n" }.joined()
         }
         return text + knownBadList(report)
+    }
+
+    /// A row per shard, or past how many are done a row per shard that failed or is unfinished (none for a run without shards).
+    private static func shardTable(_ report: RunReport, all: Bool) -> String {
+        let done = report.shards.filter { $0.state == .downloaded }.count
+        let listed = all ? report.shards : report.shards.filter { $0.state != .downloaded }
+        var text = ""
+        if !all, !report.shards.isEmpty {
+            text = "\(done) of \(CountText.of(report.shards.count, "shard")) done" + (done > 0 ? " (--shards lists them)" : "")
+                + (listed.isEmpty ? "\n" : "; failed or unfinished:\n")
+        }
+        guard !listed.isEmpty || all else { return text }
+        let durations = report.statistics.shardDurations
+        let rows = listed.map { shard in
+            [String(shard.index), shard.state.rawValue, String(shard.fileCount), ByteCountText.format(shard.bytes),
+             String(shard.attemptCount), durations[shard.index].map(DurationText.format) ?? "", shard.failure?.description ?? ""]
+        }
+        return text + TextTable.render(header: ["SHARD", "STATE", "FILES", "BYTES", "ATTEMPTS", "TIME", "FAILURE"], rows: rows,
+                                       rightAligned: [0, 2, 3, 4, 5])
     }
 
     /// The usage the service counted, and how many completed Assemblies did not say theirs.

@@ -7,6 +7,7 @@ struct ReportCommand: CLICommand {
         commandName: "report",
         abstract: "Report what the ledger knows of a run: shards and files by state, failures by code.",
         discussion: """
+            The table says how many shards are done and lists those that failed or are unfinished (--shards: every shard). \
             csv prints one row per file (per result with --results). --history prints a row per night instead (a batch's \
             partitions make one), oldest first, as table, json or html. Reads the ledger without changing it; an unknown run exits 65.
             """,
@@ -17,6 +18,7 @@ struct ReportCommand: CLICommand {
                              help: "Write the report to this file instead of standard output: replaced whole once written, csv and json streamed into it."),
                   OptionSpec(name: "failed", help: "Only the failed files, each with its error code and reason."),
                   OptionSpec(name: "results", help: "Each result of the run: its input, step, state, checks, and where it went (a path or a URL)."),
+                  OptionSpec(name: "shards", help: "The table lists every shard, not only those that failed or are unfinished."),
                   OptionSpec(name: "batch", valueName: "id", help: "One report of a batch's partitions, merged from their ledgers (docs/scale-out.md)."),
                   OptionSpec(name: "history", help: "A row per night: files done, failed, skipped and known bad, elapsed, bytes, usage (docs/reports.md)."),
                   OptionSpec(name: "since", valueName: "duration", help: "With --history: the nights started within this long (default 30d)."),

@@ -14,6 +14,8 @@ struct ReportOutput: Sendable {
     var format: Format
     var failedOnly: Bool
     var listsResults: Bool
+    /// `--shards`: the table lists every shard, not only those that failed or are unfinished.
+    var listsShards: Bool
     /// `--output`: the file the report goes to, instead of standard output.
     var file: String?
 
@@ -21,6 +23,7 @@ struct ReportOutput: Sendable {
         format = try values.choice("format", as: Format.self) ?? .table
         failedOnly = values.flag("failed")
         listsResults = values.flag("results")
+        listsShards = values.flag("shards")
         file = values.option("output")
     }
 
@@ -28,11 +31,12 @@ struct ReportOutput: Sendable {
         if failedOnly && listsResults { throw UsageError("--failed and --results are different reports; choose one") }
         if [.paths, .paths0].contains(format), !failedOnly { throw UsageError("--format \(format) lists the failed files: add --failed") }
         if format == .html, failedOnly || listsResults { throw UsageError("--format html is the whole report; --failed and --results are other reports") }
+        if listsShards, format != .table || failedOnly || listsResults { throw UsageError("--shards lists every shard in the table: drop --format, --failed and --results") }
     }
 
-    /// Refuses `--failed` and `--results` for a report that is not of one run (`what` says what it is instead).
+    /// Refuses `--failed`, `--results` and `--shards` for a report that is not of one run (`what` says what it is instead).
     func requireWholeReport(_ what: String) throws {
-        if failedOnly || listsResults { throw UsageError("\(what); --failed and --results are per run") }
+        if failedOnly || listsResults || listsShards { throw UsageError("\(what); --failed, --results and --shards are per run") }
     }
 
     /// The files a run's report holds apart from those CSV and JSON read page by page (``FilePages``): a table lists

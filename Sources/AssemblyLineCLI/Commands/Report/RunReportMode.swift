@@ -33,7 +33,7 @@ struct RunReportMode: ReportMode {
                 case .table where output.failedOnly: write(RunReportText.failed(report))
                 case .json where output.failedOnly: write(ReportJSON.failed(report).serialized + "\n")
                 case .csv where output.failedOnly: try await ReportCSV.write(RunFileListing(pages: .these(report.filesWithOutputs)), to: write)
-                case .table: write(RunReportText.table(report))
+                case .table: write(RunReportText.table(report, allShards: output.listsShards))
                 case .html:
                     let detail = try await RunDetail.read(report, from: ledger, files: HTMLReport.maxFileRows)
                     let run = report.run
