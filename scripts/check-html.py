@@ -12,11 +12,14 @@ Printed keys:
                            about: are in-page) and every URL its CSP blocked, in order, once each
   console                  console calls, uncaught exceptions, browser log entries and CSP violations
   counts, texts            per --count SEL the number of matches; per --text SEL their textContent
+  lines, overflows         per --lines SEL the number of lines each match's text is laid out on (the
+                           distinct tops of its contents' client rectangles); per --lines SEL too, how
+                           many matches lie wider than their table cell or box
   screenshot, width, height, distinct_colors, non_background_fraction, blank
                            the full-page PNG (1280 CSS px wide, scale 1) and how much is drawn on
                            it; blank when fewer than 3 colours or under 1% differs from the commonest
 
-Usage: scripts/check-html.py FILE.html --screenshot OUT.png [--count SEL ...] [--text SEL ...]
+Usage: scripts/check-html.py FILE.html --screenshot OUT.png [--count SEL ...] [--text SEL ...] [--lines SEL ...]
 Exit status: 0 when measured (even a bad page: the caller asserts), 2 when the file cannot be
 read or Chromium is missing, crashes or takes over 30 s. Standard library only.
 """
@@ -52,12 +55,21 @@ FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-
 RECORD_VIOLATIONS = """window.__checkHtmlViolations = [];
 document.addEventListener('securitypolicyviolation',
   e => window.__checkHtmlViolations.push([e.violatedDirective, e.blockedURI]));"""
-MEASURE = """(count, text) => {
+MEASURE = """(count, text, lines) => {
   const all = s => Array.from(document.querySelectorAll(s));
   const csp = document.querySelector('meta[http-equiv="Content-Security-Policy" i]');
+  const box = e => (e.closest('td, th') || e.parentElement).getBoundingClientRect();
+  const lineCount = e => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+  };
+  const wider = e => Array.from(e.getClientRects()).some(r => r.right > box(e).right + 0.5 || r.left < box(e).left - 0.5);
   return {title: document.title, csp: csp ? csp.content : null,
           counts: Object.fromEntries(count.map(s => [s, all(s).length])),
           texts: Object.fromEntries(text.map(s => [s, all(s).map(e => e.textContent)])),
+          lines: Object.fromEntries(lines.map(s => [s, all(s).map(lineCount)])),
+          overflows: Object.fromEntries(lines.map(s => [s, all(s).filter(wider).length])),
           violations: window.__checkHtmlViolations || []};
 }"""
 
@@ -167,7 +179,7 @@ def is_outside(url, document):
     return ":" in url and urldefrag(url).url != document and not url.startswith(("data:", "blob:", "about:"))
 
 
-def measure(browser, document, counts, texts, screenshot):
+def measure(browser, document, counts, texts, lines, screenshot):
     """Load DOCUMENT in a new tab, write its screenshot and return the facts about it."""
     target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]
     s = browser.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
@@ -181,7 +193,7 @@ def measure(browser, document, counts, texts, screenshot):
     if "errorText" in navigated:
         raise Failure(f"chromium could not open {document}: {navigated['errorText']}")
     browser.wait_for("Page.loadEventFired", since)
-    found = browser.call("Runtime.evaluate", {"expression": f"({MEASURE})(...{json.dumps([counts, texts])})",
+    found = browser.call("Runtime.evaluate", {"expression": f"({MEASURE})(...{json.dumps([counts, texts, lines])})",
                                               "returnByValue": True}, s)
     if "exceptionDetails" in found:
         details = found["exceptionDetails"]
@@ -200,7 +212,8 @@ def measure(browser, document, counts, texts, screenshot):
     width, height, distinct, fraction = colour_stats(png)
     return {"title": facts["title"], "csp": facts["csp"],
             "outside_requests": list(dict.fromkeys(u for u in requests + blocked if is_outside(u, document))),
-            "console": console, "counts": facts["counts"], "texts": facts["texts"],
+            "console": console, "counts": facts["counts"], "texts": facts["texts"], "lines": facts["lines"],
+            "overflows": facts["overflows"],
             "screenshot": str(screenshot), "width": width, "height": height, "distinct_colors": distinct,
             "non_background_fraction": round(fraction, 6), "blank": distinct < 3 or fraction < 0.01}
 
@@ -269,6 +282,7 @@ def main():
     parser.add_argument("--screenshot", required=True)
     parser.add_argument("--count", action="append", default=[], metavar="CSS_SELECTOR")
     parser.add_argument("--text", action="append", default=[], metavar="CSS_SELECTOR")
+    parser.add_argument("--lines", action="append", default=[], metavar="CSS_SELECTOR")
     args = parser.parse_args()
     binary = shutil.which("chromium")
     profile = tempfile.mkdtemp(prefix="check-html-")
@@ -279,7 +293,7 @@ def main():
         if not os.path.isfile(args.file):
             raise Failure(f"no such file: {args.file}")
         browser = Browser(binary, profile)
-        facts = measure(browser, Path(args.file).resolve().as_uri(), args.count, args.text, args.screenshot)
+        facts = measure(browser, Path(args.file).resolve().as_uri(), args.count, args.text, args.lines, args.screenshot)
     except (Failure, OSError) as failure:
         print(f"check-html: {failure}", file=sys.stderr)
         return 2

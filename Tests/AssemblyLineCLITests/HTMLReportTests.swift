@@ -10,9 +10,10 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// What Chromium measured of the page at `path`: the JSON of scripts/check-html.py, with `count` and `text` selectors.
-    static func browse(_ path: String, count: [String], text: [String], in directory: TemporaryDirectory) async throws -> [String: JSONValue] {
+    static func browse(_ path: String, count: [String], text: [String], lines: [String] = [],
+                       in directory: TemporaryDirectory) async throws -> [String: JSONValue] {
         let arguments = [root.appendingPathComponent("scripts/check-html.py").path, path, "--screenshot", directory.file("page.png")]
-            + count.flatMap { ["--count", $0] } + text.flatMap { ["--text", $0] }
+            + count.flatMap { ["--count", $0] } + text.flatMap { ["--text", $0] } + lines.flatMap { ["--lines", $0] }
         let checked = try await BinaryRunner.run(arguments, in: directory.url, executable: URL(fileURLWithPath: "/usr/bin/python3"))
         #expect(checked.status == 0, "\(checked.stderr)")
         return try #require(try JSONValue(parsing: Array(checked.stdout.utf8)).objectValue, "\(checked.stdout)\(checked.stderr)")
@@ -81,5 +82,49 @@ import Testing
         #expect(failures.contains { $0.contains("landscapes/first.png") }, "\(failures)")
         let summary = (page["texts"]?.objectValue?["#summary dd"]?.arrayValue ?? []).compactMap(\.stringValue)
         #expect(summary.first == "failed" && summary.dropFirst().first == "1", "state and exit status: \(summary)")
+    }
+
+    @Test func longPathsWrapBetweenFoldersAndKeepTheirNamesWholeWithinTheColumn() async throws {
+        // Given: a night with one input four long folders deep
+        let directory = try await RunCommandTests.job()
+        let deep = "landscapes/the-archive-of-the-summer-of-2024-from-the-north-coast/second-camera-of-the-expedition/"
+            + "day-three-at-the-lighthouse-before-the-storm"
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("job/in/\(deep)"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: directory.url.appendingPathComponent("job/in/landscapes/sample-00.png"),
+                                         to: directory.url.appendingPathComponent("job/in/\(deep)/lighthouse-at-dawn-00.png"))
+        #expect(try await BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url).status == 0)
+
+        // When: its page is drawn
+        let report = try await BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--format", "html", "--output", "night.html"],
+                                                in: directory.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try await Self.browse(directory.file("night.html"), count: ["#files td.path .name"], text: ["#files td.path"],
+                                         lines: ["#files td.path .name", "#files td.path .dir"], in: directory)
+
+        // Then: no path widens the page or leaves its cell, each name is on one line, and the deep folders wrap
+        #expect(page["width"] == .integer(1280), "no horizontal scrolling: \(page["width"] ?? .null)")
+        #expect(page["counts"]?.objectValue?["#files td.path .name"] == .integer(24), "an input and an output a file: \(page["counts"] ?? .null)")
+        #expect(page["overflows"]?.objectValue?["#files td.path .name"] == .integer(0) && page["overflows"]?.objectValue?["#files td.path .dir"] == .integer(0),
+                "\(page["overflows"] ?? .null)")
+        let nameLines = page["lines"]?.objectValue?["#files td.path .name"]?.arrayValue?.compactMap(\.integerValue) ?? []
+        #expect(nameLines.count == 24 && nameLines.allSatisfy { $0 == 1 }, "\(nameLines)")
+        #expect((page["lines"]?.objectValue?["#files td.path .dir"]?.arrayValue?.compactMap(\.integerValue).max() ?? 0) > 1, "the deep folders wrap")
+        let inputs = (page["texts"]?.objectValue?["#files td.path"]?.arrayValue ?? []).compactMap(\.stringValue)
+        #expect(inputs.contains("\(deep)/lighthouse-at-dawn-00.png"), "the text is the whole path: \(inputs)")
+    }
+
+    @Test func aNightThatSentNothingSaysSoInsteadOfEmptyChartsAndTable() async throws {
+        let directory = try await RunCommandTests.job()
+        for _ in 0..<2 { #expect(try await BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url).status == 0) }
+        let report = try await BinaryRunner.run(["report", "latest", "--state-dir", "job/state", "--format", "html", "--output", "quiet.html"],
+                                                in: directory.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        let page = try await Self.browse(directory.file("quiet.html"), count: ["#nothing-sent", "#timeline", "#throughput", "#files", "svg"],
+                                         text: ["#nothing-sent p"], in: directory)
+        #expect(page["counts"] == .object(["#nothing-sent": .integer(1), "#timeline": .integer(0), "#throughput": .integer(0),
+                                            "#files": .integer(0), "svg": .integer(0)]), "\(page["counts"] ?? .null)")
+        let note = page["texts"]?.objectValue?["#nothing-sent p"]?.arrayValue?.first?.stringValue ?? ""
+        #expect(note.contains("sent no file") && note.contains("12 skipped"), "\(note)")
+        #expect(page["blank"] == .bool(false) && page["console"] == .array([]))
     }
 }

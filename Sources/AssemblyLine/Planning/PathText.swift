@@ -77,7 +77,7 @@ package enum PathText {
     }
 
     /// A path cut after its last `/`: `/a/b/c.jpg` gives `/a/b/` and `c.jpg`; a path without `/` gives `""` and itself.
-    static func directoryAndName(of path: String) -> (directory: String, name: String) {
+    package static func directoryAndName(of path: String) -> (directory: String, name: String) {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
         let nameStart = path.utf8.index(after: slash)
         return (String(path.utf8[..<nameStart])!, String(path.utf8[nameStart...])!)

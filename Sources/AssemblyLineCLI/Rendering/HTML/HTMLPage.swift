@@ -41,7 +41,10 @@ enum HTMLPage {
         svg .failmark{fill:#d0342c;font-weight:700}svg .retries{fill:#b35c00}.axis line{stroke:#888}.rate{fill:#3a7bd5}
         .bars .done{fill:#2e9e4f}.bars .failed{fill:#d0342c}.bars .known_bad{fill:#b35c00}.bars .duration{fill:#8e6cc7}.bars .up{fill:#3a7bd5}.bars .usage{fill:#e8953a}
         table{border-collapse:collapse;width:100%;font-size:13px}th,td{text-align:left;padding:3px 6px;border-bottom:1px solid #eee;vertical-align:top}
-        .n{text-align:right;white-space:nowrap}.path{word-break:break-all;font-family:ui-monospace,monospace}tr.code th{background:#fbeceb}
+        .n{text-align:right;white-space:nowrap}.path{overflow-wrap:anywhere;font-family:ui-monospace,monospace}.path .dir{color:#667}.path .dir span,.path .name{display:inline-block;max-width:100%}
+        tr.code th{background:#fbeceb}td{overflow-wrap:anywhere}table.files{table-layout:fixed}
+        table.files th:nth-child(1),table.files th:nth-child(3){width:29%}table.files th:nth-child(2){width:9%}
+        table.files th:nth-child(4),table.files th:nth-child(5){width:8%}
         tr.failed td:nth-child(2),tr.known_bad td:nth-child(2){color:#d0342c;font-weight:600}
         footer{margin-top:24px;color:#777;font-size:12px}
         @media print{body{margin:0;max-width:none}.chart{overflow:visible}section{break-inside:avoid-page}h2{break-after:avoid}}

@@ -7,7 +7,8 @@ import Foundation
 /// inline styles and `data:` images only, it has no script, and its charts are inline SVG drawn here
 /// (``TimelineChart``, ``ThroughputChart``). Every text from the ledger (file names, the service's reasons) is
 /// escaped. The file table is bounded (``maxFileRows``): the files that did not get done first, then the
-/// first done ones; CSV has them all.
+/// first done ones; CSV has them all. Its paths wrap between folders (``HTMLText/path(_:)``). A run that sent
+/// nothing (no shard) says so and why instead of an empty timeline, throughput and file table.
 struct HTMLReport {
     /// How many files the table lists at most; the rest are counted and left to `--format csv`.
     static let maxFileRows = 1_000
@@ -60,6 +61,9 @@ struct HTMLReport {
             ("usage", ByteCountText.format(usage) + (unknownUsage > 0 ? " (\(unknownUsage) Assemblies did not say)" : "")),
         ]
         var out = "<section id=\"summary\"><h2>Summary</h2>" + HTMLPage.figures(figures) + "</section>\n"
+        guard reports.contains(where: { !$0.shards.isEmpty }) else {
+            return HTMLPage.document(title: title, subtitle: subtitle, body: out + nothingSent + failures, generatedAt: generatedAt)
+        }
         let timeline = ReportTimeline(parts.map { ReportTimeline.Part(prefix: $0.prefix, shards: $0.detail.report.shards, attempts: $0.detail.attempts,
                                                                        stepRetries: $0.detail.stepRetries) }, start: start)
         out += "<section id=\"timeline\"><h2>Timeline</h2><p class=\"note\">"
@@ -83,6 +87,14 @@ struct HTMLReport {
         return ThroughputChart(finishes: finishes, span: span)
     }
 
+    /// What a night that sent nothing says instead of its timeline, throughput and files: why, from its files' states.
+    private var nothingSent: String {
+        let counts = RunReportText.counts([FileState.skipped, .knownBad].map { (RunText.label($0), files($0)) })
+        let why = counts == "none" ? "no file was planned" : "every file was left out (\(counts)): done before and unchanged, or known bad"
+        return "<section id=\"nothing-sent\"><h2>Nothing sent</h2><p class=\"note\">This run sent no file and created no Assembly: "
+            + HTMLText.escaped(why) + ".</p></section>\n"
+    }
+
     /// The failed and known bad files by code, with the service's reasons.
     private var failures: String {
         var groups: [String: [(file: String, reason: String, partition: String)]] = [:]
@@ -98,7 +110,7 @@ struct HTMLReport {
         for (code, files) in groups.sorted(by: { $0.key < $1.key }) {
             out += "<tbody><tr class=\"code\"><th colspan=\"3\">\(HTMLText.escaped(code)) · \(CountText.of(files.count, "file"))</th></tr>"
             for file in files.prefix(Self.maxFilesPerCode) {
-                out += "<tr><td></td><td class=\"path\">\(HTMLText.escaped(file.partition + file.file))</td><td>\(HTMLText.escaped(file.reason))</td></tr>"
+                out += "<tr><td></td><td class=\"path\">\(HTMLText.path(file.partition + file.file))</td><td>\(HTMLText.escaped(file.reason))</td></tr>"
             }
             if files.count > Self.maxFilesPerCode {
                 out += "<tr><td></td><td colspan=\"2\" class=\"note\">and \(files.count - Self.maxFilesPerCode) more: report --failed</td></tr>"
@@ -122,9 +134,9 @@ struct HTMLReport {
         for (prefix, file) in rows {
             let record = file.record
             let error = record.failure.map { "\($0.code.rawValue): \($0.message)" } ?? ""
-            out += "<tr class=\"\(record.state.rawValue)\"><td class=\"path\">\(HTMLText.escaped(prefix + record.file.relativePath))</td>"
+            out += "<tr class=\"\(record.state.rawValue)\"><td class=\"path\">\(HTMLText.path(prefix + record.file.relativePath))</td>"
                 + "<td>\(RunText.label(record.state))</td>"
-                + "<td class=\"path\">\(file.outputs.map(HTMLText.escaped).joined(separator: "<br>"))</td>"
+                + "<td class=\"path\">\(file.outputs.map(HTMLText.path).joined(separator: "<br>"))</td>"
                 + "<td class=\"n\">\(ByteCountText.format(record.file.size))</td>"
                 + "<td class=\"n\">\(file.outputs.isEmpty ? "" : ByteCountText.format(file.outputBytes))</td>"
                 + "<td>\(HTMLText.escaped(error))</td></tr>"

@@ -1,3 +1,5 @@
+import AssemblyLine
+
 /// Text made safe for HTML and SVG: element content and quoted attribute values alike.
 enum HTMLText {
     /// `&`, `<`, `>`, `"` and `'` as entities; control characters (but tab and line feed) as U+FFFD, which no document may hold.
@@ -17,6 +19,16 @@ enum HTMLText {
             }
         }
         return out
+    }
+
+    /// A path (or URL) that reads in a narrow column: each folder with its `/` a span of `span.dir`, the last name
+    /// `span.name`, each laid out whole (the page's style), so that a long path wraps between folders, never inside a
+    /// name that fits on a line; the text is the path as it is.
+    static func path(_ text: String) -> String {
+        let (directory, name) = PathText.directoryAndName(of: text)
+        let folders = directory.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            .map { "<span>" + escaped(String($0)) + "/</span><wbr>" }.joined()
+        return (folders.isEmpty ? "" : "<span class=\"dir\">" + folders + "</span>") + "<span class=\"name\">" + escaped(name) + "</span>"
     }
 
     /// A number for an SVG coordinate: at most one decimal, no trailing `.0`.
