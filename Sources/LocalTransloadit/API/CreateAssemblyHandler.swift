@@ -124,7 +124,7 @@ struct CreateAssemblyHandler: Sendable {
             files.forEach { unlink($0.temporaryPath) }
             try? FileManager.default.removeItem(atPath: store.directory(of: admission.id))
             store.release(admission.id)
-            return APIError.internalError("cannot store the uploads: \(error.localizedDescription)").about(admission.id).response(urls: admission.urls)
+            return APIError.internalError("cannot store the uploads: \(FileFailureText.reason(of: error))").about(admission.id).response(urls: admission.urls)
         }
         let now = service.clock.now
         if record.uploadsComplete {

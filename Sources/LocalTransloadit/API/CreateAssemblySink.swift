@@ -100,7 +100,7 @@ final class CreateAssemblySink: HTTPBodySink {
         case let api as APIError: return api
         case let form as FormDataError: return .invalidForm(form.description)
         case let write as FileWriter.WriteError: return .internalError(write.description)
-        default: return .internalError("\(error)")
+        default: return .internalError(FileFailureText.reason(of: error))
         }
     }
 }

@@ -82,7 +82,7 @@ struct ReplayHandler: Sendable {
         } catch {
             try? manager.removeItem(atPath: service.store.directory(of: id))
             service.store.release(id)
-            throw .internalError("cannot copy the uploads: \(error.localizedDescription)")
+            throw .internalError("cannot copy the uploads: \(FileFailureText.reason(of: error))")
         }
         try service.store.insert(record)
         service.queue.enqueue(id)

@@ -129,9 +129,11 @@ struct AssemblyExecutor: Sendable {
     private func resize(_ input: ServiceAssemblyFile, step: String, options: ResizeOptions, assembly: String) throws(AssemblyFailure) -> ServiceAssemblyFile {
         let fileID = ServiceID.make()
         let storedPath = store.storedPath(assembly: assembly, file: fileID)
-        let output = store.absolute(storedPath)
+        let (source, output) = (store.absolute(input.storedPath), store.absolute(storedPath))
+        // What the failures below call the files: the client's names, never the data directory's paths.
+        let names = [(source, input.name), (output, ServiceAssemblyFile.join(basename: input.basename, ext: options.format?.fileExtension ?? input.ext))]
         do {
-            let resized = try resizer.resize(input: store.absolute(input.storedPath), output: output, options: options)
+            let resized = try resizer.resize(input: source, output: output, options: options)
             let keepsExtension = options.format == nil && (try? ImageFormat(parsing: input.ext)) == resized.format
             let ext = keepsExtension ? input.ext : resized.format.fileExtension
             var file = input
@@ -153,13 +155,13 @@ struct AssemblyExecutor: Sendable {
             let code: ServiceErrorCode = if case .invalidOptions = error { .imageResizeValidation } else { .imageResizeError }
             throw AssemblyFailure(
                 code: code.rawValue, message: "Step '\(EchoedText.excerpt(step))' could not resize \(input.name).",
-                reason: error.description.replacingOccurrences(of: store.root + "/", with: ""),
+                reason: FileFailureText(root: store.root).scrubbed(error.description, naming: names),
                 step: step, file: input.name, originalID: input.originalID)
         } catch {
             try? FileManager.default.removeItem(atPath: output)
             throw AssemblyFailure(
                 code: ServiceErrorCode.internalCommandError.rawValue, message: "Step '\(EchoedText.excerpt(step))' could not hash its result of \(input.name).",
-                reason: "\(error)", step: step, file: input.name, originalID: input.originalID)
+                reason: FileFailureText(root: store.root).scrubbed("\(error)", naming: names), step: step, file: input.name, originalID: input.originalID)
         }
     }
 
@@ -178,7 +180,7 @@ struct AssemblyExecutor: Sendable {
             try FileManager.default.copyItem(atPath: store.absolute(input.storedPath), toPath: target)
         } catch {
             throw AssemblyFailure(code: ServiceErrorCode.s3StoreError.rawValue, message: "Step '\(EchoedText.excerpt(step))' could not store \(input.name).",
-                                  reason: "\(error)", step: step, file: input.name, originalID: input.originalID)
+                                  reason: FileFailureText.reason(of: error), step: step, file: input.name, originalID: input.originalID)
         }
         return file
     }

@@ -172,7 +172,7 @@ final class AssemblyStore: Sendable {
             try FileManager.default.createDirectory(atPath: "\(directory(of: record.id))/files", withIntermediateDirectories: true)
         } catch {
             release(record.id)
-            throw .internalError("cannot create the Assembly's directory: \(error.localizedDescription)")
+            throw .internalError("cannot create the Assembly's directory: \(FileFailureText.reason(of: error))")
         }
         state.withLock { state in
             state.reserved.removeValue(forKey: record.id)

@@ -8,12 +8,11 @@ import Glibc
 ///
 /// Used by one connection thread at a time (a multipart part, a tus PATCH), so it is not `Sendable`.
 final class FileWriter {
-    /// Why a write failed, with the path and the system's reason.
+    /// Why a write failed: the system's reason, said to the client without the data directory's path.
     struct WriteError: Error, CustomStringConvertible {
-        var path: String
         var reason: String
 
-        var description: String { "cannot write \(path): \(reason)" }
+        var description: String { "cannot store the upload: \(reason)" }
     }
 
     let path: String
@@ -26,12 +25,12 @@ final class FileWriter {
     init(path: String, appendingAt offset: Int64? = nil, hashing algorithm: Digest.Algorithm? = nil) throws(WriteError) {
         let flags = offset == nil ? O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC : O_WRONLY | O_CREAT | O_CLOEXEC
         let descriptor = open(path, flags, 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw WriteError(reason: String(cString: strerror(errno))) }
         if let offset {
             guard ftruncate(descriptor, off_t(offset)) == 0, lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
                 let reason = String(cString: strerror(errno))
                 close(descriptor)
-                throw WriteError(path: path, reason: reason)
+                throw WriteError(reason: reason)
             }
         }
         self.path = path
@@ -51,7 +50,7 @@ final class FileWriter {
             let count = Glibc.write(descriptor, chunk.baseAddress! + done, chunk.count - done)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw WriteError(path: path, reason: String(cString: strerror(errno)))
+                throw WriteError(reason: String(cString: strerror(errno)))
             }
             done += count
         }
@@ -64,7 +63,7 @@ final class FileWriter {
         guard descriptor >= 0 else { return [] }
         let result = close(descriptor)
         descriptor = -1
-        guard result == 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
+        guard result == 0 else { throw WriteError(reason: String(cString: strerror(errno))) }
         return digest?.finalize() ?? []
     }
 

@@ -129,7 +129,7 @@ final class TusUploadStore: Sendable {
         do {
             try encoder.encode(upload).write(to: URL(fileURLWithPath: "\(directory)/\(upload.id).json"), options: .atomic)
         } catch {
-            throw .internalError("cannot write the tus upload's metadata: \(error.localizedDescription)")
+            throw .internalError("cannot write the tus upload's metadata: \(FileFailureText.reason(of: error))")
         }
     }
 }
