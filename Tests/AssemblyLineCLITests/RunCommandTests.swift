@@ -309,7 +309,7 @@ import Glibc
             + "the last can start in 2m at the earliest\n"), "\(verbose.stdout)")
         let stats = verbose.stdout.split(separator: "\n").filter { $0.hasPrefix("stats: ") }
         #expect(!stats.isEmpty && stats.allSatisfy { $0.contains("  waiting ") && $0.contains(" for the creations budget  ETA ") }, "\(stats)")
-        #expect(stats.allSatisfy { $0.hasSuffix("ETA 2m") || $0.contains("ETA 1m") }, "the time left counts the wait for the last shard: \(stats)")
+        #expect(stats.allSatisfy { $0.hasSuffix("ETA 2m00s") || $0.contains("ETA 1m") }, "the time left counts the wait for the last shard: \(stats)")
         #expect(terminal.stdout.contains(" for the creations budget  ETA "), "\(terminal.stdout)")
         #expect(!terminal.stdout.contains("creations wait"), "the wait's line is for -v: \(terminal.stdout)")
     }
