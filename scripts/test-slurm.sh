@@ -145,12 +145,12 @@ if [ -z "$array" ] || [ -z "$merge" ]; then fail "submit.sh said: $submitted"; f
 state_of() { scontrol show job "$1" 2> /dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1; }
 part_failed() { [ "$(state_of "${array}_2")" = FAILED ]; }
 wait_for 120 part_failed || fail "part 2 was not killed: $(state_of "${array}_2"); $(cat "$job"/assemblyline-"${array}"_2.log 2>/dev/null)"
-# Killed mid-run: its run is recorded and left running, with an Assembly created.
+# Killed mid-run: its run is recorded, with an Assembly created, and reads interrupted (its process is gone).
 killed=$("$binary" runs --state-dir state/2 --json)
 python3 - "$killed" <<'PY' || fail "part 2 was not killed mid-run: $killed"
 import json, sys
 runs = json.loads(sys.argv[1])
-assert len(runs) == 1 and runs[0]["state"] == "running" and runs[0]["shards"] >= 2, runs
+assert len(runs) == 1 and runs[0]["state"] == "interrupted" and runs[0]["shards"] >= 2, runs
 PY
 [ "$(sqlite3 -readonly state/2/ledger.sqlite "SELECT count(*) FROM attempts WHERE created_at IS NOT NULL")" -ge 1 ] \
   || fail "part 2 was killed before its first Assembly was created"

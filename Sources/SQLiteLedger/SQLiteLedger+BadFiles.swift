@@ -58,8 +58,15 @@ extension SQLiteLedger {
             """, key + [.state(FileState.done)])
     }
 
-    /// Forgets the known bad files no run left out since `cutoff`.
-    func forgetBadFiles(unconfirmedSince cutoff: Date, in database: SQLiteConnection) throws {
-        try database.execute("DELETE FROM bad_files WHERE confirmed_at < ?", [.text(Self.text(cutoff))])
+    /// The known bad files of the job keyed `job` no run failed or left out since `cutoff`; with `forget`, deleted. Returns how many.
+    func badFiles(ofJob job: String, unconfirmedSince cutoff: String, forget: Bool, in database: SQLiteConnection) throws -> Int {
+        let arguments: [SQLiteValue] = [.text(job), .text(cutoff)]
+        guard forget else {
+            return Int(try database.firstRow("SELECT count(*) FROM bad_files WHERE job_key = ?1 AND confirmed_at < ?2", arguments) {
+                $0.integer(0) ?? 0
+            } ?? 0)
+        }
+        try database.execute("DELETE FROM bad_files WHERE job_key = ?1 AND confirmed_at < ?2", arguments)
+        return database.changes
     }
 }

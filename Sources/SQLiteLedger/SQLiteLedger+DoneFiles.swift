@@ -137,12 +137,16 @@ extension SQLiteLedger {
             """, outputs)
     }
 
-    /// Forgets the files no run did or skipped since `cutoff`: those whose last confirmation is older, which
-    /// for a file not missed is the later of its `confirmed_at` and its set's review.
-    func forgetDoneFiles(unconfirmedSince cutoff: Date, in database: SQLiteConnection) throws {
-        try database.execute("""
-            DELETE FROM done_files WHERE confirmed_at < ?1 AND (missed_at IS NOT NULL
-                OR (SELECT coalesce(reviewed_at, '') FROM done_sets WHERE id = done_files.set_id) < ?1)
-            """, [.text(Self.text(cutoff))])
+    /// The done files of `set` no run did or skipped since `cutoff`: those whose last confirmation is older, which for a
+    /// file not missed is the later of its `confirmed_at` and the set's review (`reviewedAt`); with `forget`, deleted.
+    /// Returns how many.
+    func doneFiles(of set: Int64, reviewedAt: String?, unconfirmedSince cutoff: String, forget: Bool, in database: SQLiteConnection) throws -> Int {
+        let condition = "set_id = ?1 AND confirmed_at < ?2 AND (missed_at IS NOT NULL OR ?3 < ?2)"
+        let arguments: [SQLiteValue] = [.integer(set), .text(cutoff), .text(reviewedAt ?? "")]
+        guard forget else {
+            return Int(try database.firstRow("SELECT count(*) FROM done_files WHERE \(condition)", arguments) { $0.integer(0) ?? 0 } ?? 0)
+        }
+        try database.execute("DELETE FROM done_files WHERE \(condition)", arguments)
+        return database.changes
     }
 }

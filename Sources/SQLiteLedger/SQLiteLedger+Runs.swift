@@ -96,19 +96,44 @@ extension SQLiteLedger {
         }
     }
 
-    /// Deletes the runs created before `cutoff` that are not `running`, with every row of theirs
-    /// (shards, files, attempts, results, uploads, events: the foreign keys cascade); returns them.
-    /// With `dryRun`, only returns them.
-    package func pruneRuns(createdBefore cutoff: Date, dryRun: Bool) throws -> [RunRecord] {
+    package func prune(createdBefore cutoff: Date, keepingLast keep: Int, gone: [RunID], dryRun: Bool) throws -> LedgerPruning {
         try write { database in
-            let old = try rows("SELECT \(LedgerRowReader.runColumns) FROM runs WHERE created_at < ? AND state != ? ORDER BY id",
-                               [.text(Self.text(cutoff)), .state(RunState.running)], table: "runs") { try $0.runRecord() }
+            let before = Self.text(cutoff)
+            // A run goes when it is older than the cutoff, not running (or its process is gone), and `keep` runs of its job are newer.
+            let old = try rows("""
+                SELECT \(LedgerRowReader.runColumns) FROM runs r WHERE created_at < ?1 AND (state != ?2 OR id IN (\(Self.placeholders(gone.count, from: 4))))
+                AND (SELECT count(*) FROM runs n WHERE n.job_key = r.job_key AND (n.created_at, n.id) > (r.created_at, r.id)) >= ?3
+                ORDER BY id
+                """, [.text(before), .state(RunState.running), .integer(Int64(keep))] + gone.map { .text($0.rawValue) }, table: "runs") {
+                try $0.runRecord()
+            }
+            // Each job's files are forgotten before its cutoff, and never after the creation of the oldest run kept.
+            var jobCutoffs: [String: String] = [:]
+            func jobCutoff(_ job: String) throws -> String {
+                if let known = jobCutoffs[job] { return known }
+                let kept = keep == 0 ? nil : try database.firstRow("""
+                    SELECT created_at FROM runs WHERE job_key = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?
+                    """, [.text(job), .integer(Int64(keep - 1))]) { $0.text(0) } ?? nil
+                let oldest = keep == 0 ? nil : try database.firstRow("SELECT min(created_at) FROM runs WHERE job_key = ?", [.text(job)]) { $0.text(0) } ?? nil
+                let found = min(before, kept ?? oldest ?? before)
+                jobCutoffs[job] = found
+                return found
+            }
+            let sets = try database.rows("SELECT id, job_key, reviewed_at FROM done_sets") { ($0.integer(0) ?? 0, $0.text(1) ?? "", $0.text(2)) }
+            var doneFiles = 0
+            for (set, job, reviewedAt) in sets {
+                doneFiles += try self.doneFiles(of: set, reviewedAt: reviewedAt, unconfirmedSince: try jobCutoff(job), forget: !dryRun, in: database)
+            }
+            var badFiles = 0
+            // The jobs that may have known bad files: those with runs (a job keeps its newest) or done files.
+            let jobs = try database.rows("SELECT job_key FROM runs UNION SELECT job_key FROM done_sets", []) { $0.text(0) ?? "" }
+            for job in jobs {
+                badFiles += try self.badFiles(ofJob: job, unconfirmedSince: try jobCutoff(job), forget: !dryRun, in: database)
+            }
             if !dryRun {
                 for run in old { try database.execute("DELETE FROM runs WHERE id = ?", [.text(run.id.rawValue)]) }
-                try forgetDoneFiles(unconfirmedSince: cutoff, in: database)
-                try forgetBadFiles(unconfirmedSince: cutoff, in: database)
             }
-            return old
+            return LedgerPruning(runs: old, doneFiles: doneFiles, badFiles: badFiles)
         }
     }
 
@@ -137,13 +162,12 @@ extension SQLiteLedger {
         }
     }
 
-    package func interruptAbandonedRuns(of job: ManifestJob, except: RunID?, at time: Date) throws -> [RunRecord] {
+    package func recordInterrupted(_ runs: [RunID], at time: Date) throws -> [RunID] {
         try write { database in
-            let abandoned = try rows("""
-                SELECT \(LedgerRowReader.runColumns) FROM runs WHERE job_key IN (\(Self.placeholders(job.keys.count))) AND state = ? AND id != ?
-                """, job.keys.map(SQLiteValue.text) + [.state(RunState.running), .text(except?.rawValue ?? "")], table: "runs") { try $0.runRecord() }
-            for run in abandoned { try move(run.id, to: .interrupted, at: time, in: database) }
-            return abandoned
+            try runs.filter { try currentState(of: $0) == .running }.map { run in
+                try move(run, to: .interrupted, at: time, in: database)
+                return run
+            }
         }
     }
 

@@ -170,9 +170,10 @@ package actor SQLiteLedger: RunLedger {
                              [.text(run.rawValue), .integer(shard), .text(Self.text(time)), .state(kind), .text(message)])
     }
 
-    /// `?, ?, ?`: the parameters of an `IN (…)` of `count` values.
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
+    /// `?, ?, ?`: the parameters of an `IN (…)` of `count` values; numbered `?4, ?5` from `first` in a statement with numbered ones.
+    static func placeholders(_ count: Int, from first: Int? = nil) -> String {
+        guard let first else { return Array(repeating: "?", count: count).joined(separator: ", ") }
+        return (first..<first + count).map { "?\($0)" }.joined(separator: ", ")
     }
 
     /// A time as the ledger stores it.

@@ -33,9 +33,9 @@ import Testing
         let outcome = try await BinaryRunner.run(["runs"], in: directory.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout == """
-            RUN                      STATE    SHARDS  FILES  SKIPPED    BYTES  STARTED               NAME
-            20261130T220000Z-bbbbbb  failed        2      3        0  2.9 KiB  2026-11-30 22:00:00Z  nightly
-            20261130T210501Z-aaaaaa  running       2      3        0  2.9 KiB  2026-11-30 21:05:01Z  nightly
+            RUN                      STATE        SHARDS  FILES  SKIPPED    BYTES  STARTED               NAME
+            20261130T220000Z-bbbbbb  failed            2      3        0  2.9 KiB  2026-11-30 22:00:00Z  nightly
+            20261130T210501Z-aaaaaa  interrupted       2      3        0  2.9 KiB  2026-11-30 21:05:01Z  nightly
 
             """)
     }
@@ -72,7 +72,8 @@ import Testing
         #expect(wrong.status == 64 && wrong.stderr.contains("--state expects one of running, finished, failed, interrupted, canceled, superseded, found 'lost'"))
     }
 
-    @Test func pruneDeletesOldRunsButNotARunningOneAndTheEmbeddedServicesOldAssemblies() async throws {
+    /// The older run's process is gone (no lock held): it is recorded interrupted and goes; the newest run of the job stays.
+    @Test func pruneDeletesOldRunsButTheNewestOfTheJobAndTheEmbeddedServicesOldAssemblies() async throws {
         let directory = try await Self.stateDirectory()
         let assemblies = directory.url.appendingPathComponent("runs/embedded-service/assemblies")
         let old = assemblies.appendingPathComponent(String(repeating: "a", count: 32))
@@ -86,14 +87,16 @@ import Testing
 
         let dry = try await BinaryRunner.run(["prune", "--older-than", "1d", "--dry-run"], in: directory.url)
         #expect(dry.status == 0, "\(dry.stderr)")
-        #expect(dry.stdout.hasPrefix("would prune run \(Self.newer) (nightly, failed)\nwould prune 1 run and 1 embedded Assembly older than 1d"),
+        #expect(dry.stdout.hasPrefix("would prune run \(Self.older) (nightly, interrupted)\nwould prune 1 run and 1 embedded Assembly older than 1d"),
                 "\(dry.stdout)")
         #expect(FileManager.default.fileExists(atPath: old.path))
+        let keepingBoth = try await BinaryRunner.run(["prune", "--older-than", "1d", "--keep-last", "2", "--dry-run"], in: directory.url)
+        #expect(keepingBoth.stdout.hasPrefix("would prune 0 runs and 1 embedded Assembly"), "\(keepingBoth.stdout)")
 
         let pruned = try await BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
         #expect(pruned.status == 0 && pruned.stdout.contains("pruned 1 run and 1 embedded Assembly"), "\(pruned.stdout)\(pruned.stderr)")
         let runs = try await BinaryRunner.run(["runs"], in: directory.url)
-        #expect(runs.stdout.contains(Self.older.rawValue) && !runs.stdout.contains(Self.newer.rawValue), "the running run stays: \(runs.stdout)")
+        #expect(runs.stdout.contains(Self.newer.rawValue) && !runs.stdout.contains(Self.older.rawValue), "the newest run stays: \(runs.stdout)")
         #expect(!FileManager.default.fileExists(atPath: old.path) && FileManager.default.fileExists(atPath: fresh.path))
 
         try directory.write("runs/locks/nightly-1.lock", "run \(Self.older), PID 1\n")
@@ -108,7 +111,7 @@ import Testing
         let directory = try await RunCommandTests.job()
         #expect(try await BinaryRunner.run(["run", "job/m.yaml", "--quiet"], in: directory.url).status == 0)
         let mine = try await BinaryRunner.run(["prune", "--older-than", "1d", "--manifest", "job/m.yaml"], in: directory.url)
-        #expect(mine.status == 0 && mine.stdout.hasSuffix("older than 1d in \(directory.url.path)/job/state\n") && !mine.stdout.contains("no ledger"),
+        #expect(mine.status == 0 && mine.stdout.contains("older than 1d in \(directory.url.path)/job/state,") && !mine.stdout.contains("no ledger"),
                 "\(mine.stdout)\(mine.stderr)")
         let elsewhere = try await BinaryRunner.run(["prune", "--older-than", "1d"], in: directory.url)
         #expect(elsewhere.status == 0 && elsewhere.stdout.hasPrefix("no ledger in \(directory.url.path)/runs"), "./runs holds none: \(elsewhere.stdout)")

@@ -45,7 +45,7 @@ final class ShardHarness: Sendable {
                   steps: ResultSelection = ResultSelection(downloaded: nil, exported: [])) async throws -> ShardState {
         let context = try context(attempts: attempts, pollTimeout: pollTimeout, steps: steps)
         let shard = try await ledger.shards(of: run)[0]
-        return try await ShardRunner(context: context, shard: shard).run()
+        return try await ShardRunner(context: context, shard: shard).run().state
     }
 
     /// The pipeline's context for the shard: the scripted transport, the manual clock, the real ledger.

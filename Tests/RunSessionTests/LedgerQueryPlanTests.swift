@@ -133,14 +133,14 @@ import Testing
             }
             _ = try await ledger.recentRuns(limit: 20, matching: RunFilter())
             _ = try await ledger.latestRun(matching: RunFilter(manifestPath: "/etc/big.yaml"))
-            _ = try await ledger.pruneRuns(createdBefore: Date(timeIntervalSince1970: 0), dryRun: true)
+            _ = try await ledger.prune(createdBefore: Date(timeIntervalSince1970: 0), keepingLast: 1, gone: [], dryRun: true)
         }
         // The read use cases as the commands call them, through a store that traces every ledger it opens.
         let store = SQLiteLedgerStore { [statements = harness.statements] in statements.append($0) }
         let locator = LedgerLocator(scope: .stateDirectory(harness.stateDirectory), store: store)
         for run in runs {
-            try await locator.withRun(run) { ledger, id, _ in
-                let report = try await RunReport.read(id, from: ledger, files: .all, results: true)
+            try await locator.withRun(run) { ledger, id, directory in
+                let report = try await RunReport.read(id, from: ledger, in: directory, files: .all, results: true)
                 _ = try await RunDetail.read(report, from: ledger, files: 1_000)
                 try await FilePages.everyFile(ledger, id, shards: report.shards).forEach { _ in }
             }

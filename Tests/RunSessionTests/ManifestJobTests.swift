@@ -89,19 +89,20 @@ import Testing
         #expect(runs.count == 2 && runs.allSatisfy { $0.jobKey == manifest.job.key && $0.inputsKey == manifest.inputsKey }, "both runs are the job's now")
     }
 
-    @Test func aRunOfTheJobRecordsTheRunsWhoseProcessIsGoneInterrupted() async throws {
+    @Test func aRunOfTheJobTakesOverARunWhoseProcessIsGoneAndSendsItsFiles() async throws {
         let harness = try SessionHarness()
         let manifest = try harness.manifest()
         let killed = try #require(RunID("20990101T000000Z-0c0c0c"))
-        try await SQLiteLedger.with(stateDirectory: harness.stateDirectory) { ledger in
+        _ = try await SQLiteLedger.with(stateDirectory: harness.stateDirectory) { ledger in
             try await ledger.createRun(NewRun(id: killed, manifestPath: manifest.file, manifestName: manifest.name,
                                               recipeFingerprint: manifest.recipe.fingerprint, plan: try manifest.plan().plan, createdAt: harness.clock.now,
                                               job: manifest.job, inputsKey: manifest.inputsKey))
         }
 
-        _ = try await harness.run()
+        let next = try await harness.run()
 
         let record = try await harness.ledger { try await $0.run(killed).record }
-        #expect(record.state == .interrupted, "the lock was free: its process is gone")
+        #expect(record.state == .superseded && record.supersededBy == next.runID, "the lock was free: its process is gone, and this run took it over")
+        #expect(next.summary.filesByState[.done] == 3, "it had sent nothing: every file is this run's")
     }
 }

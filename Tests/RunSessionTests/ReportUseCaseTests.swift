@@ -17,9 +17,9 @@ import Testing
         let outcome = try await harness.run()
         let locator = LedgerLocator(scope: .stateDirectory(harness.stateDirectory), store: Self.store)
 
-        let (problems, everything, paged) = try await locator.withRun(nil) { ledger, id, _ in
-            let problems = try await RunReport.read(id, from: ledger, files: .only([.failed, .knownBad, .noResult]))
-            let everything = try await RunReport.read(id, from: ledger, files: .all, results: true)
+        let (problems, everything, paged) = try await locator.withRun(nil) { ledger, id, directory in
+            let problems = try await RunReport.read(id, from: ledger, in: directory, files: .only([.failed, .knownBad, .noResult]))
+            let everything = try await RunReport.read(id, from: ledger, in: directory, files: .all, results: true)
             var paged: [ReportedFile] = []
             try await FilePages.everyFile(ledger, id, shards: everything.shards).forEach { paged += $0 }
             return (problems, everything, paged)
@@ -43,7 +43,7 @@ import Testing
         let outcome = try await harness.run()
 
         let detail = try await harness.ledger { ledger in
-            let report = try await RunReport.read(outcome.runID, from: ledger, files: .only([.failed]))
+            let report = try await RunReport.read(outcome.runID, from: ledger, in: harness.stateDirectory, files: .only([.failed]))
             return try await RunDetail.read(report, from: ledger, files: 3)
         }
 

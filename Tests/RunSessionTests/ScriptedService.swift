@@ -27,6 +27,10 @@ final class ScriptedService: Sendable {
         var unreachable = false
         /// Asked to stop at the first result's download, which is then held until the stop cancels it.
         var stopsAtDownload: RunStop?
+        /// The results made so far are past their lifetime: a download of one is answered 404.
+        var expired: Set<String> = []
+        /// Every Assembly fails with this code, naming no file (a Robot parameter the service refuses).
+        var broken: String?
     }
 
     private let state = Mutex(State())
@@ -36,7 +40,12 @@ final class ScriptedService: Sendable {
         transport.script(.get, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in status($0) }
         transport.script(.delete, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in cancel($0) }
         transport.script(.get, "https://tmp.test/files?path=", times: 100_000) { [self] request in
-            guard let stop = state.withLock({ state in defer { state.stopsAtDownload = nil }; return state.stopsAtDownload }) else { return Self.file(request) }
+            let (stop, expired) = state.withLock { state in
+                defer { state.stopsAtDownload = nil }
+                return (state.stopsAtDownload, state.expired.contains(request.url))
+            }
+            guard !expired else { return .bytes(404, []) }
+            guard let stop else { return Self.file(request) }
             stop.request(.signal(15))
             return .heldUntilCancelled
         }
@@ -48,6 +57,22 @@ final class ScriptedService: Sendable {
 
     /// At the first download of a result, asks `stop` to stop the run (a SIGTERM), and holds that download until the stop cancels it.
     func stopAtFirstDownload(_ stop: RunStop) { state.withLock { $0.stopsAtDownload = stop } }
+
+    /// Forgets every Assembly created so far, and their results, as a service does once they are past their lifetime.
+    func forgetAssemblies() {
+        state.withLock { state in
+            state.expired = Set(state.statuses.values.flatMap(Self.resultURLs))
+            state.statuses = [:]
+        }
+    }
+
+    /// The result URLs a status names.
+    private static func resultURLs(in status: String) -> [String] {
+        status.matches(of: /"ssl_url":"([^"]+)"/).map { String($0.1) }
+    }
+
+    /// Makes every Assembly created from now on fail with `code`, naming none of its files, as a broken Template does; nil mends it.
+    func breakAssemblies(_ code: String?) { state.withLock { $0.broken = code } }
 
     /// Refuses the connection of a request to the endpoint itself, as the preflight sends it.
     func refuseConnections() { state.withLock { $0.unreachable = true } }
@@ -87,7 +112,8 @@ final class ScriptedService: Sendable {
                 return .json(413, #"{"error":"RATE_LIMIT_REACHED","message":"Request limit reached","info":{"retryIn":7}}"#)
             }
             state.created.append(id)
-            let completed = Self.status(id, uploads: uploads, failing: state.failing, bundles: state.bundles)
+            let completed = state.broken.map { Self.broken(id, code: $0) }
+                ?? Self.status(id, uploads: uploads, failing: state.failing, bundles: state.bundles)
             state.statuses[id] = completed
             // An execution error comes with a status request, as at Transloadit: the creation answers once the uploads are in.
             guard state.executesFirst || completed.contains(#""error""#) else { return .json(200, completed) }
@@ -115,7 +141,7 @@ final class ScriptedService: Sendable {
 
     /// The input file a result URL names, as the result's bytes.
     private static func file(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
-        let query = request.url.split(separator: "=", maxSplits: 1).last.map(String.init) ?? ""
+        let query = request.url.split(separator: "=", maxSplits: 1).last.map { String($0.prefix { $0 != "&" }) } ?? ""
         guard let path = query.removingPercentEncoding, let data = FileManager.default.contents(atPath: path) else {
             return .bytes(404, [])
         }
@@ -139,8 +165,15 @@ final class ScriptedService: Sendable {
     }
 
     /// The completed status of Assembly `id` that copied `uploads`; failed naming the first upload whose file name is in `failing`.
+    /// The status of an Assembly that failed with `code` for a reason of the recipe's, naming no file.
+    private static func broken(_ id: String, code: String) -> String {
+        #"{"ok":null,"error":"\#(code)","message":"the resize Step's width is not a number","assembly_id":"\#(id)","#
+            + #""assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)"}"#
+    }
+
     private static func status(_ id: String, uploads: [(field: String, path: String)], failing: Set<String>, bundles: Bool) -> String {
         let url = "\(SessionHarness.endpoint)/assemblies/\(id)"
+        let assembly = id
         let listed = uploads.map { #"{"id":"u_\#($0.field)","field":"\#($0.field)","name":"\#(PathText.lastComponent(of: $0.path))"}"# }
         if let culprit = uploads.first(where: { failing.contains(PathText.lastComponent(of: $0.path)) }) {
             return #"{"ok":null,"error":"IMAGE_RESIZE_ERROR","message":"cannot read the image","assembly_id":"\#(id)","#
@@ -149,6 +182,7 @@ final class ScriptedService: Sendable {
         func entry(_ id: String, name: String, from upload: (field: String, path: String), naming: String) -> String {
             let bytes = Array(FileManager.default.contents(atPath: upload.path) ?? Data())
             let link = "https://tmp.test/files?path=" + (upload.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                + "&assembly=" + assembly
             return #"{"id":"\#(id)","name":"\#(name)","ext":"txt",\#(naming),"size":\#(bytes.count),"#
                 + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(link)"}"#
         }

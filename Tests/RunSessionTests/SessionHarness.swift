@@ -35,8 +35,8 @@ final class SessionHarness: Sendable {
         try writeManifest()
     }
 
-    /// Writes `job.yaml` with `recipe` (the Template `copy` by default).
-    func writeManifest(recipe: String = "template: {id: copy}") throws {
+    /// Writes `job.yaml` with `recipe` (the Template `copy` by default), and `extra` instead of the harness's when given.
+    func writeManifest(recipe: String = "template: {id: copy}", extra: String? = nil) throws {
         try directory.write("job.yaml", """
             version: 1
             name: session
@@ -49,7 +49,7 @@ final class SessionHarness: Sendable {
             retry: {attempts: 3, base_delay: 1s, max_delay: 4s}
             output: {layout: "\(layout)"}
             state_dir: state
-            \(extra)
+            \(extra ?? self.extra)
 
             """)
     }

@@ -42,16 +42,51 @@ import Glibc
         let prune = LedgerPrune(store: Self.store, embedded: embedded, clock: harness.clock)
 
         var told: [LedgerPrune.Outcome] = []
-        try await prune.prune([harness.stateDirectory], olderThan: .seconds(86_400), dryRun: true) { told.append($0) }
+        try await prune.prune([harness.stateDirectory], olderThan: .seconds(86_400), keepLast: 1, dryRun: true) { told.append($0) }
         #expect(told.map { $0.runs.map(\.id) } == [[old.runID]] && told.first?.hadLedger == true && embedded.removed.isEmpty)
         #expect(embedded.cutoffs == [harness.clock.now.addingTimeInterval(-86_400)], "the cutoff is the clock's now less the age")
         #expect(try await harness.ledger { try await $0.recentRuns(limit: 9) }.count == 2, "a dry run changes nothing")
 
         told = []
-        try await prune.prune([harness.stateDirectory, harness.directory.file("none")], olderThan: .seconds(86_400), dryRun: false) { told.append($0) }
+        try await prune.prune([harness.stateDirectory, harness.directory.file("none")], olderThan: .seconds(86_400), keepLast: 1, dryRun: false) { told.append($0) }
         #expect(told.map(\.hadLedger) == [true, false] && told[0].runs.map(\.id) == [old.runID])
         #expect(embedded.removed == ["\(harness.stateDirectory)/embedded-service/assemblies/x"])
         #expect(try await harness.ledger { try await $0.recentRuns(limit: 9) }.map(\.id) == [recent.runID])
+    }
+
+    @Test func pruneKeepsTheNewestRunOfAJobAndTheDoneFilesItReliesOnAndSaysWhatItForgets() async throws {
+        let harness = try SessionHarness()
+        let only = try await harness.run()
+        try await harness.clock.sleep(for: .seconds(2 * 86_400))
+        let prune = LedgerPrune(store: Self.store, embedded: RecordingEmbeddedAssemblies(stored: []), clock: harness.clock)
+
+        var told: [LedgerPrune.Outcome] = []
+        try await prune.prune([harness.stateDirectory], olderThan: .seconds(1), keepLast: 1, dryRun: false) { told.append($0) }
+        #expect(told.first?.runs.isEmpty == true && told.first?.doneFiles == 0, "the newest run of its job stays, and what it did")
+        #expect(try await harness.ledger { try await $0.recentRuns(limit: 9) }.map(\.id) == [only.runID])
+        #expect(try await harness.session().forecast(force: false, checksums: false).incremental.skipped.count == 3, "the next night sends nothing")
+
+        // A second night that made every file again: the first night goes, what the second relies on stays.
+        _ = try await harness.run(force: true)
+        try await harness.clock.sleep(for: .seconds(2 * 86_400))
+        told = []
+        try await prune.prune([harness.stateDirectory], olderThan: .seconds(86_400), keepLast: 1, dryRun: true) { told.append($0) }
+        #expect(told.first?.runs.map(\.id) == [only.runID] && told.first?.doneFiles == 0, "the forced night redid all three: still confirmed")
+        try await prune.prune([harness.stateDirectory], olderThan: .seconds(1), keepLast: 2, dryRun: true) { told.append($0) }
+        #expect(told.last?.runs.isEmpty == true, "--keep-last 2 keeps both")
+    }
+
+    @Test func pruneRecordsARunWhoseProcessIsGoneInterruptedAndKeepsItAsItsJobsNewest() async throws {
+        let harness = try SessionHarness()
+        let (record, _) = try await Self.runWithAnOpenAssembly(harness)
+        #expect(record.seen(in: harness.stateDirectory).state == .interrupted, "no process holds its lock")
+        try await harness.clock.sleep(for: .seconds(2 * 86_400))
+        let prune = LedgerPrune(store: Self.store, embedded: RecordingEmbeddedAssemblies(stored: []), clock: harness.clock)
+
+        try await prune.prune([harness.stateDirectory], olderThan: .seconds(1), keepLast: 1, dryRun: false) { _ in }
+
+        let kept = try await harness.ledger { try await $0.run(record.id).record }
+        #expect(kept.state == .interrupted, "recorded, and kept for the next run to take over")
     }
 
     @Test func pruneIsRefusedWhileARunHoldsTheLockOfAStateDirectory() async throws {
@@ -64,7 +99,7 @@ import Glibc
         let prune = LedgerPrune(store: Self.store, embedded: RecordingEmbeddedAssemblies(stored: []), clock: harness.clock)
 
         await #expect(throws: RunSessionError.locked(path: lock.path, holder: "a run of this state directory is going; prune when it is done")) {
-            try await prune.prune([harness.stateDirectory], olderThan: .zero, dryRun: false) { _ in }
+            try await prune.prune([harness.stateDirectory], olderThan: .zero, keepLast: 1, dryRun: false) { _ in }
         }
     }
 

@@ -39,9 +39,9 @@ import Testing
         #expect(recorded.first?.failure == Fixture.resizeError)
         #expect(try await ledger.run(second).filesByState[.knownBad] == 1)
         // A prune before the later run keeps it (that run confirmed it); one after both runs forgets it
-        _ = try await ledger.pruneRuns(createdBefore: Fixture.time(5 * Self.day), dryRun: false)
+        _ = try await ledger.prune(createdBefore: Fixture.time(5 * Self.day), keepingLast: 0, gone: [], dryRun: false)
         #expect(try await known(ledger).keys.map(\.path) == [bad.path])
-        _ = try await ledger.pruneRuns(createdBefore: Fixture.time(20 * Self.day), dryRun: false)
+        _ = try await ledger.prune(createdBefore: Fixture.time(20 * Self.day), keepingLast: 0, gone: [], dryRun: false)
         #expect(try await known(ledger).isEmpty)
         #expect(try await ledger.integrityCheck() == ["ok"])
     }

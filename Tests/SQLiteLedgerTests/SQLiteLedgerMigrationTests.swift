@@ -175,7 +175,7 @@ import Testing
         #expect(times.map(\.usage) == [.unknown] && times.map(\.signedAt) == [nil] && times.map(\.downloadedAt) == [nil])
         #expect(try await ledger.statistics(of: run).assembliesWithoutUsage == 1)
         // a.mov was confirmed by the later run: pruning before it forgets only b.mov
-        _ = try await ledger.pruneRuns(createdBefore: try #require(UTCDateTime(year: 2026, month: 12, day: 1, hour: 0, minute: 0, second: 0)).date, dryRun: false)
+        _ = try await ledger.prune(createdBefore: try #require(UTCDateTime(year: 2026, month: 12, day: 1, hour: 0, minute: 0, second: 0)).date, keepingLast: 0, gone: [], dryRun: false)
         let kept = try await ledger.completedFiles(job: ManifestJob(legacyPath: "/etc/nightly.yaml"), recipeFingerprint: "sha256:r")
         #expect(kept.keys.map(\.path) == ["/in/a.mov"])
         #expect(try await ledger.integrityCheck() == ["ok"])

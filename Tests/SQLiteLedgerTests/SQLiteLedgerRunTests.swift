@@ -173,14 +173,31 @@ import Testing
         let entries = try await nightlyEntries(ledger)
         try await review(ledger, day: 10, missing: plan.shards[1].files, entries: entries)
 
-        // When: the runs before day 5 are pruned
-        let pruned = try await ledger.pruneRuns(createdBefore: Fixture.time(5 * 86_400), dryRun: false)
+        // When: the runs before day 5 are pruned (a dry run first counts what would go, and changes nothing)
+        let dry = try await ledger.prune(createdBefore: Fixture.time(5 * 86_400), keepingLast: 0, gone: [], dryRun: true)
+        let stillKnown = try await nightlyDone(ledger).count
+        #expect(dry.runs.map(\.id) == [first] && dry.doneFiles == plan.shards[1].files.count && stillKnown == 4)
+        let pruned = try await ledger.prune(createdBefore: Fixture.time(5 * 86_400), keepingLast: 0, gone: [], dryRun: false).runs
 
         // Then: the first run is gone; shard 0's files stay known with their outputs, shard 1's are forgotten
         #expect(pruned.map(\.id) == [first])
         let known = try await nightlyDone(ledger)
         #expect(Set(known.keys) == Set(plan.shards[0].files.map(FileIdentity.init)))
         #expect(known.values.allSatisfy { $0.count == 1 && $0[0].size == 10 })
+    }
+
+    @Test func pruneKeepsTheNewestRunsOfEachJobAndTheDoneFilesTheyConfirmed() async throws {
+        // Given: a run that did four files on day 0, and nothing since
+        let (directory, ledger, plan, first) = try await ledgerWithShardZeroDone()
+        defer { withExtendedLifetime(directory) {} }
+        try await Self.completeShard(ledger, first, 1)
+
+        // When: everything before day 30 is pruned, keeping the newest run of each job
+        let pruning = try await ledger.prune(createdBefore: Fixture.time(30 * 86_400), keepingLast: 1, gone: [], dryRun: false)
+
+        // Then: the run stays, and so do its four files: the next night skips them
+        #expect(pruning.runs.isEmpty && pruning.doneFiles == 0)
+        #expect(Set(try await nightlyDone(ledger).keys) == Set(plan.shards.flatMap(\.files).map(FileIdentity.init)))
     }
 
     @Test func aNightThatSkipsEveryFileWritesNoRowOfTheDoneIndex() async throws {
@@ -198,7 +215,7 @@ import Testing
 
         // Then: no row of the files changed, and they count as confirmed on day 10
         #expect(try rows() == before && before.count == 4)
-        _ = try await ledger.pruneRuns(createdBefore: Fixture.time(5 * 86_400), dryRun: false)
+        _ = try await ledger.prune(createdBefore: Fixture.time(5 * 86_400), keepingLast: 0, gone: [], dryRun: false)
         #expect(Set(try await nightlyDone(ledger).keys) == Set(plan.shards.flatMap(\.files).map(FileIdentity.init)))
     }
 
@@ -215,7 +232,7 @@ import Testing
         try await review(ledger, day: 20, missing: [gone], entries: missed)
 
         // When: the runs before day 15 are pruned
-        _ = try await ledger.pruneRuns(createdBefore: Fixture.time(15 * 86_400), dryRun: false)
+        _ = try await ledger.prune(createdBefore: Fixture.time(15 * 86_400), keepingLast: 0, gone: [], dryRun: false)
 
         // Then: the file back on day 20 is kept, the one missed since day 10 is forgotten
         #expect(Set(try await nightlyDone(ledger).keys) == Set((plan.shards[0].files + [back]).map(FileIdentity.init)))
@@ -230,7 +247,7 @@ import Testing
         try await ledger.createRun(Fixture.newRun(plan, id: RunID.generate(at: Fixture.time(10 * 86_400)), at: Fixture.time(10 * 86_400)))
 
         // When: the runs before day 5 are pruned
-        _ = try await ledger.pruneRuns(createdBefore: Fixture.time(5 * 86_400), dryRun: false)
+        _ = try await ledger.prune(createdBefore: Fixture.time(5 * 86_400), keepingLast: 0, gone: [], dryRun: false)
 
         // Then: the four files are forgotten, as no run did or skipped them since day 0
         #expect(try await nightlyDone(ledger).isEmpty)

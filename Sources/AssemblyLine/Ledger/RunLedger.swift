@@ -28,17 +28,19 @@ package protocol RunLedger: LedgerQueries {
     @discardableResult
     func claim(rowsOf key: String, into job: ManifestJob, inputsKey: String) async throws -> Int
 
-    /// Records `interrupted` each run of the job still `running` but `except`: the caller holds the job's lock, so
-    /// their processes are gone (killed, or lost with their machine); returns them as they were.
-    func interruptAbandonedRuns(of job: ManifestJob, except: RunID?, at time: Date) async throws -> [RunRecord]
+    /// Records `interrupted` each of `runs` still `running`: the caller knows their processes are gone (killed, or lost
+    /// with their machine: none holds their job's lock); returns those it moved.
+    @discardableResult
+    func recordInterrupted(_ runs: [RunID], at time: Date) async throws -> [RunID]
 
     /// Ends an interrupted run for good: `successor` took it over (followed its Assemblies and sent the rest).
     func supersede(_ id: RunID, by successor: RunID, at time: Date) async throws
 
-    /// Deletes the runs created before `cutoff` that are not `running`, with every row of theirs, and
-    /// forgets the done and known bad files no run confirmed since; returns the runs. With `dryRun`,
-    /// only returns them.
-    func pruneRuns(createdBefore cutoff: Date, dryRun: Bool) async throws -> [RunRecord]
+    /// Deletes the runs created before `cutoff` that are not `running` (but for those of `gone`, whose process is) and not
+    /// among the `keep` newest of their job, with every row of theirs, and forgets the done and known bad files no run
+    /// confirmed since (a job's cutoff is no later than its `keep`-th newest run, so that what the next night relies on
+    /// stays); with `dryRun`, only counts them.
+    func prune(createdBefore cutoff: Date, keepingLast keep: Int, gone: [RunID], dryRun: Bool) async throws -> LedgerPruning
 
     // MARK: Shard state machine
 

@@ -30,6 +30,8 @@ package struct Manifest: Sendable, Hashable {
     package var monitoring = MonitoringSettings()
     /// `limits.max_usage`: the most usage (bytes) a run's forecast may reach; a run forecast past it is refused.
     package var maxUsage: Int64?
+    /// `limits.failure_breaker`: how many first shards failing alike stop a run's creations (``FailureBreaker``); 0 for none.
+    package var failureBreaker: Int = ManifestDefaults.failureBreaker
     /// The relative paths a run is limited to (`--files-from`), compared by their bytes; nil: every input.
     package var onlyFiles: Set<PathKey>?
     /// `output.dir` as the manifest gives it, once ``partitioned(_:)`` or ``inStateDirectory(_:)`` changed it (`{partition}`

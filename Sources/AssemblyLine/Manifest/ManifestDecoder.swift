@@ -47,14 +47,14 @@ struct ManifestSections {
         let stateDir = table.string("state_dir").map(resolve) ?? resolve(ManifestDefaults.stateDir)
         let output = self.output(table, stateDir: stateDir, recipe: recipe)
         let shards = self.shards(table), concurrency = self.concurrency(table), upload = self.upload(table)
-        let retry = self.retry(table), poll = self.poll(table), (limits, resultLimits, maxUsage) = self.limits(table)
+        let retry = self.retry(table), poll = self.poll(table), (limits, resultLimits, maxUsage, breaker) = self.limits(table)
         let monitoring = self.monitoring(table)
         guard let name, let endpoint, let auth, let signer, let inputs, let recipe, let output else { return nil }
         return Manifest(
             file: file, name: name, endpoint: endpoint, auth: auth, signer: signer, inputs: inputs,
             recipe: recipe, notifyURL: notifyURL, shards: shards, concurrency: concurrency,
             upload: upload, retry: retry, poll: poll, limits: limits, resultLimits: resultLimits,
-            output: output, stateDir: stateDir, monitoring: monitoring, maxUsage: maxUsage)
+            output: output, stateDir: stateDir, monitoring: monitoring, maxUsage: maxUsage, failureBreaker: breaker)
     }
 
     private func resolve(_ path: String) -> String { PathText.resolve(path, against: directory) }
@@ -204,9 +204,10 @@ struct ManifestSections {
         return settings
     }
 
-    private func limits(_ table: ConfigTable) -> (RateLimits, ResultLimits, maxUsage: Int64?) {
+    private func limits(_ table: ConfigTable) -> (RateLimits, ResultLimits, maxUsage: Int64?, failureBreaker: Int) {
         let section = table.table("limits", keys: ["creations_per_minute", "status_per_second", "max_results_per_file", "max_result_size",
-                                                    "max_undeclared_result_size", "min_free_space", "partition_share", "max_usage"])
+                                                    "max_undeclared_result_size", "min_free_space", "partition_share", "max_usage",
+                                                    "failure_breaker"])
         let rates = RateLimits(
             creationsPerMinute: section?.int("creations_per_minute", in: ManifestDefaults.creationsPerMinuteRange) ?? ManifestDefaults.creationsPerMinute,
             statusRequestsPerSecond: section?.int("status_per_second", in: ManifestDefaults.statusRequestsPerSecondRange) ?? ManifestDefaults.statusRequestsPerSecond,
@@ -218,7 +219,8 @@ struct ManifestSections {
             maxUndeclaredResultSize: section?.size("max_undeclared_result_size", in: ManifestDefaults.maxResultSizeRange)
                 ?? ManifestDefaults.maxUndeclaredResultSize,
             minFreeSpace: section?.size("min_free_space", in: ManifestDefaults.minFreeSpaceRange) ?? ManifestDefaults.minFreeSpace)
-        return (rates, results, section?.size("max_usage", in: ManifestDefaults.maxUsageRange))
+        return (rates, results, section?.size("max_usage", in: ManifestDefaults.maxUsageRange),
+                section?.int("failure_breaker", in: ManifestDefaults.failureBreakerRange) ?? ManifestDefaults.failureBreaker)
     }
 
     private func output(_ table: ConfigTable, stateDir: String, recipe: Recipe?) -> OutputSettings? {

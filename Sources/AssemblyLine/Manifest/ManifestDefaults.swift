@@ -55,6 +55,10 @@ package enum ManifestDefaults {
     package static let minFreeSpace: Int64 = 1 << 30
     package static let minFreeSpaceRange: ClosedRange<Int64> = 0...(1 << 50)
     package static let maxResultSizeRange: ClosedRange<Int64> = 1...(1 << 40)
+    /// `limits.failure_breaker`: the first 5 shards to end, all failed alike, stop the night's creations; 0 turns it off.
+    package static let failureBreaker = 5
+    package static let failureBreakerRange = 0...10_000
+
     /// `limits.max_usage`: none by default; from 1 MiB to 1 PiB.
     package static let maxUsageRange: ClosedRange<Int64> = (1 << 20)...(1 << 50)
 

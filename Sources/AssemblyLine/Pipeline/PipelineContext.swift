@@ -9,6 +9,10 @@ package struct PipelineContext: Sendable {
     package var tus: TusUploader?
     package var params: AssemblyParams
     package var governor: Governor
+    /// Whether the shards may still create Assemblies; closed by the ``breaker``, or from the start for a takeover.
+    package var creations: CreationGate
+    /// Counts each shard's end and closes ``creations`` when the first ends fail alike or a local fault comes.
+    package var breaker: FailureBreaker
     package var retry: RetryPolicy
     package var poll: PollSettings
     package var output: OutputSettings
@@ -28,7 +32,8 @@ package struct PipelineContext: Sendable {
     package var seed: UInt64
 
     package init(runID: RunID, ledger: any RunLedger, client: TransloaditClient, downloader: ResultDownloader,
-                signer: any Signer, tus: TusUploader? = nil, params: AssemblyParams, governor: Governor, retry: RetryPolicy,
+                signer: any Signer, tus: TusUploader? = nil, params: AssemblyParams, governor: Governor, creations: CreationGate = CreationGate(),
+                breaker: FailureBreaker? = nil, retry: RetryPolicy,
                 poll: PollSettings, output: OutputSettings, resultLifetime: Duration = .seconds(86_400),
                 resultLimits: ResultLimits = ResultLimits(),
                 report: @escaping @Sendable (ShardEvent) -> Void,
@@ -43,6 +48,8 @@ package struct PipelineContext: Sendable {
         self.tus = tus
         self.params = params
         self.governor = governor
+        self.creations = creations
+        self.breaker = breaker ?? FailureBreaker(threshold: 0, gate: creations)
         self.retry = retry
         self.poll = poll
         self.output = output

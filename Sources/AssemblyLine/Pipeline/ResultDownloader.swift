@@ -71,6 +71,11 @@ package struct ResultDownloader: Sendable {
                                retryable: true)
         } catch where error.code == .transportLowSpace {
             throw spaceLow(result, in: directory, free: FreeSpace.available(at: directory) ?? 0, "stopped")
+        } catch where error.code == .transportFileIO {
+            // A download reads nothing of this host's: a file it cannot write is the output's fault (no room, no quota,
+            // read-only), which every shard would meet.
+            throw Self.failure(.outputNotWritable, "\(result.name) of step \(result.step) cannot be written into \(directory): \(error.message)",
+                               retryable: false)
         }
         try await BlockingFileWork.run { () -> Result<Void, TransloaditError> in
             do throws(TransloaditError) {

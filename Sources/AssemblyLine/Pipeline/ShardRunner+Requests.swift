@@ -15,6 +15,7 @@ extension ShardRunner {
         case .loadTusUploads:
             return .tusUploadsLoaded(try await ledger.uploads(of: run, shard: index))
         case .recordAttempt:
+            guard context.creations.stop == nil else { return .creationsStopped }
             let id = AssemblyID.generate()
             _ = try await ledger.recordAttempt(run, shard: index, assemblyID: id, at: context.clock.now)
             return .attemptRecorded(id)
@@ -30,7 +31,8 @@ extension ShardRunner {
             try Self.checkUnchanged(files)
             return .unchanged
         case let .create(id, signed, files):
-            return .createAnswered(try await create(id, signed, files: files))
+            guard context.creations.stop == nil else { return .creationsStopped }
+            return try await create(id, signed, files: files)
         case let .paceStatus(url):
             try await context.governor.awaitStatus(of: url)
             return .paced
@@ -58,8 +60,9 @@ extension ShardRunner {
         }
     }
 
-    /// Sends the creating request with `files` (announced only, over tus), once the run's pace allows.
-    private func create(_ id: AssemblyID, _ signed: SignedParams, files: [FileRecord]) async throws -> Result<AssemblyStatus, TransloaditError> {
+    /// Sends the creating request with `files` (announced only, over tus), once the run's pace allows and unless the run
+    /// stopped creating meanwhile (``CreationGate``).
+    private func create(_ id: AssemblyID, _ signed: SignedParams, files: [FileRecord]) async throws -> ShardStateMachine.Event {
         let tus = context.tus != nil
         // Every file is checked before the creation, tus or not: an Assembly is never made for a file that fails alone.
         try Self.checkUnchanged(files)
@@ -68,6 +71,7 @@ extension ShardRunner {
                                      filename: PathText.lastComponent(of: record.file.relativePath))
         }
         try await context.governor.awaitCreation()
+        guard context.creations.stop == nil else { return .creationsStopped }
         let client = context.client
         let halfway = HalfwayTrigger(context.checkpoint, at: .midUpload).sending
         let counter = SentBytesCounter(context.sent)
@@ -76,14 +80,14 @@ extension ShardRunner {
             counter.report(progress)
         }
         let progress = tus ? nil : both
-        return try await context.governor.uploads.withSlot { () async -> Result<AssemblyStatus, TransloaditError> in
+        return .createAnswered(try await context.governor.uploads.withSlot { () async -> Result<AssemblyStatus, TransloaditError> in
             do throws(TransloaditError) {
                 return .success(try await client.create(id: id, params: signed.params, signature: signed.signature, uploads: uploads,
                                                         expectedTusUploads: tus ? files.count : nil, progress: progress))
             } catch {
                 return .failure(error)
             }
-        }
+        })
     }
 
     /// Downloads the results, verified, each in one of the run's download slots and committed to the ledger once in place.

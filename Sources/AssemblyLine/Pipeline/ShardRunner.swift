@@ -16,7 +16,7 @@ package struct ShardRunner: Sendable {
     }
 
     /// Runs the shard to its end; throws only `CancellationError` (and ledger errors), leaving the ledger where the shard stood.
-    package func run() async throws -> ShardState {
+    package func run() async throws -> ShardEnd {
         defer { watches.close() }
         var machine = ShardStateMachine(settings: settings, seed: context.seed &+ UInt64(shard.index))
         var decision = machine.start(from: shard.state)
@@ -28,7 +28,12 @@ package struct ShardRunner: Sendable {
                 switch decision.next {
                 case let .finish(state):
                     prefetches.cancelAll()
-                    return state
+                    let outcome: ShardEnd.Outcome = switch state {
+                    case .downloaded: .done
+                    case .failed: .failed(machine.failure?.reason ?? Self.unknownFailure, byItsFiles: machine.failure?.byItsFiles ?? false)
+                    default: .left(state)
+                    }
+                    return ShardEnd(shard: shard.index, outcome: outcome)
                 case let .request(request):
                     let event = try await outcome(of: request, prefetches: &prefetches)
                     decision = machine.handle(event, at: context.clock.now)
@@ -36,6 +41,9 @@ package struct ShardRunner: Sendable {
             }
         }
     }
+
+    /// What a shard that ended failed with, were the machine not to say (it always does).
+    private static let unknownFailure = FailureReason(code: "UNKNOWN", message: "the shard failed", isRetryable: true)
 
     /// The machine's view of the run.
     private var settings: ShardStateMachine.Settings {

@@ -30,6 +30,8 @@ extension ShardStateMachine {
         case paced
         /// A wait for the change stream is over.
         case changeAwaited(AssemblyUpdateWatch.Wake)
+        /// The run stopped creating Assemblies (``CreationGate``): no new attempt is recorded, no creation sent.
+        case creationsStopped
         /// A request failed.
         case failed(ShardFailure)
 

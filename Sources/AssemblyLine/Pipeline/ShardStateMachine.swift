@@ -54,6 +54,8 @@ package struct ShardStateMachine: Sendable {
 
     package let settings: Settings
     package internal(set) var state: State = .starting
+    /// Why the shard failed, once it has, and whether by its files alone (its last pending file failed alone).
+    package private(set) var failure: (reason: FailureReason, byItsFiles: Bool)?
     /// Fixes the retry jitter, so that the same events always give the same waits.
     private let seed: UInt64
 
@@ -108,6 +110,10 @@ package struct ShardStateMachine: Sendable {
             return fail(failure, facts)
         case let (.reopening, .lastAttempt(last)):
             return reopen(last, facts)
+        // Creations stopped: the shard stays where the ledger has it (planned, or signed with its attempt's intent), for a resume.
+        case (.recordingAttempt, .creationsStopped), (.creating, .creationsStopped):
+            state = .finished(facts.recorded)
+            return Decision(.finish(facts.recorded))
         case let (.recordingAttempt, .attemptRecorded(id)):
             state = .signing(facts, for: nil)
             return Decision([.report(.started, .intent(id)), .checkpoint(.afterIntent)], .request(.sign))
@@ -390,7 +396,7 @@ package struct ShardStateMachine: Sendable {
         let failed: [Command] = [.failFiles([culprit], failure.reason, knownBad: failure.culpritIsBad)]
         facts.markFailed([culprit], failure.reason)
         let othersLeft = pending.count - 1
-        guard othersLeft > 0 else { return failShard(failure.reason).after(failed) }
+        guard othersLeft > 0 else { return failShard(failure.reason, byItsFiles: true).after(failed) }
         let cancel = abandon(&facts)
         return enter(.planned, facts).after(failed + cancel + [
             .report(.fileFailed, .inputFailed(file: input.file.relativePath, failure.reason, othersLeft: othersLeft)),
@@ -398,8 +404,9 @@ package struct ShardStateMachine: Sendable {
         ])
     }
 
-    mutating func failShard(_ reason: FailureReason) -> Decision {
+    mutating func failShard(_ reason: FailureReason, byItsFiles: Bool = false) -> Decision {
         state = .finished(.failed)
+        failure = (reason, byItsFiles)
         return Decision([.transition(.failed(reason), .failed, .failed(reason))], .finish(.failed))
     }
 

@@ -47,7 +47,7 @@ package struct BatchReport: Sendable {
         var parts: [Part] = []
         for (opened, run) in try await newestRuns(of: batch, in: ledgers) {
             parts.append(Part(ledger: opened.ledger, stateDirectory: opened.stateDirectory,
-                              report: try await RunReport.read(run.id, from: opened.ledger, files: selection)))
+                              report: try await RunReport.read(run.id, from: opened.ledger, in: opened.stateDirectory, files: selection)))
         }
         return BatchReport(batch: batch, parts: parts)
     }

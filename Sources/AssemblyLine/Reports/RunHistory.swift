@@ -63,7 +63,7 @@ package struct RunHistory: Sendable {
         var found: [(ledger: any LedgerQueries, run: RunRecord)] = []
         for opened in ledgers {
             let runs = try await opened.ledger.recentRuns(limit: Int(Int32.max), matching: RunFilter(job: job, since: since))
-            found += runs.map { (opened.ledger, $0) }
+            found += runs.map { (opened.ledger, $0.seen(in: opened.stateDirectory)) }
         }
         // Newest first, so that the first run of a batch's partition seen is its newest.
         found.sort { ($0.run.createdAt, $0.run.id) > ($1.run.createdAt, $1.run.id) }

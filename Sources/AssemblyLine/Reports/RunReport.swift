@@ -30,10 +30,11 @@ package struct RunReport: Sendable {
         self.results = results
     }
 
-    /// Reads the report of `run` from `ledger`, with the files `files` selects and, with `results`, the current results.
+    /// Reads the report of `run` from `ledger` (of `stateDirectory`), with the files `files` selects and, with `results`,
+    /// the current results; a run whose process is gone reads `interrupted` (``RunRecord/seen(in:)``).
     ///
     /// - Throws: ``LedgerError/runNotFound(_:)``.
-    package static func read(_ run: RunID, from ledger: any LedgerQueries, files selection: FileSelection,
+    package static func read(_ run: RunID, from ledger: any LedgerQueries, in stateDirectory: String, files selection: FileSelection,
                              results: Bool = false) async throws -> RunReport {
         var files: [FileRecord] = []
         switch selection {
@@ -42,7 +43,9 @@ package struct RunReport: Sendable {
             for state in states { files += try await ledger.files(of: run, shard: nil, state: state) }
         case .all: files = try await ledger.files(of: run, shard: nil, state: nil)
         }
-        return RunReport(summary: try await ledger.run(run), shards: try await ledger.shards(of: run), files: files,
+        var summary = try await ledger.run(run)
+        summary.record = summary.record.seen(in: stateDirectory)
+        return RunReport(summary: summary, shards: try await ledger.shards(of: run), files: files,
                          statistics: try await ledger.statistics(of: run), results: results ? try await ledger.currentResults(of: run) : [])
     }
 

@@ -9,12 +9,16 @@ package struct RunOutcome: Sendable {
     package var failures: Set<FailureCode>
     package var summary: RunSummary
     package var elapsed: Duration
+    /// Why the run stopped creating Assemblies before its shards were done, if it did (the failure breaker, a local fault).
+    package var creationStop: CreationStop?
 
-    package init(runID: RunID, state: RunState, failures: Set<FailureCode>, summary: RunSummary, elapsed: Duration) {
+    package init(runID: RunID, state: RunState, failures: Set<FailureCode>, summary: RunSummary, elapsed: Duration,
+                 creationStop: CreationStop? = nil) {
         self.runID = runID
         self.state = state
         self.failures = failures
         self.summary = summary
         self.elapsed = elapsed
+        self.creationStop = creationStop
     }
 }

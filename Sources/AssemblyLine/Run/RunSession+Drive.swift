@@ -1,8 +1,10 @@
+import Foundation
+
 extension RunSession {
     /// What one child of the drive's task group ended with.
     private enum DriveEnd: Sendable {
-        /// Every shard ran to its end, or the shards were stopped (`interrupted`).
-        case shardsEnded(interrupted: Bool)
+        /// Every shard ran to its end (how each ended), or the shards were stopped (nil).
+        case shardsEnded([Int: ShardEnd]?)
         /// A stop was asked for: the shards are to be stopped.
         case stopRequested
         /// A watcher that is no longer needed.
@@ -11,7 +13,8 @@ extension RunSession {
 
     /// Drives the run's shards to their end, at most `concurrency.assemblies` at once; a stop (a signal,
     /// `maxDuration`) cancels the transfers in flight and the run ends interrupted. A stop asked before
-    /// the drive (a signal while the run was being recorded) starts no shard.
+    /// the drive (a signal while the run was being recorded) starts no shard. The failure breaker and a local
+    /// fault may stop its creations meanwhile (``FailureBreaker``), which the outcome tells.
     func drive(_ started: StartedRun, ports: RunPorts, maxDuration: Duration?, observer: any RunObserver,
                stop: RunStop) async throws -> RunOutcome {
         observer.started(started)
@@ -19,18 +22,56 @@ extension RunSession {
         let began = clock.instant
         if let reason = stop.requested {
             observer.stopping(reason)
-            return try await finish(started, interrupted: true, ports: ports, elapsed: clock.instant - began, observer: observer)
+            return try await finish(started, interrupted: true, ports: ports, elapsed: clock.instant - began, creationStop: nil, observer: observer)
         }
-        let claims = OutputClaims(try await ports.ledger.severalInputOutputs(of: started.runID))
-        let scheduler = RunScheduler(context: context(of: started, ports: ports, claims: claims, observer: observer),
-                                     concurrency: manifest.concurrency.assemblies)
-        let interrupted = try await withThrowingTaskGroup(of: DriveEnd.self) { group in
+        let gate = CreationGate()
+        let context = try await context(of: started, ports: ports, gate: gate, breaker: FailureBreaker(threshold: manifest.failureBreaker, gate: gate),
+                                        observer: observer)
+        let ends = try await driveShards(started.shards, context: context, clock: clock, maxDuration: maxDuration, observer: observer, stop: stop)
+        return try await finish(started, interrupted: ends == nil, ports: ports, elapsed: clock.instant - began, creationStop: gate.stop,
+                                observer: observer)
+    }
+
+    /// Follows to their end the Assemblies `killed` made, creating none, and fetches their results; removes the
+    /// temporary files its downloads that will not go on left in the output; returns what it did.
+    ///
+    /// - Throws: ``RunSessionError/stoppedWhileTakingOver(_:)`` when a stop comes meanwhile.
+    func takeOver(_ killed: RunRecord, ports: RunPorts, maxDuration: Duration?, stop: RunStop) async throws -> Takeover {
+        let ledger = ports.ledger
+        let withAssembly: Set<ShardState> = [.signed, .created, .uploaded, .executing, .completed]
+        let shards = try await ledger.shards(of: killed.id).filter { withAssembly.contains($0.state) }
+        let started = StartedRun(runID: killed.id, stateDirectory: stateDirectory, origin: .resumed, shards: shards, batch: killed.batch,
+                                 partition: killed.partition)
+        let gate = CreationGate(closed: .followingOnly)
+        let quiet = SilentRunObserver()
+        let context = try await context(of: started, ports: ports, gate: gate, breaker: FailureBreaker(threshold: 0, gate: gate), observer: quiet)
+        guard let ends = try await driveShards(shards, context: context, clock: ports.clock, maxDuration: maxDuration, observer: quiet, stop: stop)
+        else { throw RunSessionError.stoppedWhileTakingOver(killed.id) }
+        let done = Set(ends.values.filter { $0.outcome == .done }.map(\.shard))
+        var filesDone = 0
+        for shard in shards {
+            guard done.contains(shard.index) else {
+                for result in try await ledger.results(of: killed.id, shard: shard.index) where result.needsDownload {
+                    guard let path = result.result.outputPath else { continue }
+                    try? FileManager.default.removeItem(atPath: ResultDownloader.temporaryPath(for: path, of: result.result))
+                }
+                continue
+            }
+            filesDone += shard.fileCount
+        }
+        return Takeover(run: killed.id, followed: shards.count, done: done.count, filesDone: filesDone)
+    }
+
+    /// Runs `shards` with `context` to their end under `stop` and `maxDuration`: how each ended, or nil when the stop came first.
+    private func driveShards(_ shards: [ShardRecord], context: PipelineContext, clock: any PipelineClock, maxDuration: Duration?,
+                             observer: any RunObserver, stop: RunStop) async throws -> [Int: ShardEnd]? {
+        let scheduler = RunScheduler(context: context, concurrency: manifest.concurrency.assemblies)
+        return try await withThrowingTaskGroup(of: DriveEnd.self) { group in
             group.addTask {
                 do {
-                    _ = try await scheduler.run(started.shards)
-                    return .shardsEnded(interrupted: false)
+                    return .shardsEnded(try await scheduler.run(shards))
                 } catch is CancellationError {
-                    return .shardsEnded(interrupted: true)
+                    return .shardsEnded(nil)
                 }
             }
             group.addTask {
@@ -47,9 +88,9 @@ extension RunSession {
             }
             while let end = try await group.next() {
                 switch end {
-                case let .shardsEnded(interrupted):
+                case let .shardsEnded(ends):
                     group.cancelAll()
-                    return interrupted
+                    return ends
                 case .stopRequested:
                     group.cancelAll()
                 case .none:
@@ -58,13 +99,12 @@ extension RunSession {
             }
             preconditionFailure("the shards' task ends the drive")
         }
-        return try await finish(started, interrupted: interrupted, ports: ports, elapsed: clock.instant - began, observer: observer)
     }
 
     /// Records how the run ended: interrupted, failed when a file failed, else finished; a run with
     /// shards left that were not driven (a `resume --shard`) stays interrupted, so that a later resume goes on.
     /// A run that `cancel` recorded canceled while it went (then stopped it) ends canceled.
-    private func finish(_ started: StartedRun, interrupted: Bool, ports: RunPorts, elapsed: Duration,
+    private func finish(_ started: StartedRun, interrupted: Bool, ports: RunPorts, elapsed: Duration, creationStop: CreationStop?,
                         observer: any RunObserver) async throws -> RunOutcome {
         let (ledger, runID) = (ports.ledger, started.runID)
         let failedFiles = try await ledger.files(of: runID, shard: nil, state: .failed)
@@ -75,14 +115,16 @@ extension RunSession {
         let ended = recorded == .canceled ? .canceled : driven
         let outcome = RunOutcome(runID: runID, state: ended,
                                  failures: Set(failedFiles.compactMap(\.failure?.code) + shards.compactMap(\.failure?.code)),
-                                 summary: try await ledger.run(runID), elapsed: elapsed)
+                                 summary: try await ledger.run(runID), elapsed: elapsed, creationStop: creationStop)
         observer.ended(outcome)
         return outcome
     }
 
-    /// Everything the shards of the run share, from the manifest and the ports.
-    private func context(of started: StartedRun, ports: RunPorts, claims: OutputClaims, observer: any RunObserver) -> PipelineContext {
+    /// Everything the shards of the run share, from the manifest and the ports, with `gate` and `breaker` for its creations.
+    private func context(of started: StartedRun, ports: RunPorts, gate: CreationGate, breaker: FailureBreaker,
+                         observer: any RunObserver) async throws -> PipelineContext {
         let runID = started.runID
+        let claims = OutputClaims(try await ports.ledger.severalInputOutputs(of: runID))
         let client = TransloaditClient(transport: ports.transport, endpoint: ports.endpoint)
         let retry = RetryPolicy(manifest.retry)
         return PipelineContext(
@@ -98,7 +140,7 @@ extension RunSession {
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency, embeddedEndpoint: ports.endpointIsEmbedded,
                                creationsAhead: started.shards.count { [.planned, .signed, .failed].contains($0.state) }, clock: ports.clock,
                                waiting: { observer.waiting($0) }),
-            retry: retry, poll: manifest.poll, output: manifest.output, resultLimits: manifest.resultLimits,
+            creations: gate, breaker: breaker, retry: retry, poll: manifest.poll, output: manifest.output, resultLimits: manifest.resultLimits,
             report: { observer.report($0) }, checkpoint: ports.checkpoint, sent: { observer.sent($0) },
             clock: ports.clock, seed: ports.seed)
     }

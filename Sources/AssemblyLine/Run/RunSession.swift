@@ -115,8 +115,9 @@ package struct RunSession: Sendable {
         }
     }
 
-    /// The start of a new run once the lock is held and the ports are open: resume the batch's unfinished run, or
-    /// read the files done before (while `finishPlan` finishes the walk), forecast, preflight, and record the run.
+    /// The start of a new run once the lock is held and the ports are open: resume the batch's unfinished run, or take
+    /// over the job's killed run (``takeOver(_:ports:maxDuration:stop:)``), read the files done before (while
+    /// `finishPlan` finishes the walk), forecast, preflight, and record the run.
     private func startRun(early: PlanResult?, finishPlan: () async throws -> PlanResult, force: Bool, checksums: Bool, retryFailed: Bool,
                           resumingBatch: Bool, lock: RunLock, ports: RunPorts, maxDuration: Duration?, observer: any RunObserver,
                           stop: RunStop) async throws -> RunOutcome {
@@ -125,6 +126,10 @@ package struct RunSession: Sendable {
         if resumingBatch, let record = try await unfinishedRunOfBatch(in: ledger, at: ports.clock.now) {
             if early == nil { _ = try await finishPlan() }
             return try await resume(record, shards: [], lock: lock, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
+        }
+        var takeover: Takeover?
+        if !resumingBatch, let killed = try await runToTakeOver(in: ledger) {
+            takeover = try await takeOver(killed, ports: ports, maxDuration: maxDuration, stop: stop)
         }
         let earlier = try await earlierFiles(in: ledger, force: force, retryFailed: retryFailed)
         let planned: PlanResult
@@ -143,8 +148,9 @@ package struct RunSession: Sendable {
             plan: forecast.incremental.plan, skippedCount: forecast.incremental.skipped.count,
             review: force ? nil : forecast.incremental.review, knownBad: forecast.incremental.knownBad, createdAt: ports.clock.now,
             batch: batch, partition: manifest.partition, job: manifest.job, inputsKey: manifest.inputsKey))
+        if let takeover { try await ledger.supersede(takeover.run, by: runID, at: ports.clock.now) }
         let started = StartedRun(runID: runID, stateDirectory: stateDirectory, origin: .new(forecast), shards: try await ledger.shards(of: runID),
-                                 batch: batch, partition: manifest.partition)
+                                 batch: batch, partition: manifest.partition, takeover: takeover)
         return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
     }
 
@@ -158,7 +164,8 @@ package struct RunSession: Sendable {
             try await ledger.claim(rowsOf: other.jobKey, into: job, inputsKey: manifest.inputsKey)
         }
         try await ledger.claim(rowsOf: ManifestJob.legacyKey(of: job.manifestPath), into: job, inputsKey: manifest.inputsKey)
-        _ = try await ledger.interruptAbandonedRuns(of: job, except: nil, at: time)
+        let running = try await ledger.recentRuns(limit: Int(Int32.max), matching: RunFilter(job: job, state: .running))
+        try await ledger.recordInterrupted(running.map(\.id), at: time)
     }
 
     /// What a resume of `runID` (nil: the newest run) would do, read from the ledger `locator` finds it in, and that
@@ -228,6 +235,15 @@ package struct RunSession: Sendable {
         let started = StartedRun(runID: record.id, stateDirectory: stateDirectory, origin: .resumed, shards: shards,
                                  batch: record.batch, partition: record.partition)
         return try await drive(started, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
+    }
+
+    /// The job's newest run when its process was killed or it was interrupted, under the same recipe: what a plain run
+    /// takes over (``Takeover``). A failed run is `resume`'s to take up; an older interrupted one was left behind by a
+    /// later run and is not followed.
+    private func runToTakeOver(in ledger: any LedgerQueries) async throws -> RunRecord? {
+        guard let newest = try await ledger.latestRun(matching: RunFilter(job: manifest.job)), newest.state == .interrupted,
+              newest.recipeFingerprint == manifest.recipe.fingerprint else { return nil }
+        return newest
     }
 
     /// The batch a new run started at `time` belongs to: the one given, else the manifest's name and the UTC day.

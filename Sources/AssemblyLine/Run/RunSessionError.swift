@@ -22,6 +22,9 @@ package enum RunSessionError: Error, Sendable, Hashable {
     case canceled(RunID)
     /// The run's forecast usage is past `limits.max_usage`.
     case usageOverLimit(UsageForecast, limit: Int64)
+    /// A stop (a signal, `--max-duration`) came while the run followed the Assemblies of the killed run it takes over:
+    /// nothing of its own was recorded, and the next run takes that one over again.
+    case stoppedWhileTakingOver(RunID)
     /// The state directory holds runs of a job of this name that another manifest (at `by`) ran with other inputs or
     /// outputs: the two would mark each other's files missed; `--adopt` takes that job over.
     case nameTaken(String, by: String, manifest: String)

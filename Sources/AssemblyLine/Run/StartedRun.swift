@@ -16,4 +16,6 @@ package struct StartedRun: Sendable {
     /// The batch the run is a partition of, and which part of its files it took: told in each Assembly's `fields`.
     package var batch: BatchID?
     package var partition: Partition = .whole
+    /// The killed or interrupted run of the job this new run took over first, if any.
+    package var takeover: Takeover?
 }

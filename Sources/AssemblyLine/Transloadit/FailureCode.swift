@@ -87,6 +87,17 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
             || rawValue.hasSuffix("_AUTH_KEY") || rawValue == "NO_AUTH_EXPIRES_PARAMETER"
     }
 
+    /// True for the codes that say this host cannot write the output (no room, no permission, a read-only file system):
+    /// every shard would meet it, so a run stops creating Assemblies at once (``FailureBreaker``).
+    package var meansLocalFault: Bool {
+        self == .outputNotWritable || self == .outputSpaceLow
+    }
+
+    /// True for the checks the client makes of an input before it is sent: no Assembly saw it fail.
+    package var isClientCheck: Bool {
+        [.inputChanged, .inputMissing, .inputEmpty, .inputUnreadable, .outputNameTooLong].contains(self)
+    }
+
     /// True for the codes that refuse the request itself, not an Assembly's work: slow down, or a reused ID or signature.
     package var refusesRequest: Bool {
         Retryability.isRateLimit(self) || self == .assemblyIDTaken || self == .signatureReused

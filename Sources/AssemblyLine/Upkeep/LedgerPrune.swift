@@ -3,9 +3,10 @@ import Foundation
 
 /// `prune`: old runs out of the ledgers of state directories, and the embedded service's old Assemblies.
 ///
-/// Every run created before the cutoff that is not running goes with all its rows; the done and known bad
-/// files no run confirmed since are forgotten (the next run sends them). Nothing is pruned while a run of
-/// any of the state directories holds its lock.
+/// Every run created before the cutoff that is not running and not among the newest `keepLast` of its job goes with
+/// all its rows; the done and known bad files no run confirmed since are forgotten (the next run sends them), but
+/// never those the newest runs kept rely on. Nothing is pruned while a run of any of the state directories holds
+/// its lock; with none held, runs still `running` are runs whose process is gone: recorded `interrupted` first.
 package struct LedgerPrune: Sendable {
     /// What went (or, in a dry run, would go) from one state directory.
     package struct Outcome: Sendable {
@@ -13,6 +14,8 @@ package struct LedgerPrune: Sendable {
         /// Whether the state directory holds a ledger at all.
         package var hadLedger: Bool
         package var runs: [RunRecord]
+        /// The done files forgotten: the next run sends them again.
+        package var doneFiles: Int
         /// The embedded service's stored Assemblies.
         package var assemblies: [String]
     }
@@ -31,7 +34,7 @@ package struct LedgerPrune: Sendable {
     /// with `dryRun`, changes nothing and tells what would go.
     ///
     /// - Throws: ``RunSessionError/locked(path:holder:)`` before anything is read when a run holds a lock of one of them.
-    package func prune(_ stateDirectories: [String], olderThan age: Duration, dryRun: Bool,
+    package func prune(_ stateDirectories: [String], olderThan age: Duration, keepLast: Int, dryRun: Bool,
                        each: (Outcome) -> Void) async throws {
         for directory in stateDirectories {
             if let held = Self.heldLock(in: directory) {
@@ -41,10 +44,15 @@ package struct LedgerPrune: Sendable {
         let cutoff = clock.now.addingTimeInterval(-age.timeInterval)
         for directory in stateDirectories {
             let hadLedger = store.hasLedger(in: directory)
-            let runs = !hadLedger ? [] : try await store.withLedger(in: directory) { try await $0.pruneRuns(createdBefore: cutoff, dryRun: dryRun) }
+            let pruning = !hadLedger ? LedgerPruning(runs: [], doneFiles: 0, badFiles: 0) : try await store.withLedger(in: directory) { ledger in
+                let running = try await ledger.recentRuns(limit: Int(Int32.max), matching: RunFilter(state: .running))
+                let gone = running.filter { $0.seen(in: directory).state == .interrupted }.map(\.id)
+                if !dryRun { try await ledger.recordInterrupted(gone, at: clock.now) }
+                return try await ledger.prune(createdBefore: cutoff, keepingLast: keepLast, gone: dryRun ? gone : [], dryRun: dryRun)
+            }
             let assemblies = embedded.stored(in: directory, lastChangedBefore: cutoff)
             if !dryRun { assemblies.forEach(embedded.remove) }
-            each(Outcome(stateDirectory: directory, hadLedger: hadLedger, runs: runs, assemblies: assemblies))
+            each(Outcome(stateDirectory: directory, hadLedger: hadLedger, runs: pruning.runs.map { $0.seen(in: directory) }, doneFiles: pruning.doneFiles, assemblies: assemblies))
         }
     }
 

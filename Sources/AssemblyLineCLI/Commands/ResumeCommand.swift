@@ -46,7 +46,7 @@ struct ResumeCommand: CLICommand {
             if !options.quiet { context.console.line("run \(id) was taken over by run \(successor); nothing to resume", event: "run.superseded") }
         case let .resume(record):
             let loaded = try ConfigFileLoader.manifest(record.manifestPath)
-            let manifest = (record.partition.isWhole ? loaded : loaded.partitioned(record.partition)).inStateDirectory(stateDirectory)
+            let manifest = options.applied(to: (record.partition.isWhole ? loaded : loaded.partitioned(record.partition)).inStateDirectory(stateDirectory))
             let session = RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: RunWiring(options))
             let pings = PingMonitor.make(manifest.monitoring, console: context.console)
             let console = pings?.console ?? context.console

@@ -36,7 +36,8 @@ struct RunCommand: CLICommand {
 
     func run(_ context: CommandContext) async throws {
         let signals = TerminationSignal()
-        let (manifest, stateDirectory) = try plan.manifest()
+        let (planned, stateDirectory) = try plan.manifest()
+        let manifest = options.applied(to: planned)
         let session = plan.session(manifest, in: stateDirectory, adapters: RunWiring(options))
         if dryRun {
             return ForecastText.show(try await plan.forecast(session), of: manifest, json: false, console: context.console)

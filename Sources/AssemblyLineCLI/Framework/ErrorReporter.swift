@@ -54,7 +54,8 @@ enum ErrorReporter {
             if case .runNotFound = ledger { return .invalidInput }
             return .internalError
         case let sqlite as SQLiteError:
-            console.error("Error: the ledger: \(sqlite)\n")
+            let hint = sqlite.is(.full) ? "; free space on the state directory's file system, then resume the run (`runs` lists it)" : ""
+            console.error("Error: the ledger: \(sqlite)\(hint)\n")
             return .ledgerIO
         default:
             console.error("Error: internal error: \(error)\n")
@@ -123,6 +124,8 @@ enum ErrorReporter {
                 + (range.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none") + ")"
         case let .noRuns(path): "no runs recorded in \(path)"
         case let .canceled(run): "run \(run) was canceled, which is final; start a new run instead"
+        case let .stoppedWhileTakingOver(run):
+            "stopped while following the Assemblies of run \(run), which this run was taking over; the next run takes it over again"
         case let .nameTaken(name, other, manifest):
             "\(manifest): the state directory holds runs of a job named \(name) that \(other) ran with other inputs or outputs; "
                 + "give this manifest another name or state_dir, or run it with --adopt if it takes that job over (it moved)"
@@ -146,6 +149,7 @@ enum ErrorReporter {
         case .recipeChanged, .noRuns, .usageOverLimit, .nameTaken: .invalidInput
         case .noSuchShards: .usage
         case .canceled: .canceled
+        case .stoppedWhileTakingOver: .interrupted
         }
     }
 

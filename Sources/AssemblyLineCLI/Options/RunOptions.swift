@@ -10,6 +10,7 @@ struct RunOptions: Sendable {
         OptionSpec(name: "verbose", help: "Print every step of every shard and every failure; without it, the first 20 failures and the summary.", short: "v"),
         OptionSpec(name: "log-format", valueName: "format", help: "text (default) or json, one object a line."),
         OptionSpec(name: "stats", valueName: "duration", help: "Print the figures so far (shards, files, bytes, rates, ETA) this often, such as 1m."),
+        OptionSpec(name: "no-breaker", help: "Never stop creating Assemblies when the first shards fail alike (limits.failure_breaker)."),
         OptionSpec(name: "metrics-file", valueName: "path",
                    help: "At the end, write the run's figures for Prometheus' textfile collector here (else monitoring.metrics_file)."),
     ]
@@ -21,10 +22,20 @@ struct RunOptions: Sendable {
     var verbose: Bool
     /// `--metrics-file`: where the run's Prometheus figures go at its end (``MetricsFile``).
     var metricsFile: String?
+    /// `--no-breaker`: the night creates every shard's Assembly however its first shards fail (``FailureBreaker``).
+    var noBreaker: Bool
     #if DEBUG
     /// Set only by crash tests, through `ASSEMBLYLINE_KILL_AT`; a release build has no kill switch.
     var killSwitch: KillSwitch?
     #endif
+
+    /// `manifest` as these options run it: without its failure breaker with `--no-breaker`.
+    func applied(to manifest: Manifest) -> Manifest {
+        guard noBreaker else { return manifest }
+        var manifest = manifest
+        manifest.failureBreaker = 0
+        return manifest
+    }
 
     init(_ values: ParsedValues) throws {
         quiet = values.flag("quiet")
@@ -38,5 +49,6 @@ struct RunOptions: Sendable {
         statsInterval = try values.duration("stats", atLeast: .milliseconds(100))
         maxDuration = try values.duration("max-duration")
         metricsFile = values.option("metrics-file")
+        noBreaker = values.flag("no-breaker")
     }
 }

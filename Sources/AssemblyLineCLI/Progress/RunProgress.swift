@@ -88,6 +88,7 @@ final class RunProgress: RunObserver {
         pings?.start(run.runID)
         announce()
         tellWarnings()
+        if let takeover = run.takeover { note("run.takeover", Self.text(of: takeover)) }
         if case let .new(forecast) = run.origin {
             if let reason = index?.record(run.runID, stateDirectory: run.stateDirectory) {
                 console.error("warning: run \(run.runID) is not in the run index (\(reason)); name its ledger with --state-dir \(run.stateDirectory)\n")
@@ -120,7 +121,39 @@ final class RunProgress: RunObserver {
     }
 
     func ended(_ outcome: RunOutcome) {
+        if let stop = outcome.creationStop { stopped(stop) }
         summary(outcome.summary, elapsed: outcome.elapsed)
+    }
+
+    /// What a takeover did, in one line.
+    private static func text(of takeover: Takeover) -> String {
+        "took over run \(takeover.run), whose process was gone: followed its \(CountText.of(takeover.followed, "Assembly")) to their end, "
+            + "\(CountText.of(takeover.filesDone, "file")) done"
+            + (takeover.lost > 0 ? "; \(takeover.lost) no longer known at the service or past their results' lifetime: their files are sent again" : "")
+            + "; it is superseded by this run"
+    }
+
+    /// Says why the run stopped creating Assemblies, on standard error (it is why the night failed), even with `--quiet`.
+    private func stopped(_ stop: CreationStop) {
+        let text: String
+        var members: [String: JSONValue] = [:]
+        switch stop {
+        case let .breaker(code, shards):
+            text = "run \(runID) stopped creating Assemblies: its first \(shards) shards to end all failed with \(code), which a retry does "
+                + "not mend; the others are left pending (mend the cause, then resume \(runID); --no-breaker runs every shard)"
+            members = ["code": .string(code.rawValue), "shards": .integer(Int64(shards))]
+        case let .localFault(reason):
+            text = "run \(runID) stopped creating Assemblies: \(reason.message) (\(reason.code)); the others are left pending "
+                + "(free the space or mend the output, then resume \(runID))"
+            members = ["code": .string(reason.code.rawValue)]
+        case .followingOnly:
+            return
+        }
+        screen.withLock { _ in
+            if bar != nil, console.json == nil { console.out(ProgressBar.erase) }
+            guard let json = console.json else { return console.error("warning: " + text + "\n") }
+            console.errorLine(json.object("run.stopped_creating", message: text, members: members))
+        }
     }
 
     // MARK: - Lines

@@ -1,0 +1,66 @@
+import AssemblyLine
+import Foundation
+import TestSupport
+import Testing
+
+/// What stops a night's creations (issue 33, items 3 and 12): the failure breaker, and a local fault on the output.
+@Suite struct CreationStopTests {
+    /// Twenty files in ten shards of two, four in flight.
+    static let files = Dictionary(uniqueKeysWithValues: (0..<20).map { ("f\($0 < 10 ? "0" : "")\($0).txt", "file \($0)\n") })
+
+    @Test func theFirstShardsFailingAlikeStopTheCreationsAndAResumeAfterTheMendFinishes() async throws {
+        let harness = try SessionHarness(files: Self.files)
+        harness.service.breakAssemblies("INVALID_STEP_PARAMETER")
+
+        let broken = try await harness.run()
+
+        #expect(broken.creationStop == .breaker("INVALID_STEP_PARAMETER", shards: 5), "\(String(describing: broken.creationStop))")
+        #expect(broken.state == .failed && broken.failures == ["INVALID_STEP_PARAMETER"])
+        let made = harness.service.created.count
+        #expect(made >= 5 && made < 10, "the five to end, and those in flight then; not one for every shard: \(made)")
+        #expect((broken.summary.shardsByState[.planned] ?? 0) == 10 - made, "the rest are left pending, with no attempt")
+
+        harness.service.breakAssemblies(nil)
+        let mended = try await harness.resume(broken.runID)
+        #expect(mended.state == .finished && mended.summary.filesByState[.done] == 20)
+        #expect(harness.service.created.count == made + 10, "a new Assembly for each failed shard, and one for each shard left")
+    }
+
+    @Test func filesThatFailAloneOrRetryableFailuresNeverTripTheBreaker() async throws {
+        let harness = try SessionHarness(files: Self.files)
+        for (name, _) in Self.files { harness.service.fail(name) }
+
+        let outcome = try await harness.run()
+
+        #expect(outcome.creationStop == nil, "each file failed alone, known bad: no shard failed for the recipe")
+        #expect(harness.service.created.count >= 20, "every file was tried: \(harness.service.created.count)")
+    }
+
+    @Test func theBreakerIsOffWithZero() async throws {
+        let harness = try SessionHarness(files: Self.files, extra: "limits: {failure_breaker: 0}")
+        harness.service.breakAssemblies("INVALID_STEP_PARAMETER")
+
+        let outcome = try await harness.run()
+
+        #expect(outcome.creationStop == nil && harness.service.created.count == 10, "every shard tried its Assembly")
+    }
+
+    @Test func anOutputShortOfRoomStopsTheCreationsAtOnceAndAResumeDownloadsWithoutNewAssemblies() async throws {
+        let harness = try SessionHarness(files: Self.files, extra: "limits: {min_free_space: 1024TiB}")
+
+        let full = try await harness.run()
+
+        guard case let .localFault(reason)? = full.creationStop else {
+            Issue.record("not stopped by a local fault: \(String(describing: full.creationStop))")
+            return
+        }
+        #expect(reason.code == .outputSpaceLow && full.failures.contains(.outputSpaceLow))
+        let made = harness.service.created.count
+        #expect(made < 10, "no Assembly for the shards not started when the first download met the fault: \(made)")
+
+        try harness.writeManifest(extra: "")
+        let resumed = try await harness.resume(full.runID)
+        #expect(resumed.state == .finished && resumed.summary.filesByState[.done] == 20)
+        #expect(harness.service.created.count == 10, "the shards whose downloads met the fault kept their Assemblies: none made twice")
+    }
+}
