@@ -97,7 +97,8 @@ extension SQLiteLedger {
     }
 
     /// Enters the files of a downloaded shard that are done, with the outputs of its completed attempt: their own
-    /// results' and those of results of several inputs that name them (a zip), so that a night checks both.
+    /// results' and those of results of several inputs that name them (a zip), so that a night checks both; the
+    /// earlier versions of each file (another size or modification time at its path) leave the set.
     func recordDoneFiles(ofShard key: [SQLiteValue], in database: SQLiteConnection) throws {
         let doneFiles = """
             FROM files f CROSS JOIN runs ON runs.id = f.run_id
@@ -115,6 +116,12 @@ extension SQLiteLedger {
             \(shardFilesDone)
             ON CONFLICT (set_id, path, size, modified_ns)
                 DO UPDATE SET run_id = excluded.run_id, confirmed_at = max(confirmed_at, excluded.confirmed_at), missed_at = NULL
+            """, done)
+        // The file's earlier versions go: their outputs are the ones just made again (one version a path, version 14).
+        try database.execute("""
+            DELETE FROM done_files WHERE id IN (
+                SELECT o.id \(doneFiles) CROSS JOIN done_files o ON o.set_id = d.set_id AND o.path = d.path AND o.id != d.id
+                \(shardFilesDone))
             """, done)
         let completed = "r.state = ?4 AND r.attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)"
         let outputs = done + [.state(ResultState.downloaded), .state(AttemptOutcome.completed)]
@@ -135,6 +142,21 @@ extension SQLiteLedger {
             \(shardFilesDone)
             ORDER BY d.id, r.id
             """, outputs)
+    }
+
+    @discardableResult
+    package func forgetDoneFiles(_ entries: [Int64]) throws -> Int {
+        try write { database in
+            let forget = try database.cachedStatement("DELETE FROM done_files WHERE id = ?1")
+            var forgotten = 0
+            for entry in entries {
+                try forget.bind(.integer(entry), at: 1)
+                try forget.step()
+                forget.reset()
+                forgotten += database.changes
+            }
+            return forgotten
+        }
     }
 
     /// The done files of `set` no run did or skipped since `cutoff`: those whose last confirmation is older, which for a

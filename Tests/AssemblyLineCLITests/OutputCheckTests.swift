@@ -1,5 +1,6 @@
 import AssemblyLine
 import Foundation
+import SQLiteLedger
 import TestSupport
 import Testing
 
@@ -54,5 +55,53 @@ import Testing
 
         let clean = try await BinaryRunner.run(["check", "job/m.yaml", "--checksum"], in: directory.url)
         #expect(clean.status == 0 && clean.stdout == "checked 12 outputs with MD5s: 0 missing, 0 changed\n", "\(clean.stdout)")
+    }
+
+    /// An input edited and made again: `check MANIFEST` compares its new outputs only (issue 33: "changed" after every edit
+    /// before). An input deleted: its outputs are orphaned, listed without failing, and `prune --orphans` removes them.
+    @Test func checkComparesEachInputAsItIsNowAndPruneOrphansRemovesTheOutputsOfInputsGone() async throws {
+        let directory = try await RunCommandTests.job()
+        #expect(try await BinaryRunner.run(["run", "job/m.yaml", "-q"], in: directory.url).status == 0)
+        let inputs = directory.url.appendingPathComponent("job/in")
+        let output = directory.url.appendingPathComponent("job/state/output/resize")
+        try FileManager.default.removeItem(at: inputs.appendingPathComponent("landscapes/sample-00.png"))
+        try FileManager.default.copyItem(at: inputs.appendingPathComponent("landscapes/sample-03.png"), to: inputs.appendingPathComponent("landscapes/sample-00.png"))
+        let edited = try await BinaryRunner.run(["run", "job/m.yaml"], in: directory.url)
+        #expect(edited.status == 0 && edited.stdout.contains("files 1 done, 0 failed, 11 skipped"), "\(edited.stdout)")
+
+        let ledger = try SQLiteConnection(path: SQLiteLedger.path(inStateDirectory: directory.url.appendingPathComponent("job/state").path), mode: .readOnly)
+        let versions = try ledger.rows("SELECT count(*) FROM done_files WHERE path LIKE '%/landscapes/sample-00.png'") { $0.integer(0) ?? 0 }
+        #expect(versions == [1], "the done index keeps the version done last: \(versions)")
+        let afterEdit = try await BinaryRunner.run(["check", "job/m.yaml"], in: directory.url)
+        #expect(afterEdit.status == 0 && afterEdit.stdout == "checked 12 outputs: 0 missing, 0 changed\n", "the edited input's new outputs only: \(afterEdit.stdout)")
+
+        let gone = output.appendingPathComponent("portraits/sample-01.jpg")
+        let goneAndChanged = output.appendingPathComponent("squares/sample-02.jpg")
+        for name in ["portraits/sample-01.png", "squares/sample-02.png"] { try FileManager.default.removeItem(at: inputs.appendingPathComponent(name)) }
+        try Data("edited by hand".utf8).write(to: goneAndChanged)
+        let orphaned = try await BinaryRunner.run(["check", "job/m.yaml"], in: directory.url)
+        #expect(orphaned.status == 0, "orphans do not fail a check: \(orphaned.stdout)\(orphaned.stderr)")
+        #expect(orphaned.stdout.contains("orphaned  \(gone.path)") && orphaned.stdout.contains("its input is gone"), "\(orphaned.stdout)")
+        #expect(orphaned.stdout.hasSuffix("checked 10 outputs: 0 missing, 0 changed; 2 done files whose input is gone, 2 outputs orphaned "
+            + "(prune --orphans --manifest MANIFEST removes them)\n"), "\(orphaned.stdout)")
+
+        let dry = try await BinaryRunner.run(["prune", "--orphans", "--manifest", "job/m.yaml", "--dry-run"], in: directory.url)
+        #expect(dry.status == 0 && dry.stdout.contains("would remove \(gone.path)\n") && dry.stdout.contains("left \(goneAndChanged.path): "),
+                "\(dry.stdout)\(dry.stderr)")
+        #expect(FileManager.default.fileExists(atPath: gone.path), "a dry run removes nothing")
+
+        // An inputs directory that is gone (an unmounted share) is not every input deleted.
+        try FileManager.default.moveItem(at: inputs, to: directory.url.appendingPathComponent("job/elsewhere"))
+        let unmounted = try await BinaryRunner.run(["prune", "--orphans", "--manifest", "job/m.yaml"], in: directory.url)
+        #expect(unmounted.status == 66 && FileManager.default.fileExists(atPath: gone.path), "\(unmounted.stdout)\(unmounted.stderr)")
+        try FileManager.default.moveItem(at: directory.url.appendingPathComponent("job/elsewhere"), to: inputs)
+
+        let pruned = try await BinaryRunner.run(["prune", "--orphans", "--manifest", "job/m.yaml"], in: directory.url)
+        #expect(pruned.status == 0 && pruned.stdout.hasSuffix("removed 1 orphaned output and forgot 2 done files whose input is gone\n"),
+                "\(pruned.stdout)\(pruned.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: gone.path) && FileManager.default.fileExists(atPath: goneAndChanged.path),
+                "only what AssemblyLine made, as it made it, goes")
+        let clean = try await BinaryRunner.run(["check", "job/m.yaml"], in: directory.url)
+        #expect(clean.status == 0 && clean.stdout == "checked 10 outputs: 0 missing, 0 changed\n", "\(clean.stdout)")
     }
 }

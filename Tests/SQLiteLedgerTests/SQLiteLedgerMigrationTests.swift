@@ -180,4 +180,32 @@ import Testing
         #expect(kept.keys.map(\.path) == ["/in/a.mov"])
         #expect(try await ledger.integrityCheck() == ["ok"])
     }
+
+    @Test func aVersion13DoneSetKeepsOneVersionOfEachPathTheOneDoneLast() async throws {
+        // Given: a.mov done, then edited and done again (the old version missed since), and b.mov done once
+        let directory = try TemporaryDirectory()
+        try Self.migrated(directory.ledgerPath, through: 13).execute("""
+            INSERT INTO done_sets (id, job_key, recipe_fingerprint, manifest_path, reviewed_at)
+            VALUES (1, 'path:/etc/nightly.yaml', 'sha256:r', '/etc/nightly.yaml', '2026-12-02T21:05:01.000Z');
+            INSERT INTO done_files (id, set_id, path, size, modified_ns, run_id, confirmed_at, missed_at) VALUES
+                (1, 1, '/in/a.mov', 100, 1, '\(Self.run)', '2026-11-30T21:05:01.000Z', '2026-12-01T21:05:01.000Z'),
+                (2, 1, '/in/b.mov', 200, 1, '\(Self.run)', '2026-11-30T21:05:01.000Z', NULL),
+                (3, 1, '/in/a.mov', 104, 2, '\(Self.run)', '2026-12-01T21:05:01.000Z', NULL);
+            INSERT INTO done_outputs (done_id, output_path, size, md5) VALUES
+                (1, '/out/a.jpg', 10, NULL), (2, '/out/b.jpg', 20, NULL), (3, '/out/a.jpg', 14, NULL);
+            """)
+
+        // When
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+
+        // Then: the edited a.mov's outputs alone, as the next night relies on them
+        let known = try await ledger.completedFiles(job: ManifestJob(legacyPath: "/etc/nightly.yaml"), recipeFingerprint: "sha256:r").mapValues(\.outputs)
+        #expect(known == [
+            FileIdentity(path: "/in/a.mov", size: 104, modifiedNanoseconds: 2): [RecordedOutput(path: "/out/a.jpg", size: 14, md5: nil)],
+            FileIdentity(path: "/in/b.mov", size: 200, modifiedNanoseconds: 1): [RecordedOutput(path: "/out/b.jpg", size: 20, md5: nil)],
+        ])
+        await ledger.close()
+        let rows = try SQLiteConnection(path: directory.ledgerPath, mode: .readOnly).rows("SELECT count(*) FROM done_outputs") { $0.integer(0) ?? 0 }
+        #expect(rows == [2], "the old version's outputs went with it")
+    }
 }

@@ -42,6 +42,10 @@ package protocol RunLedger: LedgerQueries {
     /// stays); with `dryRun`, only counts them.
     func prune(createdBefore cutoff: Date, keepingLast keep: Int, gone: [RunID], dryRun: Bool) async throws -> LedgerPruning
 
+    /// Deletes the done index's `entries` with their outputs (``OrphanPrune``: files whose input is gone); returns how many went.
+    @discardableResult
+    func forgetDoneFiles(_ entries: [Int64]) async throws -> Int
+
     // MARK: Shard state machine
 
     /// Writes the intent of a new attempt with its client-chosen Assembly ID, before anything is sent.

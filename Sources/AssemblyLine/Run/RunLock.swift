@@ -55,6 +55,15 @@ package final class RunLock {
         return flock(descriptor, LOCK_SH | LOCK_NB) != 0
     }
 
+    /// A run lock of `stateDirectory` that a process holds, if any: upkeep that changes the ledger waits for no run.
+    package static func heldLock(inStateDirectory stateDirectory: String) -> String? {
+        let folder = "\(stateDirectory)/locks"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".lock") {
+            if isHeld("\(folder)/\(name)") { return "\(folder)/\(name)" }
+        }
+        return nil
+    }
+
     /// Where the lock of a job's runs in a state directory is.
     package static func path(stateDirectory: String, manifestName: String, jobKey: String) -> String {
         "\(stateDirectory)/locks/\(manifestName)-\(String(FNVHash.of(jobKey), radix: 16)).lock"

@@ -37,7 +37,7 @@ package struct LedgerPrune: Sendable {
     package func prune(_ stateDirectories: [String], olderThan age: Duration, keepLast: Int, dryRun: Bool,
                        each: (Outcome) -> Void) async throws {
         for directory in stateDirectories {
-            if let held = Self.heldLock(in: directory) {
+            if let held = RunLock.heldLock(inStateDirectory: directory) {
                 throw RunSessionError.locked(path: held, holder: "a run of this state directory is going; prune when it is done")
             }
         }
@@ -54,14 +54,5 @@ package struct LedgerPrune: Sendable {
             if !dryRun { assemblies.forEach(embedded.remove) }
             each(Outcome(stateDirectory: directory, hadLedger: hadLedger, runs: pruning.runs.map { $0.seen(in: directory) }, doneFiles: pruning.doneFiles, assemblies: assemblies))
         }
-    }
-
-    /// A run lock of the state directory that a process holds, if any.
-    private static func heldLock(in stateDirectory: String) -> String? {
-        let folder = "\(stateDirectory)/locks"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".lock") {
-            if RunLock.isHeld("\(folder)/\(name)") { return "\(folder)/\(name)" }
-        }
-        return nil
     }
 }

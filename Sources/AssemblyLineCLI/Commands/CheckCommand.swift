@@ -7,8 +7,9 @@ struct CheckCommand: CLICommand {
         abstract: "List the outputs that are missing or changed since the run that made them.",
         discussion: """
             With a run ID (or latest): the outputs that run downloaded. With a manifest: every output an \
-            incremental run of it relies on to skip a file (the files done under its current recipe; each part's, \
-            when its state_dir names {partition}). Each \
+            incremental run of it relies on to skip a file (the files done under its current recipe, as each input \
+            is now; each part's, when its state_dir names {partition}), and, without failing, the outputs of inputs \
+            deleted since they were made, orphaned (prune --orphans removes them). Each \
             output must be on disk with its recorded size, and with --checksum its recorded MD5. Exits 0 when \
             every output is in place, 1 when any is missing or changed (as rclone check does). With a manifest \
             and --batch ID: whether the batch's partitions together took its whole plan, each file once and in \
@@ -74,14 +75,19 @@ struct CheckCommand: CLICommand {
         case .run(let run):
             audit = try await OutputAudit.of(run: run, at: try ledgers.locator(), check: check)
         }
-        if !audit.findings.isEmpty {
-            console.out(TextTable.render(header: ["STATE", "OUTPUT", "INPUT", "DETAIL"], rows: audit.findings.map { input, finding in
-                [finding.problem.kind, finding.output.path, input, finding.problem.description]
-            }))
+        let orphaned = audit.orphans.flatMap { orphan in orphan.outputs.map { (orphan.input, $0.output, $0.problem) } }
+        if !audit.findings.isEmpty || !orphaned.isEmpty {
+            let found = audit.findings.map { input, finding in [finding.problem.kind, finding.output.path, input, finding.problem.description] }
+            let orphans = orphaned.map { input, output, problem in
+                ["orphaned", output.path, input, "its input is gone" + (problem.map { "; \($0)" } ?? "")]
+            }
+            console.out(TextTable.render(header: ["STATE", "OUTPUT", "INPUT", "DETAIL"], rows: found + orphans))
         }
         let checked = audit.outputs.count
         console.line("checked \(checked) \(checked == 1 ? "output" : "outputs")\(checksum ? " with MD5s" : ""): "
-            + "\(audit.missing) missing, \(audit.findings.count - audit.missing) changed")
+            + "\(audit.missing) missing, \(audit.findings.count - audit.missing) changed"
+            + (audit.orphans.isEmpty ? "" : "; \(CountText.of(audit.orphans.count, "done file")) whose input is gone, "
+                + "\(CountText.of(orphaned.count, "output")) orphaned (prune --orphans --manifest MANIFEST removes them)"))
         guard audit.findings.isEmpty else { throw CheckFound(count: audit.findings.count) }
     }
 }

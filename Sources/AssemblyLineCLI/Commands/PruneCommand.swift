@@ -1,7 +1,8 @@
 import AssemblyLine
 import ConfigFormat
 
-/// `assemblyline prune --older-than DURATION [--dry-run]`: old runs out of the ledger, and the embedded service's old files.
+/// `assemblyline prune --older-than DURATION | --orphans --manifest FILE [--dry-run]`: old runs out of the ledger, the
+/// embedded service's old files, and the outputs of inputs gone.
 struct PruneCommand: CLICommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
@@ -13,21 +14,27 @@ struct PruneCommand: CLICommand {
             longer skipped by the next run, but what the runs kept rely on stays. A run whose process is gone is \
             recorded interrupted first. Refused (75) \
             while a run of the state directory holds its lock. A manifest whose state_dir names {partition}: each \
-            part's state directory, none while a run of any holds its lock. --dry-run lists what would go and changes nothing.
+            part's state directory, none while a run of any holds its lock. --orphans (with --manifest) removes the \
+            outputs of inputs deleted since they were made (or no longer matched), as check MANIFEST lists them: \
+            each that is on disk as it was made and under output.dir, then the file's entry in the done index; one \
+            changed since is left and said. An inputs directory that is missing or matches nothing is refused. \
+            --dry-run lists what would go and changes nothing.
             """,
-        options: [OptionSpec(name: "older-than", valueName: "duration", help: "Prune what is older than this, such as 30d.", isRequired: true),
+        options: [OptionSpec(name: "older-than", valueName: "duration", help: "Prune what is older than this, such as 30d."),
+                  OptionSpec(name: "orphans", help: "Remove the outputs of the manifest's inputs that are gone, and their done files (needs --manifest)."),
                   OptionSpec(name: "keep-last", valueName: "n", help: "Keep the newest n runs of each job, and the done files they rely on (default 1)."),
                   OptionSpec(name: "dry-run", help: "List what would be pruned and how many done files would be forgotten; change nothing.")]
             + LedgerOptions.specs)
 
-    var olderThan: Duration
+    var olderThan: Duration?
+    var orphans: Bool
     var keepLast: Int
     var dryRun: Bool
     var ledgers: LedgerOptions
 
     init(_ values: ParsedValues) throws {
-        // The parser has asked for --older-than already (it is required).
-        olderThan = try values.duration("older-than") ?? .zero
+        olderThan = try values.duration("older-than")
+        orphans = values.flag("orphans")
         keepLast = try values.integer("keep-last", in: 1...1_000_000) ?? 1
         dryRun = values.flag("dry-run")
         ledgers = LedgerOptions(values)
@@ -35,12 +42,26 @@ struct PruneCommand: CLICommand {
 
     func validate() throws {
         try ledgers.validate()
+        guard olderThan != nil || orphans else { throw UsageError("prune needs --older-than DURATION, --orphans, or both") }
+        if orphans && ledgers.manifest == nil { throw UsageError("--orphans needs --manifest FILE: the inputs that are gone are the manifest's") }
     }
 
     func run(_ context: CommandContext) async throws {
-        let console = context.console
-        let prune = LedgerPrune(store: RunWiring.ledgers, embedded: EmbeddedServiceAssemblies(), clock: context.clock)
         let verb = dryRun ? "would prune" : "pruned"
+        if let olderThan { try await pruneRuns(olderThan: olderThan, verb: verb, console: context.console, clock: context.clock) }
+        if orphans, let path = ledgers.manifest {
+            let manifest = try ConfigFileLoader.manifest(path)
+            let outcome = try await OrphanPrune(locator: try ledgers.locator(for: manifest)).prune(manifest, check: OutputCheck(checksums: nil),
+                                                                                                  dryRun: dryRun)
+            for path in outcome.removed { context.console.line("\(dryRun ? "would remove" : "removed") \(path)") }
+            for (path, reason) in outcome.left { context.console.line("left \(path): \(reason)") }
+            context.console.line("\(dryRun ? "would remove" : "removed") \(CountText.of(outcome.removed.count, "orphaned output")) and "
+                + "\(dryRun ? "would forget" : "forgot") \(CountText.of(outcome.files, "done file")) whose input is gone")
+        }
+    }
+
+    private func pruneRuns(olderThan: Duration, verb: String, console: Console, clock: any PipelineClock) async throws {
+        let prune = LedgerPrune(store: RunWiring.ledgers, embedded: EmbeddedServiceAssemblies(), clock: clock)
         try await prune.prune(try ledgers.locator().stateDirectories().directories, olderThan: olderThan, keepLast: keepLast, dryRun: dryRun) { outcome in
             if !outcome.hadLedger {
                 console.line("no ledger in \(outcome.stateDirectory) (no \(RunWiring.ledgers.ledgerPath(inStateDirectory: outcome.stateDirectory))): "

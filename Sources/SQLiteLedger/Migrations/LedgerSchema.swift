@@ -18,6 +18,7 @@ enum LedgerSchema {
         Migration11BatchesAndPartitions.self,
         Migration12AttemptPhasesAndUsage.self,
         Migration13JobsAndTakeovers.self,
+        Migration14OneDoneVersionAPath.self,
     ]
 
     /// The migrator that knows every version of the schema this binary can read and write.
