@@ -7,8 +7,10 @@ import ConfigFormat
 package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// The params are not what the contract describes (not JSON, wrong types); answered 400.
     case malformedParams(String)
-    /// A key the policy does not know, at the top level or in `auth` (`auth.max_size`).
-    case unknownKey(String)
+    /// A key the policy does not know at its place: the top level of params of a kind, `auth`, or a written Template's content.
+    case unknownKey(String, in: ParamsKeyPlace)
+    /// A key of another kind of request than the one a deciding key makes the params (``ParamsKind``).
+    case mixedKinds(String, with: String, kind: ParamsKind)
     /// `auth.key` is not the policy's Auth Key.
     case wrongAuthKey(String)
     case missingExpires
@@ -30,6 +32,14 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// The field's value does not match its pattern, or is not a string, number or boolean.
     case fieldValueNotAllowed(String)
     case notifyURLNotAllowed(String)
+    /// A Template read, from a policy with `template_api: none`.
+    case templateReadNotAllowed
+    /// A Template write, from a policy whose `template_api` is not `write` (the policy's setting).
+    case templateWriteNotAllowed(SigningPolicy.TemplateAccess)
+    /// A written Template's `steps` equal no allowed set; says the first difference from the closest one.
+    case templateContentNotAllowed(String)
+    /// A Template write without `require_signature_auth: 1`.
+    case signatureAuthRequired
 
     /// True for malformed params (HTTP 400); every other refusal is a policy's (HTTP 403).
     package var isMalformed: Bool {
@@ -55,6 +65,11 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case .fieldNotAllowed: "FIELD_NOT_ALLOWED"
         case .fieldValueNotAllowed: "FIELD_VALUE_NOT_ALLOWED"
         case .notifyURLNotAllowed: "NOTIFY_URL_NOT_ALLOWED"
+        case .mixedKinds: "MIXED_REQUEST_KINDS"
+        case .templateReadNotAllowed: "TEMPLATE_READ_NOT_ALLOWED"
+        case .templateWriteNotAllowed: "TEMPLATE_WRITE_NOT_ALLOWED"
+        case .templateContentNotAllowed: "TEMPLATE_CONTENT_NOT_ALLOWED"
+        case .signatureAuthRequired: "SIGNATURE_AUTH_REQUIRED"
         }
     }
 
@@ -62,7 +77,10 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     package var reason: String {
         switch self {
         case let .malformedParams(what): what
-        case let .unknownKey(key): "unknown key \(Self.quote(key)); expected only auth (key, expires, nonce), template_id, steps, fields and notify_url"
+        case let .unknownKey(key, place):
+            "unknown key \(Self.quote(place.path(key))) \(place.phrase); expected only \(Self.list(place.knownKeys))"
+        case let .mixedKinds(key, deciding, kind):
+            "key \(Self.quote(key)) cannot go with \(Self.quote(deciding)), which makes these the params of \(kind): params are for one kind of request"
         case let .wrongAuthKey(key): "auth.key \(Self.quote(key)) is not the Auth Key this service signs for"
         case .missingExpires: "auth.expires is missing; expected an expiry"
         case let .expired(text): "auth.expires \(Self.quote(text)) is in the past"
@@ -77,6 +95,13 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case let .fieldNotAllowed(name): "field \(Self.quote(name)) is not allowed"
         case let .fieldValueNotAllowed(name): "the value of field \(Self.quote(name)) is not allowed by its pattern"
         case let .notifyURLNotAllowed(url): "notify_url \(Self.quote(url)) is not allowed"
+        case .templateReadNotAllowed:
+            "params of auth alone or with a list's keys are a Template read, which this policy refuses (template_api: none); an Assembly needs template_id or steps"
+        case let .templateWriteNotAllowed(access):
+            "params with name, template or require_signature_auth are a Template write, signed only with template_api: write; this policy has \(access.rawValue)"
+        case let .templateContentNotAllowed(difference): "template.steps are not an allowed set: \(difference)"
+        case .signatureAuthRequired:
+            "a Template written through this service must set require_signature_auth: 1, else anyone with the Auth Key may run it unsigned (unless the account requires signatures)"
         }
     }
 
@@ -90,4 +115,11 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     static let quoteLimit = 80
+
+    /// Names in sorted order, as a reason lists them: `expires, key and nonce`.
+    private static func list(_ names: Set<String>) -> String {
+        let sorted = names.sorted()
+        guard let last = sorted.last, sorted.count > 1 else { return sorted.first ?? "" }
+        return sorted.dropLast().joined(separator: ", ") + " and " + last
+    }
 }

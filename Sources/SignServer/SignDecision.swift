@@ -6,7 +6,7 @@ import HTTPServer
 
 /// What the signing service answers to one request, and the one log line that records it.
 enum SignDecision: Sendable, Hashable {
-    case signed(params: String, signature: String, expires: Date)
+    case signed(params: String, signature: String, expires: Date, kind: ParamsKind)
     /// No token, a token of another scheme, or an unknown token (401).
     case unauthorized(String)
     /// The caller's token is over its rate (429).
@@ -44,8 +44,8 @@ enum SignDecision: Sendable, Hashable {
     /// One line saying why.
     var reason: String {
         switch self {
-        case let .signed(params, _, expires):
-            "signed \(params.utf8.count) bytes of params, expiring \(UTCDateTime(expires).iso8601Text)"
+        case let .signed(params, _, expires, kind):
+            "signed \(params.utf8.count) bytes of params of \(kind), expiring \(UTCDateTime(expires).iso8601Text)"
         case let .unauthorized(reason): reason
         case let .rateLimited(retryAfter):
             "this token is over the policy's requests_per_minute; retry after \(ConfigUnits.formatDuration(retryAfter))"
@@ -59,7 +59,7 @@ enum SignDecision: Sendable, Hashable {
     var response: HTTPResponse {
         var response: HTTPResponse
         switch self {
-        case let .signed(params, signature, _):
+        case let .signed(params, signature, _, _):
             return .json(JSONValue.object(["params": .string(params), "signature": .string(signature)]).serialized)
         default:
             response = .json(JSONValue.object(["error": .string(code), "reason": .string(reason)]).serialized, status: status)

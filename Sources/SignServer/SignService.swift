@@ -84,11 +84,11 @@ final class SignService: HTTPHandler {
         switch policy.evaluate(params, now: time) {
         case let .refuse(refusal):
             return .refused(refusal)
-        case let .allow(nonce, expires):
+        case let .allow(nonce, expires, kind):
             let fresh = state.withLock { $0.nonces.claim(nonce, until: expires, now: time) }
             guard fresh else { return .refused(.replayedNonce) }
             let signature = HMAC.transloaditSignature(params: params, secret: secret, algorithm: .sha384)
-            return .signed(params: params, signature: signature, expires: expires)
+            return .signed(params: params, signature: signature, expires: expires, kind: kind)
         }
     }
 

@@ -5,22 +5,25 @@ package import Foundation
 extension SigningPolicy {
     /// Decides whether `params` may be signed at `now`: the pure part of the policy, without tokens, nonces seen or rates.
     ///
-    /// The rules (issue 4): the params parse as a JSON object with no unknown top-level or `auth`
-    /// key; `auth.key` is the policy's key; `auth.expires` is in the future and no later than
-    /// now + ``maxExpiresIn`` (+ ``clockSkew``); `auth.nonce` is present; `template_id` is allowed
-    /// or `steps` equal one allowed set exactly, and when both are sent the pair is one of
-    /// ``templateSteps`` (request Steps override a Template's); every field is allowed and its
-    /// value matches its pattern; `notify_url` is allowed.
+    /// The rules (issue 4): the params parse as a JSON object whose top-level keys are those of
+    /// one kind of request (issue 34, ``ParamsKind``) and whose `auth` has no unknown key;
+    /// `auth.key` is the policy's key; `auth.expires` is in the future and no later than
+    /// now + ``maxExpiresIn`` (+ ``clockSkew``); `auth.nonce` is present. Then by their kind, an
+    /// Assembly's: `template_id` is allowed or `steps` equal one allowed set exactly, and when
+    /// both are sent the pair is one of ``templateSteps`` (request Steps override a Template's);
+    /// every field is allowed and its value matches its pattern; `notify_url` is allowed. A
+    /// replay's: `reparse_template` 0 or 1, and any instructions, fields and notify URL as an
+    /// Assembly's. A Template read's or write's: ``templateAccess`` (`+TemplateRequests`).
     package func evaluate(_ params: String, now: Date) -> PolicyDecision {
         do throws(PolicyRefusal) {
-            let (nonce, expires) = try check(params, now: now)
-            return .allow(nonce: nonce, expires: expires)
+            let (nonce, expires, kind) = try check(params, now: now)
+            return .allow(nonce: nonce, expires: expires, kind: kind)
         } catch {
             return .refuse(error)
         }
     }
 
-    private func check(_ params: String, now: Date) throws(PolicyRefusal) -> (nonce: String, expires: Date) {
+    private func check(_ params: String, now: Date) throws(PolicyRefusal) -> (nonce: String, expires: Date, kind: ParamsKind) {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: params)
@@ -28,18 +31,27 @@ extension SigningPolicy {
             throw .malformedParams("params are not strict JSON: \(error)")
         }
         guard let members = value.objectValue else { throw .malformedParams("expected params to be a JSON object") }
-        for key in members.keys.sorted() where !Self.paramsKeys.contains(key) { throw .unknownKey(key) }
-        let auth = try self.auth(members["auth"], now: now)
-        try instructions(members)
-        try fields(members["fields"])
-        try notifyURL(members["notify_url"])
-        return auth
+        let kind = try ParamsKind(keys: members.keys)
+        let (nonce, expires) = try auth(members["auth"], now: now)
+        switch kind {
+        case .assembly:
+            try instructions(members)
+            try fields(members["fields"])
+            try notifyURL(members["notify_url"])
+        case .replay:
+            try replay(members)
+        case .templateRead:
+            try templateRead(members)
+        case .templateWrite:
+            try templateWrite(members)
+        }
+        return (nonce, expires, kind)
     }
 
     private func auth(_ value: JSONValue?, now: Date) throws(PolicyRefusal) -> (nonce: String, expires: Date) {
         guard let value else { throw .malformedParams("auth is missing; expected an object with key, expires and nonce") }
         guard let auth = value.objectValue else { throw .malformedParams("expected auth to be an object with key, expires and nonce") }
-        for key in auth.keys.sorted() where !Self.authKeys.contains(key) { throw .unknownKey("auth.\(key)") }
+        try ParamsKeyPlace.auth.check(auth.keys)
         guard let keyValue = auth["key"] else { throw .malformedParams("auth.key is missing; expected the Auth Key") }
         guard let key = keyValue.stringValue else { throw .malformedParams("expected auth.key to be a string") }
         guard key == self.key else { throw .wrongAuthKey(key) }
@@ -73,6 +85,16 @@ extension SigningPolicy {
         case (nil, nil):
             throw .noInstructions
         }
+    }
+
+    /// A replay runs the parent Assembly's instructions (or its Template's current content), unless it sends its own.
+    private func replay(_ members: [String: JSONValue]) throws(PolicyRefusal) {
+        guard let reparse = members[ParamsKind.replayKey], reparse == .integer(0) || reparse == .integer(1) else {
+            throw .malformedParams("expected reparse_template to be 0 or 1")
+        }
+        if members["template_id"] != nil || members["steps"] != nil { try instructions(members) }
+        try fields(members["fields"])
+        try notifyURL(members["notify_url"])
     }
 
     private func fields(_ value: JSONValue?) throws(PolicyRefusal) {

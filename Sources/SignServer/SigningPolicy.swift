@@ -29,12 +29,14 @@ package struct SigningPolicy: Sendable, Hashable {
     package var notifyURLs: [String]
     /// Requests a minute each token may make.
     package var requestsPerMinute: Int
+    /// Which Template API requests are signed; never per Template, since the path is not signed.
+    package var templateAccess: TemplateAccess
 
     package init(
         key: String, secret: SecretSource, tokenHashes: [String], maxExpiresIn: Duration = SigningPolicy.defaultMaxExpiresIn,
         clockSkew: Duration = SigningPolicy.defaultClockSkew, templates: [String] = [], steps: [JSONValue] = [],
         templateSteps: [TemplateSteps] = [], fields: [String: FieldPattern] = [:], notifyURLs: [String] = [],
-        requestsPerMinute: Int = SigningPolicy.defaultRequestsPerMinute
+        requestsPerMinute: Int = SigningPolicy.defaultRequestsPerMinute, templateAccess: TemplateAccess = SigningPolicy.defaultTemplateAccess
     ) {
         self.key = key
         self.secret = secret
@@ -47,6 +49,17 @@ package struct SigningPolicy: Sendable, Hashable {
         self.fields = fields
         self.notifyURLs = notifyURLs
         self.requestsPerMinute = requestsPerMinute
+        self.templateAccess = templateAccess
+    }
+
+    /// The Template API requests a policy signs (`template_api`), for every Template alike.
+    package enum TemplateAccess: String, Sendable, Hashable, CaseIterable {
+        /// None: params of `auth` alone, or with a list's or a write's keys, are refused.
+        case denied = "none"
+        /// Reads and lists (`GET /templates/{id}`, `GET /templates`), whose params serve `DELETE /templates/{id}` as well.
+        case read
+        /// Reads, and writes (`POST /templates`, `PUT /templates/{id}`) of content the policy allows, to any Template.
+        case write
     }
 
     /// A Template and the Step set that may be sent with it.
@@ -63,10 +76,6 @@ package struct SigningPolicy: Sendable, Hashable {
         }
     }
 
-    /// The top-level params keys a policy knows; any other is refused.
-    package static let paramsKeys: Set<String> = ["auth", "template_id", "steps", "fields", "notify_url"]
-    /// The `auth` keys a policy knows; any other is refused.
-    package static let authKeys: Set<String> = ["key", "expires", "nonce"]
     /// The longest nonce accepted.
     package static let maxNonceLength = 128
 
@@ -76,4 +85,5 @@ package struct SigningPolicy: Sendable, Hashable {
     package static let clockSkewRange: ClosedRange<Duration> = Duration.zero...Duration.seconds(600)
     package static let defaultRequestsPerMinute = 600
     package static let requestsPerMinuteRange: ClosedRange<Int> = 1...100_000
+    package static let defaultTemplateAccess = TemplateAccess.read
 }

@@ -9,11 +9,12 @@ package import ConfigFormat
 /// tokens_sha256: [9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08]
 /// max_expires_in: 1h
 /// templates: [0123456789abcdef0123456789abcdef]
+/// template_api: read
 /// ```
 package struct SigningPolicyDecoder {
     static let keys = [
         "key", "secret_env", "secret_file", "secret", "tokens_sha256", "max_expires_in", "clock_skew",
-        "templates", "steps", "template_steps", "fields", "notify_urls", "requests_per_minute",
+        "templates", "steps", "template_steps", "fields", "notify_urls", "requests_per_minute", "template_api",
     ]
 
     /// The policy file; a relative `secret_file` resolves against its directory.
@@ -44,6 +45,7 @@ package struct SigningPolicyDecoder {
         let fields = self.fields(table, reader: reader)
         let notifyURLs = table.strings("notify_urls") ?? []
         let rate = table.int("requests_per_minute", in: SigningPolicy.requestsPerMinuteRange) ?? SigningPolicy.defaultRequestsPerMinute
+        let templateAccess = table.choice("template_api", as: SigningPolicy.TemplateAccess.self) ?? SigningPolicy.defaultTemplateAccess
         if !table.has("templates") && !table.has("steps") && !table.has("template_steps") {
             reader.report(root, field: "", "missing templates and steps; expected templates, steps or both: a policy that allows neither signs nothing")
         }
@@ -51,9 +53,8 @@ package struct SigningPolicyDecoder {
         return SigningPolicy(
             key: key, secret: secret, tokenHashes: tokens, maxExpiresIn: maxExpiresIn, clockSkew: clockSkew,
             templates: templates, steps: steps, templateSteps: templateSteps, fields: fields, notifyURLs: notifyURLs,
-            requestsPerMinute: rate)
+            requestsPerMinute: rate, templateAccess: templateAccess)
     }
-
 
     /// A list of SHA-256 digests, each 64 hex digits; an entry is never quoted back, in case it is a token pasted by mistake.
     private func tokenHashes(_ table: ConfigTable, reader: ConfigReader) -> [String]? {

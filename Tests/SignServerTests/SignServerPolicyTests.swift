@@ -56,8 +56,8 @@ import Testing
             ("expiry in the past", past, .expired(TestParams.expires(past))),
             ("unknown field", TestParams.template(fields: ["path": .string("x")]), .fieldNotAllowed("path")),
             ("field off its pattern", TestParams.template(fields: ["album": .string("../etc")]), .fieldValueNotAllowed("album")),
-            ("unknown key", TestParams.edited(template) { $0["allow_steps_override"] = .bool(true) }, .unknownKey("allow_steps_override")),
-            ("unknown auth key", TestParams.auth(template, "max_size", .integer(1)), .unknownKey("auth.max_size")),
+            ("unknown key", TestParams.edited(template) { $0["allow_steps_override"] = .bool(true) }, .unknownKey("allow_steps_override", in: .params(.assembly))),
+            ("unknown auth key", TestParams.auth(template, "max_size", .integer(1)), .unknownKey("max_size", in: .auth)),
             ("missing nonce", TestParams.auth(template, "nonce", nil), .missingNonce),
             ("other Auth Key", TestParams.auth(template, "key", .string("key-2")), .wrongAuthKey("key-2")),
             ("other notify URL", TestParams.edited(template) { $0["notify_url"] = .string("https://evil.example/") },
@@ -73,6 +73,26 @@ import Testing
         #expect(error?.isRetryable == false)
         #expect(fixture.log.all.count == 1)
         #expect(fixture.log.all.first?.contains(" 403 \(refusal.code) ") == true)
+    }
+
+    @Test func signsATemplateReadAndAReplayAndRefusesAWriteByDefault() async throws {
+        // Given the fixture's policy, which leaves template_api at its default (read)
+        let fixture = try SignServerFixture()
+        let signer = try fixture.signer()
+        let auth = { (members: [String: JSONValue]) in TestParams.edited(TestParams.template()) { $0 = members.merging(["auth": $0["auth"]!]) { $1 } } }
+        // When a Template read and a replay that reloads its Template are signed, they verify
+        for params in [auth([:]), auth(["reparse_template": .integer(1)])] {
+            let signature = try await signer.sign(params)
+            #expect(HMAC.verifyTransloaditSignature(signature, params: params, secret: SignServerFixture.secret))
+        }
+        // And a Template write is refused with a reason that survives the signer's cut whole
+        let write = auth(["name": .string("nightly"), "template": .object(["steps": SignServerFixture.resize.steps]), "require_signature_auth": .integer(1)])
+        #expect(await signingError(signer, write) == .denied(reason: PolicyRefusal.templateWriteNotAllowed(.read).reason))
+        let lines = fixture.log.all
+        #expect(lines.count == 3)
+        #expect(lines.first?.contains(" bytes of params of a Template read, expiring ") == true)
+        #expect(lines.dropFirst().first?.contains(" bytes of params of a replay, expiring ") == true)
+        #expect(lines.last?.contains(" 403 TEMPLATE_WRITE_NOT_ALLOWED ") == true)
     }
 
     @Test func refusesAReplayedNonce() async throws {

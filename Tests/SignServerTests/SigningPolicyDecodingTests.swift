@@ -33,6 +33,7 @@ private let hash = String(repeating: "ab", count: 32)
               album: "[a-z]+"
             notify_urls: https://example.com/hook
             requests_per_minute: 30
+            template_api: write
             """)
         #expect(policy.key == "k-env")
         #expect(policy.secret == .file("/etc/al/secrets/auth"))
@@ -48,6 +49,12 @@ private let hash = String(repeating: "ab", count: 32)
         #expect(policy.fields.mapValues(\.pattern) == ["album": "[a-z]+"])
         #expect(policy.notifyURLs == ["https://example.com/hook"])
         #expect(policy.requestsPerMinute == 30)
+        #expect(policy.templateAccess == .write)
+    }
+
+    @Test(arguments: [("none", SigningPolicy.TemplateAccess.denied), ("read", .read), ("write", .write)])
+    func decodesEachTemplateAccess(name: String, access: SigningPolicy.TemplateAccess) throws {
+        #expect(try decodePolicy("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\ntemplate_api: \(name)\n").templateAccess == access)
     }
 
     @Test func anEmptyFlowListIsAnEmptyList() async throws {
@@ -89,12 +96,13 @@ private let hash = String(repeating: "ab", count: 32)
         #expect(policy.maxExpiresIn == SigningPolicy.defaultMaxExpiresIn)
         #expect(policy.clockSkew == SigningPolicy.defaultClockSkew)
         #expect(policy.requestsPerMinute == SigningPolicy.defaultRequestsPerMinute)
+        #expect(policy.templateAccess == .read)
         #expect(policy.steps.isEmpty && policy.fields.isEmpty && policy.notifyURLs.isEmpty)
     }
 
     @Test(arguments: [
         ("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\nmax_expire_in: 1h\n",
-         ["policy.yaml:5:1: max_expire_in: unknown key 'max_expire_in'; expected one of: key, secret_env, secret_file, secret, tokens_sha256, max_expires_in, clock_skew, templates, steps, template_steps, fields, notify_urls, requests_per_minute (did you mean 'max_expires_in'?)"]),
+         ["policy.yaml:5:1: max_expire_in: unknown key 'max_expire_in'; expected one of: key, secret_env, secret_file, secret, tokens_sha256, max_expires_in, clock_skew, templates, steps, template_steps, fields, notify_urls, requests_per_minute, template_api (did you mean 'max_expires_in'?)"]),
         ("key: k\nsecret_env: S\nsecret_file: f\ntokens_sha256: [\(hash)]\ntemplates: [t]\n",
          ["policy.yaml:3:14: secret_file: secret_env and secret_file are mutually exclusive; expected exactly one"]),
         ("key: k\nsecret: hunter2\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\n",
@@ -112,6 +120,10 @@ private let hash = String(repeating: "ab", count: 32)
         ("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\nmax_expires_in: 2d\nrequests_per_minute: 0\n",
          ["policy.yaml:5:17: max_expires_in: out of range; expected a duration such as 500ms, 90s, 5m, 1h or 1h30m, from 10s to 1d",
           "policy.yaml:6:22: requests_per_minute: out of range; expected a whole number from 1 to 100000"]),
+        ("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\ntemplate_api: readwrite\n",
+         ["policy.yaml:5:15: template_api: expected one of none, read, write, found 'readwrite'"]),
+        ("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\ntemplate_api: [read]\n",
+         ["policy.yaml:5:15: template_api: expected one of none, read, write, found a list"]),
         ("secret_env: S\ntokens_sha256: [\(hash)]\n",
          ["policy.yaml:1:1: key: missing; expected the Auth Key this service signs for",
           "policy.yaml:1:1: missing templates and steps; expected templates, steps or both: a policy that allows neither signs nothing"]),

@@ -43,7 +43,7 @@ enum PolicyFixture {
 @Suite(.timeLimit(.minutes(3))) struct SigningPolicyEvaluationTests {
     @Test func allowsTheValidTemplateRequest() async throws {
         let decision = try PolicyFixture.policy().evaluate(PolicyFixture.params(), now: PolicyFixture.now)
-        #expect(decision == .allow(nonce: "0123456789abcdef0123456789abcdef", expires: PolicyFixture.now.addingTimeInterval(600)))
+        #expect(decision == .allow(nonce: "0123456789abcdef0123456789abcdef", expires: PolicyFixture.now.addingTimeInterval(600), kind: .assembly))
     }
 
     @Test func allowsAPartitionsTagsInTheirFormsAlone() async throws {
@@ -78,9 +78,9 @@ enum PolicyFixture {
         return [
             ("not JSON", "{auth:1}", .malformedParams("params are not strict JSON: JSON at byte 1: expected a string key")),
             ("not an object", "[1]", .malformedParams("expected params to be a JSON object")),
-            ("unknown key", F.params { members, _ in members["quiet"] = .bool(true) }, .unknownKey("quiet")),
-            ("unknown auth key", F.params { _, auth in auth["max_size"] = .integer(1) }, .unknownKey("auth.max_size")),
-            ("no auth", F.params().replacingOccurrences(of: #""auth""#, with: #""x""#), .unknownKey("x")),
+            ("unknown key", F.params { members, _ in members["quiet"] = .bool(true) }, .unknownKey("quiet", in: .params(.assembly))),
+            ("unknown auth key", F.params { _, auth in auth["max_size"] = .integer(1) }, .unknownKey("max_size", in: .auth)),
+            ("no auth", F.params().replacingOccurrences(of: #""auth""#, with: #""x""#), .unknownKey("x", in: .params(.assembly))),
             ("other auth key", F.params { _, auth in auth["key"] = .string("key-2") }, .wrongAuthKey("key-2")),
             ("no expiry", F.params { _, auth in auth["expires"] = nil }, .missingExpires),
             ("expiry in the past", F.params(expiresIn: -1), .expired(UTCDateTime(F.now.addingTimeInterval(-1)).authExpiresText)),
