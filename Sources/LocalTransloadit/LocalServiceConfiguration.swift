@@ -18,6 +18,8 @@ package struct LocalServiceConfiguration: Sendable {
     package var requireSignature: Bool
     /// True refuses signed creation params seen before (`SIGNATURE_REUSE_DETECTED`).
     package var detectSignatureReuse: Bool
+    /// The Templates held from the start, by Template ID (``TemplateLibrary``); the Template API adds others,
+    /// kept in the data directory.
     package var templates: TemplateLibrary
     package var faults: FaultPlan?
     /// Worker threads that execute Assemblies.

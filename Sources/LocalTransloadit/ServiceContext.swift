@@ -11,7 +11,7 @@ final class ServiceContext: Sendable {
     let store: AssemblyStore
     let tus: TusUploadStore
     let verifier: AuthVerifier
-    let templates: TemplateLibrary
+    let templates: TemplateStore
     let creations: ServiceRateLimiter
     let statusRequests: ServiceRateLimiter
     let faults: FaultInjector
@@ -44,7 +44,7 @@ final class ServiceContext: Sendable {
         self.verifier = AuthVerifier(
             credentials: credentials, requireSignature: configuration.requireSignature,
             detectReuse: configuration.detectSignatureReuse)
-        self.templates = configuration.templates
+        self.templates = try TemplateStore(root: configuration.dataDirectory, holding: configuration.templates, now: configuration.clock.now)
         self.creations = ServiceRateLimiter(limit: configuration.creationsPerMinute, window: .seconds(60))
         self.statusRequests = ServiceRateLimiter(limit: configuration.statusRequestsPerSecond, window: .seconds(1))
         self.faults = faults

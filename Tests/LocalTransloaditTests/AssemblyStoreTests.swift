@@ -9,7 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct AssemblyStoreTests {
     static let instructions = Result { () throws(APIError) in
         try ServiceInstructions(params: ["steps": .object([":original": .object(["robot": .string("/upload/handle")])])],
-                                templates: .empty)
+                                template: nil)
     }
 
     /// `count` Assemblies in `store`, every one ended at `ended` but those whose number `running` holds.

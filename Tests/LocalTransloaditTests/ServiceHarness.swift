@@ -22,6 +22,8 @@ struct Answer: Sendable {
 final class ServiceHarness: Sendable {
     let directory: TemporaryDirectory
     let service: RunningService
+    /// The service's clock: the time signed params expire after.
+    let clock: any PipelineClock
     let transport = CurlTransport()
     let logLines = Recorder<String>()
     let counter = Atomic<Int>(0)
@@ -34,6 +36,7 @@ final class ServiceHarness: Sendable {
         let lines = logLines
         configuration.log = ServiceLog { lines.append($0) }
         configure(&configuration)
+        clock = configuration.clock
         service = try LocalService.start(configuration)
     }
 

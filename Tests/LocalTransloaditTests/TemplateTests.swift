@@ -66,7 +66,7 @@ import YAMLReader
     @Test func deepMergeKeepsTemplateValuesUnderNullAndMergesObjects() async {
         let template: [String: JSONValue] = ["a": .object(["x": .integer(1), "y": .integer(2)]), "b": .string("t"), "c": .integer(3)]
         let request: [String: JSONValue] = ["a": .object(["y": .integer(9)]), "b": .null, "d": .bool(true)]
-        #expect(TemplateLibrary.deepMerge(template, under: request) == [
+        #expect(ServiceTemplate.deepMerge(template, under: request) == [
             "a": .object(["x": .integer(1), "y": .integer(9)]), "b": .string("t"), "c": .integer(3), "d": .bool(true),
         ])
     }

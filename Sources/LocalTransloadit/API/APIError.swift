@@ -69,6 +69,11 @@ struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         return AssemblyID(id) == nil ? error : error.about(id)
     }
 
+    /// No Template by that ID (node-sdk's live test and go-sdk's: a Template deleted is `TEMPLATE_NOT_FOUND` with a 4xx).
+    static func templateNotFound(_ id: String) -> APIError {
+        APIError(.templateNotFound, status: 404, "The Template \(EchoedText.excerpt(id)) could not be found.")
+    }
+
     /// Too many creations this minute: HTTP 413 with `info.retryIn`, as the docs' "Rate limiting" page says.
     static func creationsRateLimited(wait: Duration) -> APIError {
         var error = APIError(.rateLimitReached, status: 413, "Request limit reached: too many Assemblies created per minute.")

@@ -12,12 +12,6 @@ import HTTPServer
 struct AssemblyQueryHandler: Sendable {
     let service: ServiceContext
 
-    /// The most Assemblies one list page holds.
-    static let maxPageSize = 5_000
-    /// The highest page number asked for.
-    static let maxPage = 1_000_000
-    static let defaultPageSize = 50
-
     /// The status JSON, or 429 past the per-Assembly status limit; a finished Assembly's status may let
     /// its uploads go, when its results were fetched while it ran (``ServiceContext/dropUploadsIfFetched(_:)``).
     func status(_ id: String, urls: ServiceURLs) -> HTTPResponse {
@@ -71,40 +65,19 @@ struct AssemblyQueryHandler: Sendable {
         return .json(ServiceAssemblyStatus(record: record, urls: urls, now: now).json.serialized)
     }
 
-    /// One page of Assemblies, newest first: `{"items": [...], "count": total}`.
-    ///
-    /// `page` (from 1) and `pagesize` come from the params alone, which the signature covers: the
-    /// same names in the query are ignored, so nobody can change a signed request's answer.
+    /// One page of Assemblies, newest first: `{"items": [...], "count": total}` (the page as ``ListPage`` reads it).
     func list(_ request: HTTPRequest, urls: ServiceURLs) -> HTTPResponse {
         let now = service.clock.now
-        let object: [String: JSONValue]
+        let page: ListPage
         do {
-            object = try service.verifier.verify(
-                params: request.queryValue("params"), signature: request.queryValue("signature"), purpose: .list, now: now)
+            let object = try service.verifier.verify(
+                params: request.queryValue("params"), signature: request.queryValue("signature"), purpose: .account, now: now)
+            page = try ListPage(params: object)
         } catch {
             return error.response(urls: urls)
         }
-        guard let page = Self.number(object["page"], default: 1), (1...Self.maxPage).contains(page) else {
-            return APIError.validation(.invalidParamsField, "page must be a whole number from 1 to \(Self.maxPage).")
-                .response(urls: urls)
-        }
-        guard let size = Self.number(object["pagesize"], default: Self.defaultPageSize), (1...Self.maxPageSize).contains(size) else {
-            return APIError.validation(.invalidParamsField, "pagesize must be a whole number from 1 to \(Self.maxPageSize).")
-                .response(urls: urls)
-        }
-        // page ≤ maxPage and size ≤ maxPageSize keep the product far from overflow
-        let (records, total) = service.store.newestFirst(from: (page - 1) * size, count: size)
+        let (records, total) = service.store.newestFirst(from: page.start, count: page.size)
         let items = records.map { JSONValue.object(ServiceAssemblyStatus(record: $0, urls: urls, now: now).summary) }
         return .json(JSONValue.object(["items": .array(items), "count": .integer(Int64(total))]).serialized)
-    }
-
-    /// A whole number from the params (a number or a numeric string), the default when absent; nil when it is neither.
-    private static func number(_ value: JSONValue?, default fallback: Int) -> Int? {
-        switch value {
-        case .integer(let number)?: return Int(exactly: number)
-        case .string(let text)?: return Int(text)
-        case nil, .null?: return fallback
-        default: return nil
-        }
     }
 }

@@ -73,15 +73,21 @@ struct CreateAssemblyHandler: Sendable {
         return .stream(CreateAssemblySink(handler: self, admission: admission, query: request.query, multipart: multipart))
     }
 
-    /// Checks the fields of a creating request: auth, instructions, the expected tus uploads.
+    /// Checks the fields of a creating request: auth, instructions (with the current content of the Template
+    /// they name, whose `last_used` is then now), the expected tus uploads.
     func authorize(_ fields: [FormField]) throws(APIError) -> Authorization {
         let params = fields.firstValue(named: "params")
+        let now = service.clock.now
+        let templates = service.templates
         let object = try service.verifier.verify(
-            params: params, signature: fields.firstValue(named: "signature"), purpose: .create, now: service.clock.now)
+            params: params, signature: fields.firstValue(named: "signature"), purpose: .create, now: now,
+            signedIf: { templates.requiresSignature($0) })
         // After the signature check, as production checks it as soon as the request arrives: signed
         // params count as seen even when the creation is then rate-limited.
         if let wait = service.creations.admit() { throw .creationsRateLimited(wait: wait) }
-        let instructions = try ServiceInstructions(params: object, templates: service.templates)
+        let template = try templates.named(by: object)
+        let instructions = try ServiceInstructions(params: object, template: template)
+        if let template { try templates.markUsed(template.id, at: now) }
         var expected = 0
         if let text = fields.firstValue(named: "tus_num_expected_upload_files") ?? fields.firstValue(named: "num_expected_upload_files") {
             guard let count = Int(text.trimmingCharacters(in: .whitespaces)), (0...Self.maxExpectedUploads).contains(count) else {

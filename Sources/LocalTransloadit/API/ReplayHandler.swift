@@ -17,7 +17,7 @@ struct ReplayHandler: Sendable {
     func plan(originalID: String, urls: ServiceURLs) -> HTTPRequestPlan {
         .buffer(limit: CreateAssemblyHandler.formLimit) { request, body in
             do throws(APIError) {
-                return try replay(originalID, fields: request.query + Self.fields(of: request, body: body), urls: urls)
+                return try replay(originalID, fields: FormBody.fields(of: request, body: body), urls: urls)
             } catch {
                 return error.response(urls: urls)
             }
@@ -30,10 +30,15 @@ struct ReplayHandler: Sendable {
         }
         guard let original = service.store.record(originalID) else { throw .assemblyNotFound(originalID) }
         let params = fields.firstValue(named: "params")
-        // Verified first: signed params count as seen even when the creation is then rate-limited.
         let now = service.clock.now
+        let templates = service.templates
+        let replacesInstructions = { (object: [String: JSONValue]) in object["steps"] != nil || object["template_id"] != nil }
+        // Verified first: signed params count as seen even when the creation is then rate-limited.
         let object = try service.verifier.verify(
-            params: params, signature: fields.firstValue(named: "signature"), purpose: .create, now: now)
+            params: params, signature: fields.firstValue(named: "signature"), purpose: .create, now: now
+        ) { object in
+            replacesInstructions(object) ? templates.requiresSignature(object) : templates.requiresSignature(id: original.templateID)
+        }
         if let wait = service.creations.admit() { throw .creationsRateLimited(wait: wait) }
         let manager = FileManager.default
         let filesGone = original.uploads.contains { !manager.fileExists(atPath: service.store.absolute($0.storedPath)) }
@@ -43,21 +48,23 @@ struct ReplayHandler: Sendable {
                 "The Assembly \(EchoedText.excerpt(originalID)) is still running or its files have expired.").about(originalID)
         }
         let instructions: ServiceInstructions
-        if object["steps"] != nil || object["template_id"] != nil {
-            instructions = try ServiceInstructions(params: object, templates: service.templates)
+        if replacesInstructions(object) {
+            instructions = try ServiceInstructions(params: object, template: templates.named(by: object))
         } else {
             var previous = original.mergedParams.value.objectValue ?? [:]
             previous["template_id"] = nil
-            var rebuilt = try ServiceInstructions(params: previous, templates: .empty)
+            var rebuilt = try ServiceInstructions(params: previous, template: nil)
             rebuilt.mergedParams = original.mergedParams.value
             rebuilt.templateID = original.templateID
             instructions = rebuilt
         }
+        if let templateID = instructions.templateID {
+            try templates.markUsed(templateID, at: now)
+        }
         let id = ServiceID.make()
         guard service.store.reserve(id, at: now) else { throw .internalError("a fresh Assembly ID was taken") }
-        let replacesInstructions = object["steps"] != nil || object["template_id"] != nil
         let mergedFields = instructions.mergedParams.objectValue?["fields"]?.objectValue.map(JSONValue.object)
-        let fieldsJSON = (replacesInstructions ? mergedFields : object["fields"]?.objectValue.map(JSONValue.object))
+        let fieldsJSON = (replacesInstructions(object) ? mergedFields : object["fields"]?.objectValue.map(JSONValue.object))
             ?? original.fields.value
         var record = AssemblyRecord(
             id: id, sequence: service.store.takeSequence(), created: now, params: params ?? "",
@@ -93,33 +100,5 @@ struct ReplayHandler: Sendable {
         members["success"] = .bool(true)
         members["notify_url"] = object["notify_url"] ?? .null
         return .json(JSONValue.object(members).serialized)
-    }
-
-    /// The fields of a replay body: urlencoded, or the non-file parts of a multipart form.
-    private static func fields(of request: HTTPRequest, body: [UInt8]) throws(APIError) -> [FormField] {
-        guard request.contentType?.essence == "multipart/form-data" else { return FormURLDecoder.decode(body) }
-        do {
-            var parser = try MultipartParser(
-                contentType: request.headers["Content-Type"] ?? "", limits: CreateAssemblyHandler.multipartLimits)
-            var collector = FieldCollector()
-            try body.withUnsafeBytes { try parser.feed($0, into: &collector) }
-            try parser.finish()
-            return collector.fields
-        } catch {
-            throw .invalidForm("\(error)")
-        }
-    }
-
-    /// Keeps the fields of a multipart body and skips its files.
-    private struct FieldCollector: MultipartSink {
-        var fields: [FormField] = []
-
-        mutating func receiveField(_ field: FormField, part: MultipartPart) throws {
-            fields.append(field)
-        }
-
-        mutating func beginFile(_ part: MultipartPart) throws {}
-        mutating func receiveFileData(_ chunk: UnsafeRawBufferPointer) throws {}
-        mutating func endFile() throws {}
     }
 }

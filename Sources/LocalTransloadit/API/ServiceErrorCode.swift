@@ -22,7 +22,8 @@ enum ServiceErrorCode: String, Sendable, Hashable {
     case invalidFormData = "INVALID_FORM_DATA"
     /// The form fields of one creation or replay are over the service's limit (its own code).
     case assemblyFieldsTooLarge = "ASSEMBLY_FIELDS_TOO_LARGE"
-    /// `params` is not a JSON object, or a listing's page is out of range.
+    /// `params` is not a JSON object, or one of its members is out of range or of the wrong kind
+    /// (a listing's page, a Template's name, `require_signature_auth`, `reparse_template`).
     case invalidParamsField = "INVALID_PARAMS_FIELD"
     /// Creations over the per-minute limit (answered 413).
     case rateLimitReached = "RATE_LIMIT_REACHED"
@@ -67,6 +68,9 @@ enum ServiceErrorCode: String, Sendable, Hashable {
     case templateNotFound = "TEMPLATE_NOT_FOUND"
     /// The request sets `steps` and its Template does not allow that.
     case templateDeniesStepsOverride = "TEMPLATE_DENIES_STEPS_OVERRIDE"
+    /// A Template creation or edit whose `template` is missing, not JSON, not an object, or holds `steps`
+    /// or `allow_steps_override` of the wrong kind.
+    case invalidTemplateField = "INVALID_TEMPLATE_FIELD"
     /// Neither `steps` nor `template_id`.
     case assemblyNoSteps = "ASSEMBLY_NO_STEPS"
     /// `steps` or a step is not an object, a step has no robot, or `:original` has another robot.

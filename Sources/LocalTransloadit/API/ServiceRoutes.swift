@@ -15,6 +15,7 @@ struct ServiceRoutes: HTTPHandler {
         let replay = ReplayHandler(service: service)
         let tus = TusHandler(service: service)
         let files = FileDownloadHandler(service: service)
+        let templates = TemplateHandler(service: service)
         let faults = service.faults
         let notFound: @Sendable (HTTPRequest) -> HTTPResponse = { APIError.notFound.response(urls: service.urls(for: $0)) }
         /// The route's plan, with the ID segment checked first (an invalid one is an unknown Assembly).
@@ -59,6 +60,19 @@ struct ServiceRoutes: HTTPHandler {
             return withID(parameters, urls) { id in
                 faults.apply(.cancel, urls: urls) { .buffer(limit: CreateAssemblyHandler.formLimit) { _, _ in query.cancel(id, urls: urls) } }
             }
+        }
+        add(.post, "/templates", counted: "template_create") { request, _ in templates.create(urls: service.urls(for: request)) }
+        add(.get, "/templates", counted: "template_list") { request, _ in
+            .respond(templates.list(request, urls: service.urls(for: request)))
+        }
+        add(.get, "/templates/:id", counted: "template_get") { request, parameters in
+            .respond(templates.retrieve(request, id: parameters["id"] ?? "", urls: service.urls(for: request)))
+        }
+        add(.put, "/templates/:id", counted: "template_edit") { request, parameters in
+            templates.edit(id: parameters["id"] ?? "", urls: service.urls(for: request))
+        }
+        add(.delete, "/templates/:id", counted: "template_delete") { request, parameters in
+            templates.delete(id: parameters["id"] ?? "", urls: service.urls(for: request))
         }
         add(.get, "/ws", counted: "stream") { request, _ in
             .respond(query.changeStream(request, urls: service.urls(for: request)))

@@ -12,11 +12,14 @@ import Synchronization
 /// signatures are required, `NO_SIGNATURE_FIELD`, `NO_AUTH_EXPIRES_PARAMETER`, the HMAC over the
 /// raw params bytes (`INVALID_SIGNATURE`), the expiry (`INVALID_AUTH_EXPIRES_PARAMETER`,
 /// `AUTH_EXPIRED`), and for creations the same signed params seen before (`SIGNATURE_REUSE_DETECTED`).
+/// A service that requires no signatures still checks them for a request that asks it to: one naming a
+/// Template with `require_signature_auth`.
 final class AuthVerifier: Sendable {
-    /// What a request is for: creations and replays are checked for reuse, listings are not.
+    /// What a request is for: creations and replays are checked for reuse; the account's requests
+    /// (listings, the Template API) are not, since a client may read or delete twice in one second.
     enum Purpose: Sendable {
         case create
-        case list
+        case account
     }
 
     let credentials: ServiceCredentials
@@ -32,7 +35,13 @@ final class AuthVerifier: Sendable {
     }
 
     /// The params object of an accepted request, its expiry judged at `now` (the service's clock).
-    func verify(params: String?, signature: String?, purpose: Purpose, now: Date) throws(APIError) -> [String: JSONValue] {
+    ///
+    /// - Parameter signedIf: whether the params, once read, call for a valid signature although the
+    ///   service requires none (a Template's `require_signature_auth`).
+    func verify(
+        params: String?, signature: String?, purpose: Purpose, now: Date,
+        signedIf: ([String: JSONValue]) -> Bool = { _ in false }
+    ) throws(APIError) -> [String: JSONValue] {
         guard let params, !params.isEmpty else {
             throw APIError(.noParamsField, status: 400, "No params field was provided.")
         }
@@ -54,9 +63,10 @@ final class AuthVerifier: Sendable {
         guard key == credentials.key else {
             throw APIError(.getAccountUnknownAuthKey, status: 401, "The auth key is not known to this service.")
         }
-        guard requireSignature else { return object }
+        guard requireSignature || signedIf(object) else { return object }
         guard let signature, !signature.isEmpty else {
-            throw APIError(.noSignatureField, status: 400, "This service requires a signature field.")
+            let what = requireSignature ? "This service" : "The Template these params name"
+            throw APIError(.noSignatureField, status: 400, "\(what) requires a signature field.")
         }
         guard let expiresValue = auth["expires"], expiresValue != .null else {
             throw APIError(.noAuthExpiresParameter, status: 400, "The params have no auth.expires.")

@@ -73,7 +73,7 @@ struct AssemblyExecutor: Sendable {
         params["template_id"] = nil
         let instructions: ServiceInstructions
         do {
-            instructions = try ServiceInstructions(params: params, templates: .empty)
+            instructions = try ServiceInstructions(params: params, template: nil)
         } catch {
             outcome.failure = AssemblyFailure(code: error.code.rawValue, message: error.message, reason: error.reason)
             return

@@ -34,15 +34,16 @@ struct ServiceInstructions: Sendable {
     var templateID: String?
     var steps: [Step]
 
-    /// Checks `params` (the parsed `params` object) against the Templates and the robots the service has.
+    /// Checks `params` (the parsed `params` object), with `template`'s content merged under them, against the
+    /// robots the service has.
     ///
-    /// - Throws: an ``APIError`` with the API's code: `TEMPLATE_*`, `ASSEMBLY_NO_STEPS`,
+    /// - Throws: an ``APIError`` with the API's code: `TEMPLATE_DENIES_STEPS_OVERRIDE`, `ASSEMBLY_NO_STEPS`,
     ///   `ASSEMBLY_INVALID_STEPS`, `ASSEMBLY_STEP_UNKNOWN_ROBOT`, `ASSEMBLY_STEP_INVALID_USE`,
     ///   `ASSEMBLY_STEP_UNKNOWN_USE` or `IMAGE_RESIZE_VALIDATION`.
-    init(params: [String: JSONValue], templates: TemplateLibrary) throws(APIError) {
-        let (merged, templateID) = try templates.merged(params)
+    init(params: [String: JSONValue], template: ServiceTemplate?) throws(APIError) {
+        let merged = try template?.merged(under: params) ?? params
         self.mergedParams = .object(merged)
-        self.templateID = templateID
+        self.templateID = template?.id
         guard let stepsValue = merged["steps"], stepsValue != .null else {
             throw .validation(.assemblyNoSteps, "The params have no steps and no template_id.")
         }

@@ -98,7 +98,7 @@ final class AssemblyStore: Sendable {
             let path = "\(root)/assemblies/\(name)/assembly.json"
             guard let data = manager.contents(atPath: path) else { continue }
             do {
-                let record = try Self.decoder.decode(AssemblyRecord.self, from: data)
+                let record = try StoredFormat.decoder.decode(AssemblyRecord.self, from: data)
                 read += 1
                 // A record stored before `ended` files existed: the next open indexes it without reading it.
                 if !record.state.isRunning { try? Self.writeEnded(record, in: "\(root)/assemblies/\(name)") }
@@ -251,19 +251,13 @@ final class AssemblyStore: Sendable {
         guard state.index[id] != nil else { return nil }
         let path = "\(directory(of: id))/assembly.json"
         do {
-            let record = try Self.decoder.decode(AssemblyRecord.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            let record = try StoredFormat.decoder.decode(AssemblyRecord.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
             state.hold(record)
             return record
         } catch {
             log("error: cannot read \(path): \(error)")
             return nil
         }
-    }
-
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        return decoder
     }
 
     /// Writes the `ended` file of a record that no longer runs, after its record (a crash in between leaves
@@ -284,12 +278,9 @@ final class AssemblyStore: Sendable {
 
     /// Writes a record atomically; called with the lock held so that writes keep the order of changes.
     private func write(_ record: AssemblyRecord) {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
         let path = "\(directory(of: record.id))/assembly.json"
         do {
-            try encoder.encode(record).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try StoredFormat.encoder.encode(record).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             log("error: cannot write \(path): \(error.localizedDescription)")
         }

@@ -1,24 +1,35 @@
 import AssemblyLine
 package import ConfigFormat
-import HTTPServer
 
-/// The Templates the service knows, by Template ID, and the rule that merges one under a request's params.
+/// The Templates a service holds from its start, by Template ID: `serve --templates FILE`, or a manifest's
+/// Template file that the embedded service runs under the manifest's Template ID.
 ///
-/// A Template is stored Assembly Instructions (`steps`, and optionally `fields`, `notify_url`,
-/// `auth`...) plus `allow_steps_override` (default true). A request that names `template_id`
-/// gets the Template's content deep-merged under its own params: request values win, and a
-/// request value of `null` keeps the Template's (transloadit-api.md §6.3).
+/// ```swift
+/// var configuration = LocalServiceConfiguration(dataDirectory: directory)
+/// configuration.templates.hold(
+///     TemplateLibrary.Template(name: "thumbnails", content: ["steps": steps], requireSignatureAuth: false),
+///     as: "2f6d1c0e4b7a4e8f9a1b2c3d4e5f6a7b")
+/// ```
+///
+/// At each start the service puts every one into its ``TemplateStore``, replacing a stored Template of
+/// the same ID whose name, content or signature setting differ: what the configuration says is what
+/// runs after a restart, whatever the Template API changed in between.
 package struct TemplateLibrary: Sendable, Hashable {
-    /// One stored Template.
+    /// One Template as the configuration gives it.
     package struct Template: Sendable, Hashable {
-        /// The instructions, without `allow_steps_override`.
+        /// The name the Template API shows (`name`); nil names it by its ID.
+        package var name: String?
+        /// The Template JSON: `steps`, and optionally `allow_steps_override` (default true), `fields`,
+        /// `notify_url`, `auth`...; Assemblies that name the Template get it merged under their params.
         package var content: [String: JSONValue]
-        /// False refuses requests that also send `steps` (`TEMPLATE_DENIES_STEPS_OVERRIDE`).
-        package var allowStepsOverride: Bool
+        /// True refuses an Assembly that names the Template without a valid signature, even on a service
+        /// that requires none (`require_signature_auth: 1`).
+        package var requireSignatureAuth: Bool
 
-        package init(content: [String: JSONValue], allowStepsOverride: Bool = true) {
+        package init(name: String? = nil, content: [String: JSONValue], requireSignatureAuth: Bool = false) {
+            self.name = name
             self.content = content
-            self.allowStepsOverride = allowStepsOverride
+            self.requireSignatureAuth = requireSignatureAuth
         }
     }
 
@@ -31,41 +42,8 @@ package struct TemplateLibrary: Sendable, Hashable {
     /// No Templates at all.
     package static let empty = TemplateLibrary()
 
-    /// The request's params with the named Template merged under them, or the params as they are without `template_id`.
-    ///
-    /// - Throws: `TEMPLATE_NOT_FOUND` (404) for an unknown ID, `TEMPLATE_DENIES_STEPS_OVERRIDE`
-    ///   (400) when the Template forbids the `steps` the request sends.
-    func merged(_ params: [String: JSONValue]) throws(APIError) -> (params: [String: JSONValue], templateID: String?) {
-        guard let idValue = params["template_id"], idValue != .null else { return (params, nil) }
-        guard let id = idValue.stringValue, !id.isEmpty else {
-            throw .validation(.noTemplateID, "template_id must be a non-empty string.")
-        }
-        guard let template = templates[id] else {
-            throw APIError(.templateNotFound, status: 404, "The Template \(EchoedText.excerpt(id)) could not be found.")
-        }
-        if !template.allowStepsOverride, let steps = params["steps"], steps != .null {
-            throw .validation(
-                .templateDeniesStepsOverride,
-                "The Template \(id) does not allow steps to be overridden: template_id and steps are mutually exclusive.")
-        }
-        var request = params
-        request["allow_steps_override"] = nil
-        return (Self.deepMerge(template.content, under: request), id)
-    }
-
-    /// `base` with `overlay` merged over it: objects merge key by key, anything else in `overlay` replaces, `null` keeps `base`.
-    static func deepMerge(_ base: [String: JSONValue], under overlay: [String: JSONValue]) -> [String: JSONValue] {
-        var merged = base
-        for (key, value) in overlay {
-            switch (merged[key], value) {
-            case (_, .null) where merged[key] != nil:
-                continue
-            case (.object(let lower)?, .object(let upper)):
-                merged[key] = .object(deepMerge(lower, under: upper))
-            default:
-                merged[key] = value
-            }
-        }
-        return merged
+    /// Holds `template` under `id`, in place of any Template the library held under it.
+    package mutating func hold(_ template: Template, as id: String) {
+        templates[id] = template
     }
 }

@@ -33,13 +33,11 @@ final class TusUploadStore: Sendable {
     init(directory: String) throws(LocalServiceError) {
         self.directory = directory
         var loaded: [String: Entry] = [:]
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
         let manager = FileManager.default
         for name in (try? manager.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".json") {
             let path = "\(directory)/\(name)"
             do {
-                let upload = try decoder.decode(TusUpload.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                let upload = try StoredFormat.decoder.decode(TusUpload.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
                 let size = (try? manager.attributesOfItem(atPath: "\(directory)/\(upload.id).part")[.size] as? NSNumber)?.int64Value ?? 0
                 let offset = upload.finished ? upload.length : min(size, upload.length)
                 loaded[upload.id] = Entry(upload: upload, offset: offset, md5: offset == 0 ? RunningDigest() : nil)
@@ -124,10 +122,8 @@ final class TusUploadStore: Sendable {
     }
 
     private func persist(_ upload: TusUpload) throws(APIError) {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
         do {
-            try encoder.encode(upload).write(to: URL(fileURLWithPath: "\(directory)/\(upload.id).json"), options: .atomic)
+            try StoredFormat.encoder.encode(upload).write(to: URL(fileURLWithPath: "\(directory)/\(upload.id).json"), options: .atomic)
         } catch {
             throw .internalError("cannot write the tus upload's metadata: \(FileFailureText.reason(of: error))")
         }
