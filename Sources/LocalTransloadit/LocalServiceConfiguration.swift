@@ -26,9 +26,9 @@ package struct LocalServiceConfiguration: Sendable {
     package var workers: Int
     /// How long result and upload files are served after an Assembly ends.
     package var resultTTL: Duration
-    /// True deletes an Assembly's uploads once each of its results has been fetched, before their lifetime
-    /// ends: the embedded service's, whose only client has the inputs on its own disk. `serve` keeps them
-    /// for their lifetime, as Transloadit does.
+    /// True deletes a completed Assembly's uploads once each of its results has been fetched, before their
+    /// lifetime ends: the embedded service's, whose only client has the inputs on its own disk. `serve` keeps
+    /// them for their lifetime, as Transloadit does; a failed Assembly keeps them either way, for its replay.
     package var dropsUploadsOnceFetched = false
     /// Assembly creations allowed per minute; 0 for no limit.
     package var creationsPerMinute: Int

@@ -75,11 +75,12 @@ final class ServiceContext: Sendable {
         record.executionEnd.map { $0.addingTimeInterval(Double(resultTTL.milliseconds) / 1000) }
     }
 
-    /// Deletes the uploads of a finished Assembly each of whose results has been fetched, when the service
+    /// Deletes the uploads of a completed Assembly each of whose results has been fetched, when the service
     /// is configured to (``dropsUploadsOnceFetched``); an upload that is also a result (`:original`) stays.
     /// Asked at each fetch of a result and at each status of a finished Assembly (results fetched while it ran).
+    /// An Assembly that failed or was canceled keeps its uploads for their lifetime: they are what its replay runs on.
     func dropUploadsIfFetched(_ record: AssemblyRecord) {
-        guard dropsUploadsOnceFetched, !record.state.isRunning else { return }
+        guard dropsUploadsOnceFetched, record.state == .completed else { return }
         let results = record.results.values.flatMap { $0 }.filter { $0.exported != true }
         guard !results.isEmpty, fetches.fetchedEach(assembly: record.id, files: results.map(\.id)) else { return }
         let kept = Set(results.map(\.storedPath))

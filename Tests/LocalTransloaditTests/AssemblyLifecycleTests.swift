@@ -84,7 +84,7 @@ import Testing
         #expect(replayID != firstID)
         let done = try await harness.waitForEnd(replayID)
         #expect(done["ok"]?.stringValue == "ASSEMBLY_COMPLETED")
-        #expect(done["replay_of"]?.stringValue == firstID)
+        #expect(done["parent_id"]?.stringValue == firstID)
         #expect(done["results"]?["resized"]?[0]?["meta"]?["width"]?.intValue == 30)
         #expect(done["uploads"]?[0]?["md5hash"] == first["uploads"]?[0]?["md5hash"])
 

@@ -3,7 +3,7 @@ import ConfigFormat
 import Foundation
 import HTTPMessages
 
-/// Requests of the Template API, signed as the official clients sign them.
+/// Requests of the Template API and replays, signed as the official clients sign them.
 extension ServiceHarness {
     /// How the signed params travel.
     enum Carrier: String, Sendable, CaseIterable {
@@ -48,6 +48,11 @@ extension ServiceHarness {
         ], now: now)
         guard let id = answer["id"]?.stringValue else { throw TemplateRequestFailed(answer: answer.json) }
         return id
+    }
+
+    /// A replay of `id` with params of `members`, expiring five minutes after `now` (the service's clock unless given).
+    func replay(_ id: String, _ members: [String: JSONValue] = [:], now: Date? = nil) async throws -> Answer {
+        try await signed(.post, "/assemblies/\(id)/replay", members, now: now)
     }
 }
 

@@ -57,8 +57,23 @@ struct ServiceAssemblyStatus {
         let running = record.state == .executing
             ? record.mergedParams.value.objectValue?["steps"]?.objectValue?.keys.sorted().map(JSONValue.string) ?? [] : []
         members["running_jobs"] = .array(running)
-        members["replay_of"] = record.replayOf.map(JSONValue.string) ?? .null
+        members["parent_id"] = record.parentID.map(JSONValue.string) ?? .null
+        members["parent_assembly_status"] = record.parentID.map(parentStatus) ?? .null
         return .object(members)
+    }
+
+    /// A replay's `parent_assembly_status`: an object with the parent's `assembly_id`, `assembly_url` and `assembly_ssl_url`.
+    ///
+    /// The docs' replay page has it "pointing to the URL of the original" Assembly; go-sdk decodes it as an
+    /// Assembly status (`*AssemblyInfo`: a string would fail its every decode of the replay's status) and
+    /// node-sdk's schema leaves it open (`parent_id` beside it, a string). So it is a status object that holds
+    /// the parent's URL, with the members of a status that name an Assembly.
+    private func parentStatus(_ parentID: String) -> JSONValue {
+        .object([
+            "assembly_id": .string(parentID),
+            "assembly_url": .string(urls.assembly(parentID)),
+            "assembly_ssl_url": .string(urls.assembly(parentID)),
+        ])
     }
 
     /// The fields a listing shows for each Assembly: state, URLs, times and the fields that say what it was for.

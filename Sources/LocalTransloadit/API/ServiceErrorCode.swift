@@ -34,7 +34,7 @@ enum ServiceErrorCode: String, Sendable, Hashable {
     /// `tus_num_expected_upload_files` (or `num_expected_upload_files`) is not a whole number in range.
     case assemblyInvalidNumExpectedUploadFilesParam = "ASSEMBLY_INVALID_NUM_EXPECTED_UPLOAD_FILES_PARAM"
     case assemblyNotFound = "ASSEMBLY_NOT_FOUND"
-    /// A replay of a running Assembly, or of one whose files expired.
+    /// A replay of a running Assembly, of one that never received all its uploads, or of one whose uploads are gone.
     case assemblyCannotBeReplayed = "ASSEMBLY_CANNOT_BE_REPLAYED"
     case fileNotFound = "FILE_NOT_FOUND"
     /// A temporary file's eleventh fetch.

@@ -30,6 +30,8 @@ struct ServiceInstructions: Sendable {
     /// The name of the uploads as an input.
     static let original = ":original"
 
+    /// The params the instructions were read from, before the Template was merged under them.
+    var requestParams: JSONValue
     var mergedParams: JSONValue
     var templateID: String?
     var steps: [Step]
@@ -42,6 +44,7 @@ struct ServiceInstructions: Sendable {
     ///   `ASSEMBLY_STEP_UNKNOWN_USE` or `IMAGE_RESIZE_VALIDATION`.
     init(params: [String: JSONValue], template: ServiceTemplate?) throws(APIError) {
         let merged = try template?.merged(under: params) ?? params
+        self.requestParams = .object(params)
         self.mergedParams = .object(merged)
         self.templateID = template?.id
         guard let stepsValue = merged["steps"], stepsValue != .null else {

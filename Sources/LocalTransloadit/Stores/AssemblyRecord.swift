@@ -17,6 +17,10 @@ struct AssemblyRecord: Codable, Sendable, Hashable {
     var params: String
     /// The params after the Template was merged under them.
     var mergedParams: StoredJSON
+    /// The params the instructions came from, before the Template was merged under them (a replay that keeps
+    /// its parent's instructions keeps its parent's): what `reparse_template` merges under the Template again.
+    /// Nil in records stored before it was kept, whose `params` are that.
+    var requestParams: StoredJSON?
     var templateID: String?
     /// `params.fields` with the form's extra fields over them.
     var fields: StoredJSON
@@ -28,8 +32,8 @@ struct AssemblyRecord: Codable, Sendable, Hashable {
     var tusUploads: [TusUploadEntry]
     var uploads: [ServiceAssemblyFile]
     var results: [String: [ServiceAssemblyFile]]
-    /// The Assembly this one replays.
-    var replayOf: String?
+    /// The Assembly this one replays (`parent_id`, and its URL as `parent_assembly_status`).
+    var parentID: String?
 
     /// A new Assembly with no files yet.
     init(id: String, sequence: Int, created: Date, params: String, instructions: ServiceInstructions,
@@ -40,6 +44,7 @@ struct AssemblyRecord: Codable, Sendable, Hashable {
         self.created = created
         self.params = params
         self.mergedParams = StoredJSON(instructions.mergedParams)
+        self.requestParams = StoredJSON(instructions.requestParams)
         self.templateID = instructions.templateID
         self.fields = StoredJSON(fields)
         self.client = client
