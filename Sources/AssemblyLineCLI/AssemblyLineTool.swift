@@ -7,7 +7,7 @@ import Glibc
 /// The `assemblyline` command: picks the subcommand, parses its arguments, runs it, and exits with its code.
 package enum AssemblyLineTool {
     static let commands: [any CLICommand.Type] = [
-        ValidateCommand.self, PlanCommand.self, RunCommand.self, ResumeCommand.self, RunsCommand.self, ReportCommand.self, CheckCommand.self, CancelCommand.self, PruneCommand.self, CompletionCommand.self, ManualCommand.self,
+        ValidateCommand.self, PlanCommand.self, RunCommand.self, ResumeCommand.self, RunsCommand.self, ReportCommand.self, CheckCommand.self, CancelCommand.self, PruneCommand.self, TemplatesCommand.self, CompletionCommand.self, ManualCommand.self,
         ServeCommand.self, SignServerCommand.self,
     ]
 

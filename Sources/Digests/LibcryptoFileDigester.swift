@@ -1,6 +1,6 @@
 import AssemblyLine
 
-/// The domain's ``FileDigester`` over libcrypto: MD5 of a file, SHA-1 of a byte range, read in 1 MiB pieces.
+/// The domain's ``FileDigester`` over libcrypto: MD5 of a file, SHA-1 of a byte range, read in 1 MiB pieces; SHA-256 of a text.
 package struct LibcryptoFileDigester: FileDigester {
     package init() {}
 
@@ -10,5 +10,9 @@ package struct LibcryptoFileDigester: FileDigester {
 
     package func sha1(ofFile path: String, offset: Int64, length: Int64) throws -> [UInt8] {
         try Digest.hashFile(.sha1, path: path, offset: offset, length: length)
+    }
+
+    package func sha256Hex(of text: String) -> String {
+        Hex.encode(Digest.sha256(Array(text.utf8)))
     }
 }

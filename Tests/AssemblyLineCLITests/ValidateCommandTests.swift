@@ -71,11 +71,11 @@ import Testing
         #expect(try await BinaryRunner.run(["validate", "m.yaml"], in: directory.url, environment: ["TL_SECRET": "s"]).status == 0)
     }
 
-    @Test func aTemplateOnTheEmbeddedServiceIsRefused() async throws {
+    @Test func aTemplateWithoutItsFileOnTheEmbeddedServiceIsRefused() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("m.yaml", "version: 1\nname: t\ninputs: {include: \"*.png\"}\ntemplate: {id: thumbs}\n")
         let outcome = try await BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
         #expect(outcome.status == 65)
-        #expect(outcome.stderr.contains("m.yaml:4:11: template: the embedded service holds no Templates"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("m.yaml:4:11: template: the embedded service knows a Template only from its file"), "\(outcome.stderr)")
     }
 }

@@ -37,17 +37,17 @@ extension HTTPServerSuite {
         }
 
         @Test func truncatedBodyIsAnErrorForTheClient() async throws {
-            let fromMemory = try curl(["-o", "/dev/null", "-w", "%{size_download}", "\(server.baseURL)/truncated"])
+            let fromMemory = try await curl(["-o", "/dev/null", "-w", "%{size_download}", "\(server.baseURL)/truncated"])
             #expect(fromMemory.status == 18)  // CURLE_PARTIAL_FILE
             #expect(fromMemory.output == "1000")
-            let fromFile = try curl(["-o", "/dev/null", "-w", "%{size_download}", "\(server.baseURL)/truncated-file"])
+            let fromFile = try await curl(["-o", "/dev/null", "-w", "%{size_download}", "\(server.baseURL)/truncated-file"])
             #expect(fromFile.status == 18)
             #expect(fromFile.output == "70000")
             #expect(await eventually { server.statistics.requestsFailed == 2 })
         }
 
         @Test func droppedConnectionGivesAnEmptyReply() async throws {
-            let result = try curl(["\(server.baseURL)/drop"])
+            let result = try await curl(["\(server.baseURL)/drop"])
             #expect(result.status == 52)  // CURLE_GOT_NOTHING
         }
 
@@ -66,7 +66,7 @@ extension HTTPServerSuite {
                     started = server.statistics.requestsStarted == 1
                     usleep(10_000)
                 }
-                let fast = try curl(["\(server.baseURL)/fast"])
+                let fast = try curlBlocking(["\(server.baseURL)/fast"])
                 let fastDone = clock.now
                 slow.waitUntilEnded()
                 return (started, fast, start.duration(to: fastDone), start.duration(to: clock.now))
@@ -112,7 +112,7 @@ extension HTTPServerSuite {
             await waiting.ended()
             #expect(waiting.terminationStatus != 0)
             #expect(report.current.aborted == .serverStopped)
-            let refused = try curl(["\(server.baseURL)/fast"])
+            let refused = try await curl(["\(server.baseURL)/fast"])
             #expect(refused.status == 7)  // CURLE_COULDNT_CONNECT
             server.stop()
         }

@@ -17,14 +17,14 @@ extension HTTPServerSuite {
             #expect(server.baseURL == "https://127.0.0.1:\(server.port)")
 
             // Then a client trusting the certificate gets the answer over TLS
-            let trusted = try curl(["--cacert", pair.certificate, server.baseURL + "/hello"])
+            let trusted = try await curl(["--cacert", pair.certificate, server.baseURL + "/hello"])
             #expect(trusted.status == 0, "\(trusted.errors)")
             #expect(trusted.output == "secure /hello\n")
             // And a client trusting only the system's CAs refuses it (curl exit 60: peer certificate not verified)
-            let untrusted = try curl([server.baseURL + "/hello"])
+            let untrusted = try await curl([server.baseURL + "/hello"])
             #expect(untrusted.status == 60, "\(untrusted.errors)")
             // And plain HTTP on the same port gets no answer
-            let plain = try curl(["http://127.0.0.1:\(server.port)/hello"])
+            let plain = try await curl(["http://127.0.0.1:\(server.port)/hello"])
             #expect(plain.status != 0 && plain.output.isEmpty)
         }
 

@@ -108,17 +108,17 @@ extension HTTPServerSuite {
         }
 
         @Test func routesByMethodAndPath() async throws {
-            let hello = try curl(["-H", "X-CUSTOM: abc", "\(server.baseURL)/hello/w%C3%B6rld?a=1&b=x+y"])
+            let hello = try await curl(["-H", "X-CUSTOM: abc", "\(server.baseURL)/hello/w%C3%B6rld?a=1&b=x+y"])
             #expect(hello.status == 0)
             #expect(hello.output == "hello wörld [a=1&b=x y] abc")
-            let wrongMethod = try curl(["-X", "DELETE", "-w", "%{http_code}", "-o", "/dev/null", "\(server.baseURL)/hello/x"])
+            let wrongMethod = try await curl(["-X", "DELETE", "-w", "%{http_code}", "-o", "/dev/null", "\(server.baseURL)/hello/x"])
             #expect(wrongMethod.output == "404")
-            let unknown = try curl(["-w", " %{http_code}", "\(server.baseURL)/nowhere"])
+            let unknown = try await curl(["-w", " %{http_code}", "\(server.baseURL)/nowhere"])
             #expect(unknown.output == "Not Found\n 404")
         }
 
         @Test func sendsResponseHeaders() async throws {
-            let result = try curl(["-D", "-", "-o", "/dev/null", "\(server.baseURL)/hello/x"])
+            let result = try await curl(["-D", "-", "-o", "/dev/null", "\(server.baseURL)/hello/x"])
             let lines = result.output.split(separator: "\r\n").map(String.init)
             #expect(lines.first == "HTTP/1.1 200 OK")
             #expect(lines.contains("X-Reply: yes"))
@@ -127,25 +127,25 @@ extension HTTPServerSuite {
         }
 
         @Test func answersHeadWithHeadersOnly() async throws {
-            let result = try curl(["-I", "\(server.baseURL)/hello/x"])
+            let result = try await curl(["-I", "\(server.baseURL)/hello/x"])
             #expect(result.output.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(result.output.contains("Content-Length: 12\r\n"))  // "hello x [] -", not sent
             #expect(result.output.hasSuffix("\r\n\r\n"))
         }
 
         @Test func buffersASmallBody() async throws {
-            let result = try curl(["--data-binary", #"{"a":1}"#, "\(server.baseURL)/echo"])
+            let result = try await curl(["--data-binary", #"{"a":1}"#, "\(server.baseURL)/echo"])
             #expect(result.output == #"POST 7 {"a":1}"#)
-            let empty = try curl(["-X", "POST", "\(server.baseURL)/echo"])
+            let empty = try await curl(["-X", "POST", "\(server.baseURL)/echo"])
             #expect(empty.output == "POST 0 ")
         }
 
         @Test func refusesABufferedBodyOverItsBound() async throws {
             let body = directory.file("body.txt")
             try String(repeating: "x", count: 5000).write(toFile: body, atomically: true, encoding: .utf8)
-            let declared = try curl(["-w", " %{http_code}", "--data-binary", "@\(body)", "\(server.baseURL)/echo"])
+            let declared = try await curl(["-w", " %{http_code}", "--data-binary", "@\(body)", "\(server.baseURL)/echo"])
             #expect(declared.output == "Content Too Large\n 413")
-            let chunked = try curl([
+            let chunked = try await curl([
                 "-w", " %{http_code}", "-H", "Transfer-Encoding: chunked", "--data-binary", "@\(body)", "\(server.baseURL)/echo",
             ])
             #expect(chunked.output == "Content Too Large\n 413")
@@ -154,7 +154,7 @@ extension HTTPServerSuite {
         @Test func streamsA64MiBUploadToASinkChunkByChunk() async throws {
             let source = directory.file("source.bin")
             try writeRandomFile(source, size: 64 << 20, seed: 64)
-            let result = try curl(["-T", source, "-X", "POST", "\(server.baseURL)/upload"])
+            let result = try await curl(["-T", source, "-X", "POST", "\(server.baseURL)/upload"])
             #expect(result.status == 0, "\(result.errors)")
             #expect(result.output == "stored \(64 << 20)")
             let seen = report.current
@@ -170,7 +170,7 @@ extension HTTPServerSuite {
         @Test func sinkRejectionIsAnsweredAfterTheBody() async throws {
             let body = directory.file("body.bin")
             try writeRandomFile(body, size: 300_000, seed: 3)
-            let result = try curl(["-w", " %{http_code}", "--data-binary", "@\(body)", "\(server.baseURL)/picky"])
+            let result = try await curl(["-w", " %{http_code}", "--data-binary", "@\(body)", "\(server.baseURL)/picky"])
             #expect(result.output == "refused after 1 bytes\n 400")
             let seen = report.current
             #expect(!seen.finished && seen.aborted == nil)
@@ -180,10 +180,10 @@ extension HTTPServerSuite {
             let source = directory.file("served.bin")
             try writeRandomFile(source, size: 5 << 20, seed: 5)
             let target = directory.file("downloaded.bin")
-            let result = try curl(["-w", "%{http_code} %{content_type}", "-o", target, "\(server.baseURL)/files/served.bin"])
+            let result = try await curl(["-w", "%{http_code} %{content_type}", "-o", target, "\(server.baseURL)/files/served.bin"])
             #expect(result.output == "200 application/x-test")
             #expect(try checksum(ofFile: target) == (try checksum(ofFile: source)))
-            let missing = try curl(["-w", " %{http_code}", "\(server.baseURL)/files/missing.bin"])
+            let missing = try await curl(["-w", " %{http_code}", "\(server.baseURL)/files/missing.bin"])
             #expect(missing.output.hasSuffix("No such file or directory\n 404"))
         }
 
@@ -197,7 +197,7 @@ extension HTTPServerSuite {
                     return .respond(.text("\(error)", status: 500))
                 }
             }
-            #expect(try curl([ranged.baseURL]).output == "defgh")
+            #expect(try await curl([ranged.baseURL]).output == "defgh")
             #expect(throws: HTTPServerError.rangeOutsideFile(path: path, offset: 20, length: 10, fileSize: 26)) {
                 _ = try HTTPFile(path: path, offset: 20, length: 10)
             }
@@ -208,13 +208,13 @@ extension HTTPServerSuite {
 
         @Test func countsConnectionsAndSeesReuse() async throws {
             let url = "\(server.baseURL)/connection"
-            let twoInOne = try curl([url, url])
+            let twoInOne = try await curl([url, url])
             let lines = twoInOne.output.split(separator: "\n")
             #expect(lines.count == 2)
             #expect(lines.first == lines.last)
             #expect(lines.first == "connection 1 from 127.0.0.1")
             #expect(server.statistics.connectionsOpened == 1)
-            let another = try curl([url])
+            let another = try await curl([url])
             #expect(another.output == "connection 2 from 127.0.0.1\n")
             #expect(server.statistics.connectionsOpened == 2)
             #expect(await eventually { server.statistics.requestsCompleted == 3 && server.statistics.requestsInFlight == 0 })

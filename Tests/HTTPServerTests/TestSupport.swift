@@ -13,8 +13,14 @@ struct CurlResult {
     var errors: String
 }
 
-/// Runs `/usr/bin/curl` with `arguments` (plus `-sS`), reading its pipes before waiting for it.
-func curl(_ arguments: [String]) throws -> CurlResult {
+/// Runs `/usr/bin/curl` with `arguments` (plus `-sS`), reading its pipes before waiting for it, on a thread of its own:
+/// a blocked thread of the cooperative pool (two on this machine) would stall every other test of the process.
+func curl(_ arguments: [String]) async throws -> CurlResult {
+    try await offThePool { try curlBlocking(arguments) }
+}
+
+/// ``curl(_:)`` on the calling thread, for a test that already runs on a thread of its own.
+func curlBlocking(_ arguments: [String]) throws -> CurlResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = ["-sS", "--max-time", "30"] + arguments

@@ -38,6 +38,10 @@ import Testing
             if corrupt { digest[0] ^= 0xFF }
             return digest
         }
+
+        func sha256Hex(of text: String) -> String {
+            real.sha256Hex(of: text)
+        }
     }
 
     static func faults(seed: UInt64) -> FaultPlan {

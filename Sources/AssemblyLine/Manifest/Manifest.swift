@@ -93,8 +93,8 @@ package enum SignerSettings: Sendable, Hashable {
 
 /// What an Assembly does with the files.
 package enum Recipe: Sendable, Hashable {
-    /// A Template stored at the service, with fields.
-    case template(id: String, fields: [String: JSONValue])
+    /// A Template: the account's, its file kept with the manifest, or both; with fields.
+    case template(TemplateRecipe)
     /// One resize Step, turned into Assembly Instructions by ``Recipe/steps``.
     case resize(ResizeSettings)
     /// Raw Assembly Instructions.
@@ -111,16 +111,21 @@ package enum Recipe: Sendable, Hashable {
 }
 
 extension Recipe {
-    /// The Assembly Instructions' steps as sent; nil for a Template, whose steps live at the service.
+    /// The account's Template `id` with `fields`, its content not known here.
+    package static func template(id: String, fields: [String: JSONValue]) -> Recipe {
+        .template(TemplateRecipe(id: id, fields: fields))
+    }
+
+    /// The Assembly Instructions' steps; nil for a Template without a file, whose steps live at the service.
     package var knownSteps: JSONValue? {
         switch self {
-        case .template: nil
+        case let .template(template): template.file?.document.steps
         case let .resize(settings): settings.steps
         case let .steps(instructions): instructions
         }
     }
 
-    /// The `format` of each step that sets one, by name; empty for a Template.
+    /// The `format` of each step that sets one, by name; empty for a Template without a file.
     package var formatsByStep: [String: String] {
         guard let steps = knownSteps?.objectValue else { return [:] }
         return steps.compactMapValues { step in
@@ -129,7 +134,7 @@ extension Recipe {
         }
     }
 
-    /// The steps with downloaded results under `selection`, sorted; `result` alone for a Template.
+    /// The steps with downloaded results under `selection`, sorted; `result` alone for a Template without a file.
     ///
     /// A step has results when it says `result: true` or no other step uses it (Transloadit's rule).
     package func stepsDownloaded(by selection: ResultSelection) -> [String] {
@@ -151,7 +156,7 @@ extension Recipe {
         }
     }
 
-    /// The robot of each step, by name; nil for a Template.
+    /// The robot of each step, by name; nil for a Template without a file.
     package var robotsByStep: [String: String]? {
         knownSteps.map(ResultSelection.robots(of:))
     }

@@ -9,6 +9,8 @@ package struct ManifestDecoder {
 
     /// The manifest file; relative paths inside it resolve against its directory.
     package var source: ConfigSource
+    /// True for `templates pull`, which writes the Template file: a file that does not exist yet is no error.
+    package var templateFileMayBeMissing = false
 
     package init(displayPath: String, absolutePath: String, environment: [String: String]) {
         source = ConfigSource(displayPath: displayPath, absolutePath: absolutePath, environment: environment)
@@ -17,7 +19,8 @@ package struct ManifestDecoder {
     /// The validated manifest, or every issue found in it.
     package func decode(_ root: ConfigNode) throws(ConfigError) -> Manifest {
         try source.decode { reader in
-            ManifestSections(reader: reader, directory: PathText.directory(of: source.absolutePath)).decode(root, file: source.absolutePath)
+            ManifestSections(reader: reader, directory: PathText.directory(of: source.absolutePath),
+                             templateFileMayBeMissing: templateFileMayBeMissing).decode(root, file: source.absolutePath)
         }
     }
 }
@@ -27,6 +30,7 @@ struct ManifestSections {
     let reader: ConfigReader
     /// The manifest's directory, against which relative paths resolve.
     let directory: String
+    var templateFileMayBeMissing = false
 
     func decode(_ root: ConfigNode, file: String) -> Manifest? {
         guard let table = reader.table(root, field: "", keys: ManifestDecoder.topLevelKeys) else { return nil }
@@ -38,10 +42,15 @@ struct ManifestSections {
         let auth = self.auth(table, endpoint: endpoint)
         let signer = self.signer(table, endpoint: endpoint)
         let inputs = self.inputs(table)
-        let recipe = ManifestRecipeSection(reader: reader).decode(table)
-        if endpoint == .embedded, case .template? = recipe {
-            table.report("template", "the embedded service holds no Templates, so every Assembly would fail; "
-                + "expected resize or steps with endpoint: embedded, or an endpoint URL")
+        var recipe = ManifestRecipeSection(reader: reader, directory: directory, templateFileMayBeMissing: templateFileMayBeMissing).decode(table)
+        if endpoint == .embedded, case var .template(template)? = recipe {
+            if template.file == nil {
+                table.report("template", "the embedded service knows a Template only from its file, so every Assembly would fail; "
+                    + "expected template.file (`assemblyline templates pull` writes it), or an endpoint URL")
+            }
+            // No account stands behind the embedded service: its Assemblies carry the file's steps.
+            template.id = nil
+            recipe = .template(template)
         }
         let notifyURL = table.string("notify_url").flatMap { url(table, "notify_url", $0, loopbackHTTP: false) }
         let stateDir = table.string("state_dir").map(resolve) ?? resolve(ManifestDefaults.stateDir)

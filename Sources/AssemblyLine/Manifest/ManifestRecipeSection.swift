@@ -1,4 +1,5 @@
 import ConfigFormat
+import Foundation
 
 /// Reads exactly one of `template`, `resize` and `steps`: what the Assemblies do.
 struct ManifestRecipeSection {
@@ -6,6 +7,10 @@ struct ManifestRecipeSection {
     static let resizeKeys = ["width", "height", "strategy", "format", "quality", "background", "zoom"]
 
     let reader: ConfigReader
+    /// The manifest's directory, against which a Template file's path resolves.
+    let directory: String
+    /// True when a Template file that does not exist yet stands for an empty one (`templates pull` writes it).
+    var templateFileMayBeMissing = false
 
     func decode(_ table: ConfigTable) -> Recipe? {
         let present = Self.kinds.compactMap { kind in table.members[kind].map { (kind, $0.keyMark) } }
@@ -25,8 +30,14 @@ struct ManifestRecipeSection {
     }
 
     private func template(_ table: ConfigTable) -> Recipe? {
-        guard let section = table.table("template", keys: ["id", "fields"]) else { return nil }
-        let id = section.string("id", required: true, expected: "the Template ID")
+        guard let section = table.table("template", keys: ["id", "file", "fields"]) else { return nil }
+        if !section.has("id") && !section.has("file") {
+            section.reportMissing("file", expected: "the Template's file (its content, kept with the manifest), its account id, or both")
+        }
+        let id = section.string("id", expected: "the account's Template ID")
+        let file = section.string("file", expected: "the path of the Template's JSON file, relative to the manifest").flatMap { path in
+            templateFile(path, in: section)
+        }
         var fields: [String: JSONValue] = [:]
         if let member = section.members["fields"] {
             guard case .mapping = member.value.content else {
@@ -36,7 +47,22 @@ struct ManifestRecipeSection {
             guard let object = reader.json(member.value, field: member.field)?.objectValue else { return nil }
             fields = object
         }
-        return id.map { .template(id: $0, fields: fields) }
+        guard id != nil || file != nil, !section.has("file") || file != nil, !section.has("id") || id != nil else { return nil }
+        return .template(TemplateRecipe(id: id, file: file, fields: fields))
+    }
+
+    /// The Template file at `path` (relative to the manifest), or nil with its problem reported at `template.file`.
+    private func templateFile(_ path: String, in section: ConfigTable) -> TemplateFile? {
+        let absolute = PathText.resolve(path, against: directory)
+        if templateFileMayBeMissing, !FileManager.default.fileExists(atPath: absolute) {
+            return TemplateFile(path: absolute, displayPath: path, document: TemplateDocument(name: nil, content: [:]))
+        }
+        do {
+            return TemplateFile(path: absolute, displayPath: path, document: try TemplateDocument.read(absolute, displayPath: path))
+        } catch {
+            section.report("file", error.description)
+            return nil
+        }
     }
 
     private func resize(_ table: ConfigTable) -> Recipe? {

@@ -9,4 +9,7 @@ package protocol FileDigester: Sendable {
     ///
     /// Throws when the file cannot be read or ends before `offset + length`.
     func sha1(ofFile path: String, offset: Int64, length: Int64) throws -> [UInt8]
+
+    /// The lowercase hex SHA-256 of the text's UTF-8: a Template's content hash.
+    func sha256Hex(of text: String) -> String
 }

@@ -27,6 +27,11 @@ package final class DirectoryLock {
         }
     }
 
+    /// Lets the lock go now; the descriptor closes with this value.
+    package func release() {
+        flock(descriptor, LOCK_UN)
+    }
+
     deinit {
         close(descriptor)
     }

@@ -43,6 +43,13 @@ package final class RunLock {
         }
     }
 
+    /// Lets both locks go now, when the work under them ends: the last reference to this value may go later, on
+    /// another thread (the task that ran a closure holding it), after the caller has already returned.
+    package func release() {
+        flock(descriptor, LOCK_UN)
+        output.release()
+    }
+
     deinit {
         close(descriptor)
     }

@@ -13,6 +13,7 @@ extension RunSession {
     /// The run's own process must have stopped: this takes the run's lock.
     package func cancel(_ runID: RunID) async throws -> (cancelled: Int, refused: [CancelRefusal]) {
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
+        defer { lock.release() }
         return try await adapters.withPorts(for: manifest, stateDirectory: stateDirectory) { ports in
             lock.record(runID: runID)
             let client = TransloaditClient(transport: ports.transport, endpoint: ports.endpoint)

@@ -104,6 +104,7 @@ package struct RunSession: Sendable {
         let early = readsAhead ? nil : try await planned()
         do {
             let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
+            defer { lock.release() }
             return try await adapters.withPorts(for: manifest, stateDirectory: stateDirectory) { ports in
                 try await startRun(early: early, finishPlan: planned, force: force, checksums: checksums, retryFailed: retryFailed,
                                    resumingBatch: resumingBatch, lock: lock, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
@@ -218,6 +219,7 @@ package struct RunSession: Sendable {
             throw RunSessionError.recipeChanged(manifest: record.manifestPath, runID: record.id)
         }
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
+        defer { lock.release() }
         return try await adapters.withPorts(for: manifest, stateDirectory: stateDirectory) { ports in
             try await resume(record, shards: filter, lock: lock, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
         }

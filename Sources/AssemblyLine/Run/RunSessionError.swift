@@ -28,4 +28,9 @@ package enum RunSessionError: Error, Sendable, Hashable {
     /// The state directory holds runs of a job of this name that another manifest (at `by`) ran with other inputs or
     /// outputs: the two would mark each other's files missed; `--adopt` takes that job over.
     case nameTaken(String, by: String, manifest: String)
+    /// The account's Template differs from the manifest's Template file (an edit at the account, or a file not pushed):
+    /// the night would not make what the repository says.
+    case templateDrift(manifest: String, templateID: String, differences: Int)
+    /// The account's Template could not be read for the drift check; `code` says why (unreachable, refused, not found).
+    case templateUnreadable(templateID: String, code: FailureCode, message: String)
 }

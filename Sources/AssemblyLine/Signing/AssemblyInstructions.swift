@@ -10,10 +10,15 @@ package enum AssemblyInstructions: Sendable, Hashable {
     /// Assembly Instructions given in full (`steps`), with Assembly variables.
     case steps(JSONValue, fields: [String: JSONValue])
 
-    /// The instructions of a manifest recipe; a resize becomes ``ResizeSettings/steps``.
+    /// The instructions of a manifest recipe; a resize becomes ``ResizeSettings/steps``; a Template without an ID sends its file's steps.
     package init(_ recipe: Recipe) {
         switch recipe {
-        case let .template(id, fields): self = .template(id: id, fields: fields)
+        case let .template(template):
+            if let id = template.id {
+                self = .template(id: id, fields: template.fields)
+            } else {
+                self = .steps(template.file?.document.steps ?? .object([:]), fields: template.fields)
+            }
         case let .resize(settings): self = .steps(settings.steps, fields: [:])
         case let .steps(steps): self = .steps(steps, fields: [:])
         }
@@ -42,8 +47,12 @@ package enum AssemblyInstructions: Sendable, Hashable {
 }
 
 extension Recipe {
-    /// The canonical JSON of what this recipe does to each file (Template or Steps, and fields), for incremental runs.
+    /// The canonical JSON of what this recipe does to each file, for incremental runs: its steps and fields (a Template's
+    /// from its file, so that renaming it changes nothing and an edit is a new recipe); a Template known only by its ID, the ID.
     package var fingerprint: String {
-        AssemblyInstructions(self).fingerprint
+        if case let .template(template) = self, let steps = template.file?.document.steps {
+            return AssemblyInstructions.steps(steps, fields: template.fields).fingerprint
+        }
+        return AssemblyInstructions(self).fingerprint
     }
 }

@@ -65,17 +65,18 @@ package struct AssemblyParams: Sendable, Hashable {
 
     /// The params as a JSON value, before serialization.
     package func value(now: Date, nonce: String) -> JSONValue {
-        let (seconds, attoseconds) = expiresIn.components
-        let expires = UTCDateTime(now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18))
         var members = instructions.members
         if !tags.isEmpty { members["fields"] = .object((members["fields"]?.objectValue ?? [:]).merging(tags) { _, tag in tag }) }
-        members["auth"] = .object([
-            "key": .string(key),
-            "expires": .string(expires.authExpiresText),
-            "nonce": .string(nonce),
-        ])
+        members["auth"] = Self.auth(key: key, expiresIn: expiresIn, now: now, nonce: nonce)
         if let notifyURL { members["notify_url"] = .string(notifyURL) }
         return .object(members)
+    }
+
+    /// The `auth` member of any signed request: the key, `expires` at `now + expiresIn` to the second in UTC, and the nonce.
+    package static func auth(key: String, expiresIn: Duration, now: Date, nonce: String) -> JSONValue {
+        let (seconds, attoseconds) = expiresIn.components
+        let expires = UTCDateTime(now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18))
+        return .object(["key": .string(key), "expires": .string(expires.authExpiresText), "nonce": .string(nonce)])
     }
 
     /// A nonce: ``nonceLength`` lowercase hex digits from `generator`.

@@ -28,4 +28,9 @@ package struct SignedParams: Sendable, Hashable {
         self.params = params
         self.signature = signature
     }
+
+    /// The `params` and `signature` form fields, in that order, as every signed request sends them.
+    package var formFields: [(name: String, value: String)] {
+        [(name: "params", value: params), (name: "signature", value: signature)]
+    }
 }

@@ -98,6 +98,11 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
         [.inputChanged, .inputMissing, .inputEmpty, .inputUnreadable, .outputNameTooLong].contains(self)
     }
 
+    // MARK: - Templates
+
+    /// An answer of the Template API that is not what the API documents (no ID, no content with steps, not JSON).
+    package static let malformedAnswer: FailureCode = "MALFORMED_ANSWER"
+
     /// True for the codes that refuse the request itself, not an Assembly's work: slow down, or a reused ID or signature.
     package var refusesRequest: Bool {
         Retryability.isRateLimit(self) || self == .assemblyIDTaken || self == .signatureReused

@@ -122,7 +122,7 @@ package struct TransloaditClient: Sendable {
 
     /// Sends a request to the API and decodes its answer's body, whatever its status; the whole exchange
     /// ends within `within` (at most ``RequestDeadline/answer`` unless it carries a body).
-    private func exchange(_ request: HTTPRequestSpec, within: Duration, progress: TransferProgressHandler?)
+    func exchange(_ request: HTTPRequestSpec, within: Duration, progress: TransferProgressHandler?)
         async throws(TransloaditError) -> (HTTPResponseInfo, AssemblyStatus?) {
         do {
             let response = try await transport.send(request, to: .memory, options: options.bounded(by: within), progress: progress)
@@ -133,7 +133,7 @@ package struct TransloaditClient: Sendable {
     }
 
     /// The status of a 2xx answer without `error`; any other answer is its error, a 2xx carrying `error` too.
-    private static func usable(_ status: AssemblyStatus?, of response: HTTPResponseInfo) throws(TransloaditError) -> AssemblyStatus {
+    static func usable(_ status: AssemblyStatus?, of response: HTTPResponseInfo) throws(TransloaditError) -> AssemblyStatus {
         guard response.isSuccess, let status, status.error == nil else {
             throw TransloaditError(status: response.status, body: status, retryAfter: response.header("Retry-After"))
         }

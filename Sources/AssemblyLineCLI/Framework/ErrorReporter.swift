@@ -32,6 +32,15 @@ enum ErrorReporter {
             return status
         case let usage as UsageError:
             return self.usage(usage.message, configuration: configuration, console: console)
+        case let failure as TemplateSyncError:
+            console.error("Error: \(failure)\n")
+            return .invalidInput
+        case let failure as TransloaditError:
+            console.error("Error: \(failure.code.rawValue): \(failure.message)\n")
+            return status(of: failure.code)
+        case let failure as SigningError:
+            console.error("Error: the signer: \(failure)\n")
+            return status(of: failure.failureCode)
         case let invalid as InvalidConfigFile:
             placed(invalid.description, invalid.error.issues.map { ($0.description, place(file: $0.file, mark: $0.mark, field: $0.field)) },
                    console: console)
@@ -131,7 +140,20 @@ enum ErrorReporter {
                 + "give this manifest another name or state_dir, or run it with --adopt if it takes that job over (it moved)"
         case let .usageOverLimit(forecast, limit):
             "the run would cost \(ForecastText.usage(forecast)), past limits.max_usage \(ByteCountText.format(limit)); nothing was sent"
+        case let .templateDrift(manifest, id, count):
+            "the account's Template \(id) differs from the Template file of \(manifest) (\(CountText.of(count, "difference"))); "
+                + "`assemblyline templates diff \(manifest)` shows them; push the file or pull the account's version, then run again. Nothing was sent"
+        case let .templateUnreadable(id, code, message):
+            "cannot read the account's Template \(id) to compare it with its file: \(code.rawValue): \(message); nothing was sent"
         }
+    }
+
+    /// The exit status of a failure the service or the signer named by `code`: unreachable 69, credentials refused 77,
+    /// anything else (a Template that is not there, an answer that is not the API's) 65.
+    private static func status(of code: FailureCode) -> ExitStatus {
+        if code.meansUnreachable { return .unavailable }
+        if code.meansCredentialsRefused { return .refused }
+        return .invalidInput
     }
 
     /// What to do about a state directory the run cannot write: the manifest's `state_dir` is beside the manifest by default,
@@ -146,7 +168,8 @@ enum ErrorReporter {
         case .locked: .locked
         case .outputUnusable: .cannotCreateOutput
         case .unreachable: .unavailable
-        case .recipeChanged, .noRuns, .usageOverLimit, .nameTaken: .invalidInput
+        case .recipeChanged, .noRuns, .usageOverLimit, .nameTaken, .templateDrift: .invalidInput
+        case let .templateUnreadable(_, code, _): status(of: code)
         case .noSuchShards: .usage
         case .canceled: .canceled
         case .stoppedWhileTakingOver: .interrupted

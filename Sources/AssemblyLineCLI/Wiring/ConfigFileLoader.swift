@@ -22,10 +22,13 @@ enum ConfigFileLoader {
         }
     }
 
-    /// A job manifest, validated.
-    static func manifest(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Manifest {
+    /// A job manifest, validated; with `templateFileMayBeMissing`, a Template file not written yet stands for an empty one.
+    static func manifest(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+                         templateFileMayBeMissing: Bool = false) throws -> Manifest {
         try load(path) { (root, absolute) throws(ConfigError) in
-            try ManifestDecoder(displayPath: path, absolutePath: absolute, environment: environment).decode(root)
+            var decoder = ManifestDecoder(displayPath: path, absolutePath: absolute, environment: environment)
+            decoder.templateFileMayBeMissing = templateFileMayBeMissing
+            return try decoder.decode(root)
         }
     }
 

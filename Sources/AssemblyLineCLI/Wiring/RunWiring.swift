@@ -37,7 +37,6 @@ struct RunWiring: RunAdapters {
     /// The ports of `manifest` over `ledger`: the embedded service started when the manifest asks for it, the signer built.
     private func wire(_ manifest: Manifest, stateDirectory: String, ledger: any RunLedger) throws -> (RunPorts, RunningService?) {
         let transport = CurlTransport()
-        let secrets = SecretReader()
         func ports(endpoint: String, key: String, signer: any Signer, embedded: Bool) -> RunPorts {
             RunPorts(ledger: ledger, transport: transport, signer: signer, endpoint: endpoint, key: key, endpointIsEmbedded: embedded,
                      clock: SystemClock(), checkpoint: checkpoint, seed: .random(in: .min ... .max))
@@ -47,32 +46,53 @@ struct RunWiring: RunAdapters {
             case .embedded:
                 var credentials: ServiceCredentials?
                 if case .local(let source) = manifest.signer {
-                    credentials = ServiceCredentials(key: manifest.auth.key ?? "embedded", secret: try secrets.read(source))
+                    credentials = ServiceCredentials(key: manifest.auth.key ?? "embedded", secret: try SecretReader().read(source))
                 }
                 let service = try Self.startEmbedded(in: Self.embeddedServiceDirectory(in: stateDirectory), credentials: credentials)
                 return (ports(endpoint: service.baseURL, key: service.key, signer: HMACSigner(secret: service.secret), embedded: true), service)
             case .url(let url):
-                let key = manifest.auth.key ?? ""
-                switch manifest.signer {
-                case let .backend(signerURL, token, timeout, caFile):
-                    try NamedFile.signerCA(of: manifest)?.checkReadable()
-                    let signer = try BackendSigner(url: signerURL, token: try secrets.read(token), timeout: timeout, transport: transport,
-                                                   caBundlePath: caFile)
-                    return (ports(endpoint: url, key: key, signer: signer, embedded: false), nil)
-                case .local(let source):
-                    return (ports(endpoint: url, key: key, signer: HMACSigner(secret: try secrets.read(source)), embedded: false), nil)
-                case .embedded:
-                    throw CommandError.embeddedSignerNeedsEmbeddedEndpoint
-                }
+                return (ports(endpoint: url, key: manifest.auth.key ?? "", signer: try Self.accountSigner(of: manifest, transport: transport),
+                              embedded: false), nil)
             }
-        } catch let failure as CommandError {
-            throw failure
-        } catch let error as SecretError {
-            throw CommandError.secretUnusable(file: manifest.file, reason: error.description)
-        } catch let error as SigningError {
-            throw CommandError.secretUnusable(file: manifest.file, reason: error.description)
         } catch {
-            throw CommandError.embeddedServiceFailed(reason: "\(error)")
+            throw Self.wiringFailure(error, manifest: manifest)
+        }
+    }
+
+    /// The account's Templates as `manifest`'s endpoint, key and signer reach them (`templates pull|diff|push|list`).
+    static func templateAccess(of manifest: Manifest, clock: any PipelineClock) throws -> TemplateAccess {
+        guard case .url(let url) = manifest.endpoint else { throw TemplateSyncError.embeddedEndpoint(manifest: manifest.file) }
+        let transport = CurlTransport()
+        do {
+            let signer = try accountSigner(of: manifest, transport: transport)
+            return TemplateAccess(client: TransloaditClient(transport: transport, endpoint: url), signer: signer, key: manifest.auth.key ?? "",
+                                  expiresIn: manifest.auth.expiresIn, now: { clock.now })
+        } catch {
+            throw wiringFailure(error, manifest: manifest)
+        }
+    }
+
+    /// The signer of a manifest whose endpoint is an account's: the signing backend, or the secret read here.
+    private static func accountSigner(of manifest: Manifest, transport: CurlTransport) throws -> any Signer {
+        let secrets = SecretReader()
+        switch manifest.signer {
+        case let .backend(signerURL, token, timeout, caFile):
+            try NamedFile.signerCA(of: manifest)?.checkReadable()
+            return try BackendSigner(url: signerURL, token: try secrets.read(token), timeout: timeout, transport: transport, caBundlePath: caFile)
+        case .local(let source):
+            return HMACSigner(secret: try SecretReader().read(source))
+        case .embedded:
+            throw CommandError.embeddedSignerNeedsEmbeddedEndpoint
+        }
+    }
+
+    /// The error a wiring failure is reported as: a secret or signer problem names the manifest.
+    private static func wiringFailure(_ error: any Error, manifest: Manifest) -> any Error {
+        switch error {
+        case let failure as CommandError: failure
+        case let error as SecretError: CommandError.secretUnusable(file: manifest.file, reason: error.description)
+        case let error as SigningError: CommandError.secretUnusable(file: manifest.file, reason: error.description)
+        default: CommandError.embeddedServiceFailed(reason: "\(error)")
         }
     }
 
