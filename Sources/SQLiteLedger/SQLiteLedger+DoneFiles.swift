@@ -159,6 +159,32 @@ extension SQLiteLedger {
         }
     }
 
+    @discardableResult
+    package func carryDoneFiles(job: ManifestJob, from earlier: String, to recipe: String) throws -> Int {
+        try write { database in
+            var carried = 0
+            for key in job.keys {
+                let found = try database.firstRow("SELECT id FROM done_sets WHERE job_key = ? AND recipe_fingerprint = ?",
+                                                  [.text(key), .text(earlier)]) { $0.integer(0) }
+                guard let old = found.flatMap({ $0 }) else { continue }
+                try database.execute("""
+                    INSERT INTO done_sets (job_key, recipe_fingerprint, manifest_path, reviewed_at)
+                    SELECT job_key, ?2, manifest_path, reviewed_at FROM done_sets WHERE id = ?1
+                    ON CONFLICT DO NOTHING
+                    """, [.integer(old), .text(recipe)])
+                let new = try database.firstRow("SELECT id FROM done_sets WHERE job_key = ? AND recipe_fingerprint = ?",
+                                                [.text(key), .text(recipe)]) { $0.integer(0) ?? 0 } ?? 0
+                try database.execute("""
+                    UPDATE done_files SET set_id = ?2
+                    WHERE set_id = ?1 AND path NOT IN (SELECT path FROM done_files WHERE set_id = ?2)
+                    """, [.integer(old), .integer(new)])
+                carried += database.changes
+                try database.execute("DELETE FROM done_sets WHERE id = ?1", [.integer(old)])
+            }
+            return carried
+        }
+    }
+
     /// The done files of `set` no run did or skipped since `cutoff`: those whose last confirmation is older, which for a
     /// file not missed is the later of its `confirmed_at` and the set's review (`reviewedAt`); with `forget`, deleted.
     /// Returns how many.

@@ -65,16 +65,16 @@ final class SessionHarness: Sendable {
     }
 
     /// A session of the manifest (`job.yaml`, or another) on the scripted service; `embedded` skips the endpoint's preflight.
-    func session(embedded: Bool = true, manifest file: String = "job.yaml", adopts: Bool = false) throws -> RunSession {
+    func session(embedded: Bool = true, manifest file: String = "job.yaml", adopts: Bool = false, acceptsRecipe: Bool = false) throws -> RunSession {
         RunSession(manifest: try manifest(at: file), stateDirectory: stateDirectory,
                    adapters: ScriptedAdapters(transport: service.transport, clock: clock, embedded: embedded, statements: statements),
-                   adopts: adopts)
+                   adopts: adopts, acceptsRecipe: acceptsRecipe)
     }
 
     /// Runs the manifest (`job.yaml`, or another) to its end.
     func run(force: Bool = false, retryFailed: Bool = false, stop: RunStop = RunStop(), embedded: Bool = true, manifest file: String = "job.yaml",
-             adopts: Bool = false) async throws -> RunOutcome {
-        try await session(embedded: embedded, manifest: file, adopts: adopts).run(force: force, checksums: false, retryFailed: retryFailed,
+             adopts: Bool = false, acceptsRecipe: Bool = false) async throws -> RunOutcome {
+        try await session(embedded: embedded, manifest: file, adopts: adopts, acceptsRecipe: acceptsRecipe).run(force: force, checksums: false, retryFailed: retryFailed,
                                                                                   maxDuration: nil, observer: observer, stop: stop)
     }
 

@@ -46,6 +46,11 @@ package protocol RunLedger: LedgerQueries {
     @discardableResult
     func forgetDoneFiles(_ entries: [Int64]) async throws -> Int
 
+    /// Moves the job's done files under the recipe `earlier` into its set under `recipe` (`--accept-recipe`: the
+    /// operator knows the change makes the same outputs); a path the new set holds keeps its own entry. Returns how many moved.
+    @discardableResult
+    func carryDoneFiles(job: ManifestJob, from earlier: String, to recipe: String) async throws -> Int
+
     // MARK: Shard state machine
 
     /// Writes the intent of a new attempt with its client-chosen Assembly ID, before anything is sent.

@@ -8,6 +8,8 @@ package struct RunForecast: Sendable, Hashable {
     package var checksums: Bool
     /// The usage the run is expected to cost, from past runs.
     package var usage: UsageForecast
+    /// The job's newest run was made under another recipe: what that makes again, or carries over when accepted.
+    package var recipeChange: RecipeChange?
 
     package init(planned: PlanResult, incremental: IncrementalPlan, checksums: Bool, usage: UsageForecast.Basis? = nil) {
         self.planned = planned

@@ -19,13 +19,18 @@ package struct RunSession: Sendable {
     /// `--adopt`: the manifest takes over the job of its name that another manifest ran in the state directory
     /// (it was moved, and its inputs or outputs with it), instead of being refused (``RunSessionError/nameTaken(_:by:manifest:)``).
     package let adopts: Bool
+    /// `--accept-recipe`: the files the job's newest run did under another recipe count as done under the manifest's
+    /// (the operator knows the change makes the same outputs), instead of being made again (``RecipeChange``).
+    package let acceptsRecipe: Bool
 
-    package init(manifest: Manifest, stateDirectory: String, adapters: any RunAdapters, batch: BatchID? = nil, adopts: Bool = false) {
+    package init(manifest: Manifest, stateDirectory: String, adapters: any RunAdapters, batch: BatchID? = nil, adopts: Bool = false,
+                 acceptsRecipe: Bool = false) {
         self.manifest = manifest
         self.stateDirectory = stateDirectory
         self.adapters = adapters
         self.batch = batch
         self.adopts = adopts
+        self.acceptsRecipe = acceptsRecipe
     }
 
     // MARK: - Forecast
@@ -49,6 +54,8 @@ package struct RunSession: Sendable {
         var done: [FileIdentity: CompletedFile]
         var bad: [FileIdentity: FailureReason]
         var usage: UsageForecast.Basis?
+        /// The job's newest recipe when it is not the manifest's, with the files done under it.
+        var recipeChange: (change: RecipeChange, done: [FileIdentity: CompletedFile])?
     }
 
     /// The files earlier runs of the manifest did, and failed for a reason of their own, under its recipe (none with
@@ -57,9 +64,15 @@ package struct RunSession: Sendable {
         let (job, recipe) = (manifest.job, manifest.recipe.fingerprint)
         let usage = try await ledger.usageBasis(job: job, recipeFingerprint: recipe, runs: UsageForecast.recentRuns)
         guard !force else { return EarlierFiles(done: [:], bad: [:], usage: usage) }
-        let done = try await ledger.completedFiles(job: job, recipeFingerprint: recipe)
+        var done = try await ledger.completedFiles(job: job, recipeFingerprint: recipe)
         let bad = retryFailed ? [:] : try await ledger.knownBadFiles(job: job, recipeFingerprint: recipe)
-        return EarlierFiles(done: done, bad: bad, usage: usage)
+        var recipeChange: (change: RecipeChange, done: [FileIdentity: CompletedFile])?
+        if let newest = try await ledger.latestRun(matching: RunFilter(job: job)), newest.recipeFingerprint != recipe {
+            let earlierDone = try await ledger.completedFiles(job: job, recipeFingerprint: newest.recipeFingerprint)
+            recipeChange = (RecipeChange(run: newest.id, earlierRecipe: newest.recipeFingerprint, accepted: acceptsRecipe), earlierDone)
+            if acceptsRecipe { done.merge(earlierDone) { own, _ in own } }
+        }
+        return EarlierFiles(done: done, bad: bad, usage: usage, recipeChange: recipeChange)
     }
 
     /// The newest run of the manifest's name in `ledger` when another manifest ran it as another job, or with other
@@ -76,7 +89,11 @@ package struct RunSession: Sendable {
     private func forecast(_ planned: PlanResult, _ earlier: EarlierFiles, checksums: Bool) -> RunForecast {
         let check = OutputCheck(checksums: checksums ? adapters.digester : nil).within(manifest.output.dir)
         let incremental = IncrementalPlan(planned.plan, done: earlier.done, bad: earlier.bad, check: check, limits: manifest.shards)
-        return RunForecast(planned: planned, incremental: incremental, checksums: checksums, usage: earlier.usage)
+        var forecast = RunForecast(planned: planned, incremental: incremental, checksums: checksums, usage: earlier.usage)
+        if let (change, earlierDone) = earlier.recipeChange {
+            forecast.recipeChange = change.counted(in: incremental, earlierDone: earlierDone, done: earlier.done)
+        }
+        return forecast
     }
 
     // MARK: - Start
@@ -140,6 +157,9 @@ package struct RunSession: Sendable {
             throw RunSessionError.usageOverLimit(forecast.usage, limit: limit)
         }
         if !forecast.incremental.plan.shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
+        if let change = forecast.recipeChange, change.accepted {
+            try await ledger.carryDoneFiles(job: manifest.job, from: change.earlierRecipe, to: manifest.recipe.fingerprint)
+        }
         let runID = RunID.generate(at: ports.clock.now)
         let batch = batch(startedAt: ports.clock.now)
         // The lock names the run before its row exists: a reader never sees the run running with a lock that names none.

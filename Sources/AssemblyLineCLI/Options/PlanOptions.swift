@@ -10,6 +10,7 @@ struct PlanOptions: Sendable {
         OptionSpec(name: "checksum", help: "Skip a file only when its outputs also match their recorded MD5s."),
         OptionSpec(name: "retry-failed", help: "Take the known bad files too (those an earlier run failed for a reason of their own)."),
         OptionSpec(name: "adopt", help: "Take over the job of this name that another manifest ran in the state directory (the manifest moved)."),
+        OptionSpec(name: "accept-recipe", help: "Count the files done under the job's earlier recipe as done under this one (the change makes the same outputs)."),
         FilesFrom.spec,
     ] + PartitionOptions.specs
 
@@ -20,6 +21,8 @@ struct PlanOptions: Sendable {
     var retryFailed: Bool
     /// `--adopt`: this manifest takes over its name's job from another manifest's path (``RunSession/adopts``).
     var adopt: Bool
+    /// `--accept-recipe`: the job's earlier recipe's done files count as done (``RunSession/acceptsRecipe``).
+    var acceptRecipe: Bool
     var parts: PartitionOptions
     /// `--files-from`: read once the manifest's input base is known.
     var filesFrom: String?
@@ -31,6 +34,7 @@ struct PlanOptions: Sendable {
         checksum = values.flag("checksum")
         retryFailed = values.flag("retry-failed")
         adopt = values.flag("adopt")
+        acceptRecipe = values.flag("accept-recipe")
         parts = try PartitionOptions(values)
         filesFrom = values.option("files-from")
     }
@@ -44,7 +48,7 @@ struct PlanOptions: Sendable {
 
     /// The use case of a run of `manifest` in `stateDirectory` with these options, over `adapters`.
     func session(_ manifest: Manifest, in stateDirectory: String, adapters: RunWiring) -> RunSession {
-        RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: adapters, batch: parts.batch, adopts: adopt)
+        RunSession(manifest: manifest, stateDirectory: stateDirectory, adapters: adapters, batch: parts.batch, adopts: adopt, acceptsRecipe: acceptRecipe)
     }
 
     /// What a run of `session` would send and skip with these options.

@@ -102,6 +102,9 @@ final class RunProgress: RunObserver {
                 note("run.known_bad", "left out \(CountText.of(more + 1, "known bad file")) an earlier run failed for a reason of its own, "
                     + "unchanged since (first: \(first.file.relativePath), \(first.reason.code)); --retry-failed sends them")
             }
+            if let change = forecast.recipeChange {
+                note("run.recipe_change", "recipe " + ForecastText.text(of: change))
+            }
             if redone > 0 {
                 note("run.redone", "running \(CountText.of(redone, "file")) again whose outputs are missing or changed since an earlier run")
             }

@@ -16,6 +16,17 @@ struct ForecastText {
         console.out(json ? text.json.serialized + "\n" : text.table)
     }
 
+    /// What a recipe change does to the night, in one line: what it makes again and how to accept it, or what it carries over.
+    static func text(of change: RecipeChange) -> String {
+        let since = "changed since run \(change.run)"
+        guard change.accepted else {
+            return "\(since): \(CountText.of(change.remade, "file")) done under its recipe \(change.remade == 1 ? "is" : "are") made again; "
+                + "--accept-recipe counts them done when the change makes the same outputs"
+        }
+        return "\(since), accepted: \(CountText.of(change.carried, "file")) done under its recipe \(change.carried == 1 ? "counts" : "count") as done"
+            + (change.remade > 0 ? ", \(change.remade) made again (their outputs are missing or changed)" : "")
+    }
+
     /// Why a skipped file is skipped.
     var skipReason: String {
         "an earlier run did it; its outputs are in place (\(forecast.checksums ? "sizes and MD5s" : "sizes") checked)"
@@ -51,6 +62,9 @@ struct ForecastText {
                     lines.append("  \(redone.file.relativePath): \(finding.output.path) \(finding.problem)")
                 }
             }
+        }
+        if let change = forecast.recipeChange {
+            lines.append("recipe: " + Self.text(of: change))
         }
         lines.append("usage: \(Self.usage(forecast.usage))" + (manifest.maxUsage.map { ", limits.max_usage \(ByteCountText.format($0))" } ?? ""))
         let limit = manifest.shards
@@ -93,6 +107,10 @@ struct ForecastText {
                     }),
                 ])
             }),
+            "recipe_change": forecast.recipeChange.map { change in
+                .object(["run": .string(change.run.rawValue), "accepted": .bool(change.accepted),
+                         "remade": .integer(Int64(change.remade)), "carried": .integer(Int64(change.carried))])
+            } ?? .null,
             "usage": .object([
                 "bytes_to_send": .integer(forecast.usage.bytesToSend),
                 "expected_usage_bytes": forecast.usage.expectedUsage.map { .integer($0) } ?? .null,
