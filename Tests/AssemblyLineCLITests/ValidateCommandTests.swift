@@ -78,4 +78,18 @@ import Testing
         #expect(outcome.status == 65)
         #expect(outcome.stderr.contains("m.yaml:4:11: template: the embedded service knows a Template only from its file"), "\(outcome.stderr)")
     }
+
+    @Test func aTemplateFileIsCheckedAndItsDoubtfulStepsWarnedOf() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("m.yaml", "version: 1\nname: t\ninputs: {include: \"*.png\"}\ntemplate: {file: t.json}\n")
+        try directory.write("t.json", #"{"steps": {"thumb": {"robot": "/image/resise", "use": ":original"}}}"#)
+        let doubtful = try await BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        #expect(doubtful.status == 0, "\(doubtful.stderr)")
+        #expect(doubtful.stderr == "warning: t.json: steps.thumb.robot: /image/resise is no Robot this client knows; "
+            + "the service decides (a typo fails every Assembly)\n")
+        try directory.write("t.json", #"{"steps": {"thumb": {"robot": "/image/resize", "use": ":original",}}}"#)
+        let broken = try await BinaryRunner.run(["validate", "m.yaml"], in: directory.url)
+        #expect(broken.status == 65)
+        #expect(broken.stderr.contains("m.yaml:4:18: template.file: t.json:1:67: expected a Template as JSON"), "\(broken.stderr)")
+    }
 }

@@ -103,3 +103,25 @@ import YAMLReader
         #expect(TemplateDifference.between(left, left).isEmpty)
     }
 }
+
+/// `validate`'s warnings about known steps: Robots the client does not know, uploads no step takes, no step with results.
+@Suite struct StepsReviewTests {
+    func warnings(_ json: String) throws -> [String] {
+        StepsReview.warnings(of: try JSONValue(parsing: Array(json.utf8)), at: "t.json")
+    }
+
+    @Test func aSoundRecipeGetsNoWarning() throws {
+        #expect(try warnings(#"{"thumb": {"robot": "/image/resize", "use": ":original"}, "out": {"robot": "/s3/store", "use": ["thumb"]}}"#).isEmpty)
+        #expect(try warnings(#"{"in": {"robot": "/upload/handle"}, "a": {"robot": "/image/resize", "use": {"steps": [{"name": "in"}]}}}"#).isEmpty)
+    }
+
+    @Test func anUnknownRobotUnusedUploadsAndNoResultAreEachNamed() throws {
+        #expect(try warnings(#"{"thumb": {"robot": "/image/resise", "use": ":original"}}"#) == [
+            "t.json: steps.thumb.robot: /image/resise is no Robot this client knows; the service decides (a typo fails every Assembly)",
+        ])
+        #expect(try warnings(#"{"get": {"robot": "/http/import", "url": "https://x"}, "a": {"robot": "/image/resize", "use": "get"}}"#).first?
+            .hasPrefix("t.json: steps: no step uses the uploaded files") == true)
+        let circular = try warnings(#"{"a": {"robot": "/image/resize", "use": [":original", "b"]}, "b": {"robot": "/image/resize", "use": "a"}}"#)
+        #expect(circular == ["t.json: steps: no step has results (result: true, or used by no other step); a night would make nothing"])
+    }
+}

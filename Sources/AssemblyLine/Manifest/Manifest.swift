@@ -147,7 +147,7 @@ extension Recipe {
     }
 
     /// Every string in a `use` value: a name, a list of names, or objects naming steps.
-    private static func names(in use: JSONValue?) -> [String] {
+    static func names(in use: JSONValue?) -> [String] {
         switch use {
         case .string(let name)?: [name]
         case .array(let items)?: items.flatMap { names(in: $0) }

@@ -1,4 +1,5 @@
 import AssemblyLine
+import ConfigFormat
 
 /// `assemblyline validate MANIFEST`: checks a manifest and reports every error in it.
 struct ValidateCommand: CLICommand {
@@ -22,6 +23,14 @@ struct ValidateCommand: CLICommand {
         let console = context.console
         let manifest = try ConfigFileLoader.manifest(manifestPath)
         try Self.checkSecrets(of: manifest)
+        let written: (steps: JSONValue, place: String)? = switch manifest.recipe {
+        case .template(let recipe): recipe.file.map { ($0.document.steps ?? .object([:]), $0.displayPath) }
+        case .steps(let steps): (steps, manifestPath)
+        case .resize: nil
+        }
+        if let written {
+            for warning in StepsReview.warnings(of: written.steps, at: written.place) { console.error("warning: \(warning)\n") }
+        }
         console.line("\(manifestPath): valid manifest '\(manifest.name)' (\(manifest.recipe.kind), endpoint \(manifest.endpoint), signer \(manifest.signer.kind))")
     }
 
