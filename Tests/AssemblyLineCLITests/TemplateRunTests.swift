@@ -44,4 +44,29 @@ import Testing
         #expect(pull.status == 65)
         #expect(pull.stderr.contains("endpoint: the embedded service has no account"), "\(pull.stderr)")
     }
+
+    @Test func troubleReachingTheAccountTakesTheTablesCodes() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("templates/thumbs.json", Self.template)
+        try directory.write("in/a.png", "not read before the endpoint answers")
+        try directory.write("m.yaml", """
+            version: 1
+            name: thumbs
+            endpoint: http://127.0.0.1:9
+            auth: {key: k}
+            signer: {kind: local, secret_env: TEMPLATES_SECRET}
+            inputs: {include: "in/*.png"}
+            template: {id: 0123456789abcdef0123456789abcdef, file: templates/thumbs.json}
+
+            """)
+        let unset = try await BinaryRunner.run(["templates", "diff", "m.yaml"], in: directory.url)
+        #expect(unset.status == 78 && unset.stderr.contains("TEMPLATES_SECRET"), "\(unset.stderr)")
+        let closed = try await BinaryRunner.run(["templates", "diff", "m.yaml"], in: directory.url, environment: ["TEMPLATES_SECRET": "s"])
+        #expect(closed.status == 69, "\(closed.stderr)")
+        #expect(closed.stderr.hasPrefix("Error: TRANSPORT_CONNECT") && !closed.stderr.contains("\"s\""), "\(closed.stderr)")
+        let night = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url, environment: ["TEMPLATES_SECRET": "s"])
+        #expect(night.status == 69, "the preflight finds no endpoint before the drift check: \(night.stderr)")
+        let usage = try await BinaryRunner.run(["templates", "sync", "m.yaml"], in: directory.url)
+        #expect(usage.status == 64 && usage.stderr.contains("expected pull, diff, push or list, found 'sync'"), "\(usage.stderr)")
+    }
 }
