@@ -24,7 +24,7 @@ package final class FlockHolder {
         process.standardInput = input
         try process.run()
         let held = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            DispatchQueue.global().async {
+            Thread {
                 var text = Data()
                 while !String(decoding: text, as: UTF8.self).contains("held") {
                     let more = said.fileHandleForReading.availableData
@@ -32,7 +32,7 @@ package final class FlockHolder {
                     text.append(more)
                 }
                 continuation.resume(returning: true)
-            }
+            }.start()
         }
         guard held else { throw NotHeld(description: "flock \(path) ended without taking the lock") }
     }

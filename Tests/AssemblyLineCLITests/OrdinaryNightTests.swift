@@ -141,7 +141,7 @@ import Glibc
     /// Writes `filler` until its file system is full, as soon as the folder `watched` holds an entry (or after 60 s).
     static func fill(_ filler: String, once watched: String) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            Thread {
                 let deadline = Date(timeIntervalSinceNow: 60)
                 while ((try? FileManager.default.contentsOfDirectory(atPath: watched)) ?? []).isEmpty, Date() < deadline {
                     usleep(10_000)
@@ -152,7 +152,7 @@ import Glibc
                     try? handle.close()
                 }
                 done.resume()
-            }
+            }.start()
         }
     }
 
