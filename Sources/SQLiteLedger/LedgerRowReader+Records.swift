@@ -3,7 +3,8 @@ import AssemblyLine
 extension LedgerRowReader {
     static let runColumns = """
         id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at, finished_at,
-        shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count, job_key, inputs_key, superseded_by
+        shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count, job_key, inputs_key, superseded_by,
+        template_id
         """
 
     static let shardColumns = """
@@ -16,7 +17,7 @@ extension LedgerRowReader {
 
     static let attemptColumns = """
         shard_index, attempt, assembly_id, outcome, started_at, assembly_url, tus_url, created_at, completed_at,
-        error_code, error_message, retryable
+        error_code, error_message, retryable, failed_executing, parent_assembly_id
         """
 
     /// The columns of `results r` (the alias is theirs).
@@ -37,7 +38,8 @@ extension LedgerRowReader {
                   recipeFingerprint: try text(), state: try value(RunState.self), createdAt: try date(),
                   updatedAt: try date(), finishedAt: try optionalDate(), shardCount: try int(),
                   fileCount: try int(), skippedCount: try int(), bytes: try integer(), batch: try batchID(),
-                  partition: try partition(), jobKey: try text(), inputsKey: try text(), supersededBy: try optionalRunID())
+                  partition: try partition(), jobKey: try text(), inputsKey: try text(), supersededBy: try optionalRunID(),
+                  templateID: optionalText())
     }
 
     mutating func shardRecord() throws -> ShardRecord {
@@ -58,7 +60,8 @@ extension LedgerRowReader {
         AttemptRecord(shardIndex: try int(), number: try int(), assemblyID: try assemblyID(),
                       outcome: try value(AttemptOutcome.self), startedAt: try date(),
                       assemblyURL: optionalText(), tusURL: optionalText(), createdAt: try optionalDate(),
-                      completedAt: try optionalDate(), failure: failure())
+                      completedAt: try optionalDate(), failure: failure(), failedExecuting: try integer() == 1,
+                      parentAssemblyID: try optionalAssemblyID())
     }
 
     mutating func resultRecord() throws -> ResultRecord {

@@ -127,6 +127,13 @@ struct LedgerRowReader {
         return id
     }
 
+    mutating func optionalAssemblyID() throws -> AssemblyID? {
+        let name = statement.columnName(column)
+        guard let raw = optionalText() else { return nil }
+        guard let id = AssemblyID(raw) else { throw invalid(name, "holds '\(raw)', expected an Assembly ID") }
+        return id
+    }
+
     /// The three columns `error_code, error_message, retryable`; nil when the code is NULL.
     mutating func failure() -> FailureReason? {
         let code = optionalText()

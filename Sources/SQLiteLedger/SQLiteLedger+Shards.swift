@@ -3,7 +3,8 @@ package import Foundation
 
 extension SQLiteLedger {
     @discardableResult
-    package func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, at time: Date) throws -> AttemptRecord {
+    package func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, replaying parent: AssemblyID?, at time: Date) throws
+        -> AttemptRecord {
         try write { database in
             let row = try shardRow(run, shard, in: database)
             guard row.state == .planned else {
@@ -13,16 +14,18 @@ extension SQLiteLedger {
             try supersedeOpenAttempt(key, in: database)
             let number = row.attempts + 1
             try database.execute("""
-                INSERT INTO attempts (run_id, shard_index, attempt, assembly_id, outcome, started_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """, key + [.integer(Int64(number)), .text(assemblyID.rawValue), .state(AttemptOutcome.open), .text(Self.text(time))])
+                INSERT INTO attempts (run_id, shard_index, attempt, assembly_id, outcome, started_at, parent_assembly_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, key + [.integer(Int64(number)), .text(assemblyID.rawValue), .state(AttemptOutcome.open), .text(Self.text(time)),
+                            .text(parent?.rawValue)])
             try database.execute("UPDATE shards SET attempt_count = ? WHERE run_id = ? AND shard_index = ?",
                                  [.integer(Int64(number))] + key)
             try insertEvent(run, shard: shard, kind: .attemptStarted,
-                            message: "attempt \(number), Assembly \(assemblyID)", at: time, in: database)
+                            message: "attempt \(number), Assembly \(assemblyID)" + (parent.map { ", replaying \($0)" } ?? ""),
+                            at: time, in: database)
             return AttemptRecord(shardIndex: shard, number: number, assemblyID: assemblyID, outcome: .open,
                                  startedAt: time, assemblyURL: nil, tusURL: nil, createdAt: nil, completedAt: nil,
-                                 failure: nil)
+                                 failure: nil, parentAssemblyID: parent)
         }
     }
 
@@ -45,12 +48,13 @@ extension SQLiteLedger {
                 let column = target == .signed ? "signed_at" : "uploaded_at"
                 try database.execute("UPDATE attempts SET \(column) = ? WHERE run_id = ? AND shard_index = ? AND attempt = ?",
                                      [.text(now)] + key + [.integer(Int64(attempt))])
-            case let .created(assemblyURL, tusURL, bytesSent):
+            case let .created(assemblyURL, tusURL, bytesSent, replayID):
                 let attempt = try openAttempt(run, shard, for: target, in: database)
                 try database.execute("""
-                    UPDATE attempts SET assembly_url = ?, tus_url = ?, created_at = ?, bytes_sent = ?
+                    UPDATE attempts SET assembly_url = ?, tus_url = ?, created_at = ?, bytes_sent = ?, assembly_id = coalesce(?, assembly_id)
                     WHERE run_id = ? AND shard_index = ? AND attempt = ?
-                    """, [.text(assemblyURL), .text(tusURL), .text(now), .integer(bytesSent)] + key + [.integer(Int64(attempt))])
+                    """, [.text(assemblyURL), .text(tusURL), .text(now), .integer(bytesSent), .text(replayID?.rawValue)]
+                        + key + [.integer(Int64(attempt))])
             case let .completed(results, usage):
                 let attempt = try openAttempt(run, shard, for: target, in: database)
                 try insertResults(results, run: run, shard: shard, attempt: attempt, in: database)
@@ -68,13 +72,14 @@ extension SQLiteLedger {
                 try endPendingFiles(run, shard, done: done, noResult: noResult, refusing: current, in: database)
                 try recordDoneFiles(ofShard: key, in: database)
                 try forgetBadFiles(doneInShard: key, in: database)
-            case let .failed(reason):
+            case let .failed(reason, executing):
                 failure = reason
                 let error = Self.values(reason)
                 try database.execute("""
-                    UPDATE attempts SET outcome = ?, error_code = ?, error_message = ?, retryable = ?, failed_at = ?
+                    UPDATE attempts SET outcome = ?, error_code = ?, error_message = ?, retryable = ?, failed_at = ?, failed_executing = ?
                     WHERE run_id = ? AND shard_index = ? AND outcome = ?
-                    """, [.state(AttemptOutcome.failed)] + error + [.text(now)] + key + [.state(AttemptOutcome.open)])
+                    """, [.state(AttemptOutcome.failed)] + error + [.text(now), .integer(executing ? 1 : 0)] + key
+                        + [.state(AttemptOutcome.open)])
                 try database.execute("""
                     UPDATE files SET state = ?, error_code = ?, error_message = ?, retryable = ?
                     WHERE run_id = ? AND shard_index = ? AND state = ?

@@ -23,7 +23,40 @@ import Testing
         harness.service.breakAssemblies(nil)
         let mended = try await harness.resume(broken.runID)
         #expect(mended.state == .finished && mended.summary.filesByState[.done] == 20)
-        #expect(harness.service.created.count == made + 10, "a new Assembly for each failed shard, and one for each shard left")
+        #expect(harness.service.replayedParents.count == made, "each failed shard replays its Assembly (a Template's): \(made)")
+        #expect(harness.service.created.count == 10, "a creation for each shard left, none again for a failed one")
+        #expect(harness.service.uploaded.sorted() == Self.files.keys.sorted(), "every file uploaded once, none twice")
+        let statistics = try await harness.ledger { try await $0.statistics(of: broken.runID) }
+        #expect(statistics.bytesSent == Self.files.values.reduce(0) { $0 + Int64($1.utf8.count) }, "a replay sends no bytes")
+    }
+
+    @Test func aResumeOfAStepsRecipeMakesTheFailedShardsAgainWithTheirFiles() async throws {
+        let harness = try SessionHarness(files: Self.files)
+        try harness.writeManifest(recipe: #"steps: {copy: {robot: "/file/filter", use: ":original"}}"#)
+        harness.service.breakAssemblies("INVALID_STEP_PARAMETER")
+        let broken = try await harness.run()
+        let made = harness.service.created.count
+
+        harness.service.breakAssemblies(nil)
+        let mended = try await harness.resume(broken.runID)
+
+        #expect(mended.state == .finished && harness.service.replayedParents.isEmpty, "no replay but of a Template")
+        #expect(harness.service.created.count == made + 10)
+    }
+
+    @Test func aRefusedReplayFallsBackToACreationWithTheFiles() async throws {
+        let harness = try SessionHarness(files: Self.files, extra: "limits: {failure_breaker: 0}")
+        harness.service.breakAssemblies("INVALID_STEP_PARAMETER")
+        let broken = try await harness.run()
+        #expect(harness.service.created.count == 10)
+
+        harness.service.breakAssemblies(nil)
+        harness.service.refuseReplays()
+        let mended = try await harness.resume(broken.runID)
+
+        #expect(mended.state == .finished && mended.summary.filesByState[.done] == 20)
+        #expect(harness.service.created.count == 20, "each shard refused its replay and uploaded its files again")
+        #expect(harness.service.replayedParents.isEmpty)
     }
 
     @Test func filesThatFailAloneOrRetryableFailuresNeverTripTheBreaker() async throws {

@@ -12,6 +12,8 @@ import TestSupport
 /// request), with a `copy` result per upload that names its field and is served from the input
 /// file itself; an input whose name is in ``fail(_:)`` makes its Assembly fail naming it at the first
 /// status request, as an execution error does. Rate limits can be asked for, and every creation and cancel is counted.
+/// A replay (`POST /assemblies/<id>/replay`) of an Assembly that ended makes a new Assembly of the parent's uploads, as
+/// the recipe is now (broken or mended); one of a parent the service does not know is `ASSEMBLY_NOT_FOUND`.
 final class ScriptedService: Sendable {
     let transport = ScriptedTransport()
 
@@ -31,6 +33,14 @@ final class ScriptedService: Sendable {
         var expired: Set<String> = []
         /// Every Assembly fails with this code, naming no file (a Robot parameter the service refuses).
         var broken: String?
+        /// The files each Assembly holds: those its creating request uploaded, or its parent's for a replay.
+        var uploads: [String: [(field: String, path: String)]] = [:]
+        /// The files uploaded, in order, by every creating request.
+        var uploaded: [String] = []
+        /// The replays made: each parent and the new Assembly.
+        var replays: [(parent: String, id: String)] = []
+        /// Replays are refused `ASSEMBLY_CANNOT_BE_REPLAYED`, as outside the window.
+        var refusesReplays = false
     }
 
     private let state = Mutex(State())
@@ -96,6 +106,15 @@ final class ScriptedService: Sendable {
     /// The Assembly IDs created, in order.
     var created: [String] { state.withLock { $0.created } }
 
+    /// The names of the files every creating request uploaded, in order: a file sent twice is named twice.
+    var uploaded: [String] { state.withLock { $0.uploaded } }
+
+    /// The Assemblies replayed, in order.
+    var replayedParents: [String] { state.withLock { $0.replays.map(\.parent) } }
+
+    /// Refuses every replay from now on (`ASSEMBLY_CANNOT_BE_REPLAYED`, 400), as the service does outside the window.
+    func refuseReplays() { state.withLock { $0.refusesReplays = true } }
+
     /// The Assembly IDs cancelled, in order.
     var canceled: [String] { state.withLock { $0.canceled } }
 
@@ -104,6 +123,7 @@ final class ScriptedService: Sendable {
     }
 
     private func create(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
+        guard !request.url.hasSuffix("/replay") else { return replay(request) }
         let id = Self.id(of: request)
         let uploads = Self.uploads(in: request)
         return state.withLock { state in
@@ -112,12 +132,34 @@ final class ScriptedService: Sendable {
                 return .json(413, #"{"error":"RATE_LIMIT_REACHED","message":"Request limit reached","info":{"retryIn":7}}"#)
             }
             state.created.append(id)
+            state.uploads[id] = uploads
+            state.uploaded += uploads.map { PathText.lastComponent(of: $0.path) }
             let completed = state.broken.map { Self.broken(id, code: $0) }
                 ?? Self.status(id, uploads: uploads, failing: state.failing, bundles: state.bundles)
             state.statuses[id] = completed
             // An execution error comes with a status request, as at Transloadit: the creation answers once the uploads are in.
             guard state.executesFirst || completed.contains(#""error""#) else { return .json(200, completed) }
             return .json(200, #"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"\#(id)","assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)"}"#)
+        }
+    }
+
+    /// A replay of the Assembly the URL names: a new one of its uploads, executing, as the recipe is now.
+    private func replay(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
+        let parent = String(request.url.split(separator: "/").dropLast().last ?? "")
+        return state.withLock { state in
+            guard let uploads = state.uploads[parent] else {
+                return .json(404, #"{"error":"ASSEMBLY_NOT_FOUND","message":"no such Assembly"}"#)
+            }
+            guard !state.refusesReplays else {
+                return .json(400, #"{"error":"ASSEMBLY_CANNOT_BE_REPLAYED","message":"its uploads are gone","assembly_id":"\#(parent)"}"#)
+            }
+            let id = AssemblyID.generate().rawValue
+            state.replays.append((parent, id))
+            state.uploads[id] = uploads
+            state.statuses[id] = state.broken.map { Self.broken(id, code: $0) }
+                ?? Self.status(id, uploads: uploads, failing: state.failing, bundles: state.bundles)
+            return .json(200, #"{"ok":"ASSEMBLY_REPLAYING","assembly_id":"\#(id)","parent_id":"\#(parent)","#
+                + #""assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)","bytes_received":0}"#)
         }
     }
 

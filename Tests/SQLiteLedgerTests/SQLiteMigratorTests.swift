@@ -18,7 +18,8 @@ private struct Boom: Error, Equatable {}
                            "v4-no-result-files-and-recorded-results", "v5-canceled-runs", "v6-done-files",
                            "v7-result-sources", "v8-known-bad-files",
                            "v9-files-by-shard-in-order", "v10-done-sets-and-reviews", "v11-batches-and-partitions",
-                           "v12-attempt-phases-and-usage", "v13-jobs-and-takeovers", "v14-one-done-version-a-path"]
+                           "v12-attempt-phases-and-usage", "v13-jobs-and-takeovers", "v14-one-done-version-a-path",
+                           "v15-replays-and-template-runs"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()

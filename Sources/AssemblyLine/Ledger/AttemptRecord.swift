@@ -19,10 +19,15 @@ package struct AttemptRecord: Sendable, Hashable {
     package var completedAt: Date?
     /// Why the attempt failed, when it did.
     package var failure: FailureReason?
+    /// True when the attempt's Assembly itself failed after its uploads were stored: its status carried an error
+    /// (a step failed while executing, `ASSEMBLY_CRASHED`), not a transport error or a refused creation.
+    package var failedExecuting: Bool
+    /// The Assembly this attempt replays (`POST /assemblies/<parent>/replay`), for a replay; nil for a creation.
+    package var parentAssemblyID: AssemblyID?
 
     package init(shardIndex: Int, number: Int, assemblyID: AssemblyID, outcome: AttemptOutcome, startedAt: Date,
                 assemblyURL: String?, tusURL: String?, createdAt: Date?, completedAt: Date?,
-                failure: FailureReason?) {
+                failure: FailureReason?, failedExecuting: Bool = false, parentAssemblyID: AssemblyID? = nil) {
         self.shardIndex = shardIndex
         self.number = number
         self.assemblyID = assemblyID
@@ -33,6 +38,8 @@ package struct AttemptRecord: Sendable, Hashable {
         self.createdAt = createdAt
         self.completedAt = completedAt
         self.failure = failure
+        self.failedExecuting = failedExecuting
+        self.parentAssemblyID = parentAssemblyID
     }
 }
 
@@ -48,5 +55,12 @@ extension AttemptRecord {
         case .failed where createdAt != nil && failure?.isRetryable == true: .executing
         case .open, .failed, .superseded: nil
         }
+    }
+
+    /// The attempt's Assembly as a replay would name it: when the attempt failed while its Assembly executed, after its
+    /// uploads were stored; nil otherwise (``ReplayRule`` decides whether it is replayed).
+    package var failedAssembly: FailedAssembly? {
+        guard outcome == .failed, failedExecuting, let createdAt else { return nil }
+        return FailedAssembly(id: assemblyID, createdAt: createdAt)
     }
 }

@@ -3,6 +3,8 @@ package enum LedgerEventKind: String, Sendable, Hashable, CaseIterable {
     case runCreated = "run.created"
     /// The run moved from one state to another.
     case runState = "run.state"
+    /// A resumed run follows an edit of its Template's file: its recipe fingerprint is the new one (version 15).
+    case runRecipe = "run.recipe"
     /// A shard moved from one state to another.
     case shardState = "shard.state"
     /// A shard's attempt wrote its intent.

@@ -27,6 +27,8 @@ package enum LedgerNote: Sendable, Hashable {
             "\(code): waiting \(ConfigUnits.formatDuration(wait))"
         case let .retrying(.askingAPIHost(unreachable, asking)):
             "\(unreachable) does not answer; asking \(asking)"
+        case let .retrying(.replayRefused(parent, reason)):
+            "Assembly \(parent) cannot be replayed (\(reason)); creating a new Assembly with the files"
         case let .retrying(detail):
             "\(detail)"
         case let .attemptCancelled(id, .success(state)):

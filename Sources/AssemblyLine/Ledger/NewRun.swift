@@ -14,6 +14,8 @@ package struct NewRun: Sendable, Hashable {
     /// A digest of what is done to each file (Template or steps, fields), computed by the caller;
     /// a file counts as done in a later run only under the same fingerprint.
     package var recipeFingerprint: String
+    /// The account Template the recipe names (`template.id`), when it names one: a resume may follow an edit of its file.
+    package var templateID: String?
     package var plan: Plan
     /// How many files were left out because an earlier run already did them: counted, in no table of the run.
     package var skippedCount: Int
@@ -30,13 +32,15 @@ package struct NewRun: Sendable, Hashable {
 
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
                 plan: Plan, skippedCount: Int = 0, review: DoneIndexReview? = nil, knownBad: [KnownBadFile] = [], createdAt: Date,
-                batch: BatchID? = nil, partition: Partition = .whole, job: ManifestJob? = nil, inputsKey: String = "") {
+                batch: BatchID? = nil, partition: Partition = .whole, job: ManifestJob? = nil, inputsKey: String = "",
+                templateID: String? = nil) {
         self.id = id
         self.manifestPath = manifestPath
         self.job = job ?? ManifestJob(legacyPath: manifestPath)
         self.inputsKey = inputsKey
         self.manifestName = manifestName
         self.recipeFingerprint = recipeFingerprint
+        self.templateID = templateID
         self.plan = plan
         self.skippedCount = skippedCount
         self.review = review

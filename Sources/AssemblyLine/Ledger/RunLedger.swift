@@ -33,6 +33,10 @@ package protocol RunLedger: LedgerQueries {
     @discardableResult
     func recordInterrupted(_ runs: [RunID], at time: Date) async throws -> [RunID]
 
+    /// Writes the run's recipe fingerprint anew: a resume goes on under its Template's edited content, so that the files it
+    /// makes enter the done index under the recipe that made them. The job's done set of that recipe is entered too.
+    func updateRecipe(_ id: RunID, fingerprint: String, at time: Date) async throws
+
     /// Ends an interrupted run for good: `successor` took it over (followed its Assemblies and sent the rest).
     func supersede(_ id: RunID, by successor: RunID, at time: Date) async throws
 
@@ -53,11 +57,14 @@ package protocol RunLedger: LedgerQueries {
 
     // MARK: Shard state machine
 
-    /// Writes the intent of a new attempt with its client-chosen Assembly ID, before anything is sent.
+    /// Writes the intent of a new attempt with its client-chosen Assembly ID, before anything is sent; `parent` is the
+    /// failed Assembly the attempt replays, nil for a creation (a replay's ID is the service's: the ``ShardTransition/created(assemblyURL:tusURL:bytesSent:replayID:)``
+    /// that records its answer writes it in place of `assemblyID`).
     ///
     /// The shard must be `planned`; an attempt still open is marked superseded.
     @discardableResult
-    func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, at time: Date) async throws -> AttemptRecord
+    func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, replaying parent: AssemblyID?, at time: Date) async throws
+        -> AttemptRecord
 
     /// Moves a shard along its state machine and writes the transition's facts with it
     /// (see `ShardTransition`); an illegal move throws `LedgerError.illegalShardTransition`, and so does
@@ -99,4 +106,12 @@ package protocol RunLedger: LedgerQueries {
 
     /// Adds a line to the run's history (a retry, a cancelled Assembly, an ended stream).
     func recordEvent(_ run: RunID, shard: Int?, _ note: LedgerNote, at time: Date) async throws
+}
+
+extension RunLedger {
+    /// Writes the intent of a new attempt that creates its Assembly (no replay).
+    @discardableResult
+    package func recordAttempt(_ run: RunID, shard: Int, assemblyID: AssemblyID, at time: Date) async throws -> AttemptRecord {
+        try await recordAttempt(run, shard: shard, assemblyID: assemblyID, replaying: nil, at: time)
+    }
 }

@@ -28,11 +28,13 @@ package struct RunRecord: Sendable, Hashable {
     package var inputsKey: String
     /// The run that took this one over, when it is `superseded`.
     package var supersededBy: RunID?
+    /// The account Template the run's recipe names, when it names one (recorded since ledger version 15).
+    package var templateID: String?
 
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
                 state: RunState, createdAt: Date, updatedAt: Date, finishedAt: Date?,
                 shardCount: Int, fileCount: Int, skippedCount: Int, bytes: Int64, batch: BatchID? = nil, partition: Partition = .whole,
-                jobKey: String? = nil, inputsKey: String = "", supersededBy: RunID? = nil) {
+                jobKey: String? = nil, inputsKey: String = "", supersededBy: RunID? = nil, templateID: String? = nil) {
         self.id = id
         self.manifestPath = manifestPath
         self.manifestName = manifestName
@@ -50,5 +52,6 @@ package struct RunRecord: Sendable, Hashable {
         self.jobKey = jobKey ?? ManifestJob.legacyKey(of: manifestPath)
         self.inputsKey = inputsKey
         self.supersededBy = supersededBy
+        self.templateID = templateID
     }
 }

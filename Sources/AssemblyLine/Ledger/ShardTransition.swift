@@ -3,7 +3,9 @@ package enum ShardTransition: Sendable, Hashable {
     /// The current attempt's params are signed; its Assembly ID is about to be sent.
     case signed
     /// The service accepted the current attempt's Assembly, with `bytesSent` bytes of files in the creating request.
-    case created(assemblyURL: String, tusURL: String?, bytesSent: Int64 = 0)
+    /// `replayID` is the ID the service gave a replay (a replay's ID is the service's, not ours): it takes the place of
+    /// the one the intent held.
+    case created(assemblyURL: String, tusURL: String?, bytesSent: Int64 = 0, replayID: AssemblyID? = nil)
     /// Every file of the shard has reached the service.
     case uploaded
     /// The service reports the Assembly as executing.
@@ -15,8 +17,9 @@ package enum ShardTransition: Sendable, Hashable {
     /// in place or in the customer's storage, `noResult` those the Assembly made none for. Every pending file is
     /// in one of the two.
     case downloaded(done: [Int], noResult: [Int])
-    /// The shard stops with `reason`; its pending files fail with it, and so does an open attempt.
-    case failed(FailureReason)
+    /// The shard stops with `reason`; its pending files fail with it, and so does an open attempt. `executing`: the
+    /// attempt's Assembly itself failed after its uploads were stored (``AttemptRecord/failedExecuting``).
+    case failed(FailureReason, executing: Bool = false)
     /// The shard goes back to `planned` for a new attempt. Restarting a failed shard makes its failed
     /// files pending again; restarting one that is still running keeps the files that failed alone.
     case restarted

@@ -16,6 +16,16 @@ package final class CreationGate: Sendable {
     /// Why creations stopped; nil while they go on.
     package var stop: CreationStop? { reason.withLock { $0 } }
 
+    /// Whether a shard may still replay a failed Assembly: while creations go on, and in a takeover, which follows the
+    /// Assemblies a killed run made (a replay uploads nothing and follows one of them); not once the breaker tripped or a
+    /// local fault closed the gate, since a replay would meet the same end.
+    package var allowsReplays: Bool {
+        switch stop {
+        case nil, .followingOnly?: true
+        case .breaker?, .localFault?: false
+        }
+    }
+
     /// Closes the gate; the first reason is the one kept.
     package func close(_ stop: CreationStop) {
         reason.withLock { $0 = $0 ?? stop }

@@ -33,6 +33,11 @@ package struct ShardEvent: Sendable, Hashable {
         case retry(FailureReason, number: Int, of: Int, wait: Duration)
         /// The service said slow down: creations wait `wait`.
         case rateLimited(FailureCode, wait: Duration)
+        /// A new attempt replays the failed Assembly `parent` on the uploads the service stored (nothing is uploaded again).
+        case replaying(parent: AssemblyID)
+        /// The service refused to replay `parent` (`ASSEMBLY_CANNOT_BE_REPLAYED`, gone, a 4xx): the shard creates a new
+        /// Assembly with its files instead.
+        case replayRefused(parent: AssemblyID, FailureReason)
         /// The Assembly's machine does not answer for it: the API host is asked.
         case askingAPIHost(unreachable: String, asking: String)
         /// The shard stopped.

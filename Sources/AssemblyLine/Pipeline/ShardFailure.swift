@@ -14,6 +14,9 @@ package struct ShardFailure: Error, Sendable, Hashable {
     package var hostUnreachable = false
     /// True when the service said slow down: a status request waits and asks again without using up a try.
     package var isRateLimit = false
+    /// The Assembly, when it is the Assembly itself that failed after its uploads were stored (its status carried the
+    /// error): a new try may replay it (``ReplayRule``).
+    package var failedAssembly: FailedAssembly?
 
     package init(_ reason: FailureReason, needsNewAssembly: Bool = false, retryIn: Duration? = nil) {
         self.reason = reason

@@ -19,12 +19,15 @@ extension ShardRunner {
             let id = AssemblyID.generate()
             _ = try await ledger.recordAttempt(run, shard: index, assemblyID: id, at: context.clock.now)
             return .attemptRecorded(id)
+        case let .recordReplay(parent):
+            guard context.creations.allowsReplays else { return .creationsStopped }
+            let id = AssemblyID.generate()
+            _ = try await ledger.recordAttempt(run, shard: index, assemblyID: id, replaying: parent, at: context.clock.now)
+            return .attemptRecorded(id)
         case .sign:
-            do {
-                return .signed(try await context.signer.signed(context.params.serialized(now: context.clock.now)))
-            } catch {
-                throw ShardFailure(error)
-            }
+            return .signed(try await signed(context.params.serialized(now: context.clock.now)))
+        case .signReplay:
+            return .signed(try await signed(context.params.replaySerialized(now: context.clock.now)))
         case let .lookUp(url):
             return .lookedUp(try await status(at: url))
         case let .checkUnchanged(files):
@@ -33,6 +36,9 @@ extension ShardRunner {
         case let .create(id, signed, files):
             guard context.creations.stop == nil else { return .creationsStopped }
             return try await create(id, signed, files: files)
+        case let .replay(parent, signed, files):
+            guard context.creations.allowsReplays else { return .creationsStopped }
+            return try await replay(parent, signed, files: files)
         case let .paceStatus(url):
             try await context.governor.awaitStatus(of: url)
             return .paced
@@ -48,6 +54,29 @@ extension ShardRunner {
         case let .awaitChange(longest):
             guard let watch = watches.current else { preconditionFailure("the machine awaits a change only while it follows a stream") }
             return .changeAwaited(try await watch.wait(atMost: longest, clock: context.clock))
+        }
+    }
+
+    /// The signer's signature of `params`; a refusal or an unreachable signer is the step's failure.
+    private func signed(_ params: String) async throws -> SignedParams {
+        do {
+            return try await context.signer.signed(params)
+        } catch {
+            throw ShardFailure(error)
+        }
+    }
+
+    /// Replays the failed Assembly `parent` on the uploads the service stored, once the run's pace allows and unless the run
+    /// stopped replays meanwhile; nothing is uploaded. The files it stands for are checked first, as a creation's are: one
+    /// that changed since fails alone, and the shard goes on without it in a new Assembly.
+    private func replay(_ parent: AssemblyID, _ signed: SignedParams, files: [FileRecord]) async throws -> ShardStateMachine.Event {
+        try Self.checkUnchanged(files)
+        try await context.governor.awaitCreation()
+        guard context.creations.allowsReplays else { return .creationsStopped }
+        do throws(TransloaditError) {
+            return .createAnswered(.success(try await context.client.replay(parent, signed: signed)))
+        } catch {
+            return .createAnswered(.failure(error))
         }
     }
 

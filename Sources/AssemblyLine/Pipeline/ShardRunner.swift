@@ -52,7 +52,7 @@ package struct ShardRunner: Sendable {
             resultLifetime: context.resultLifetime,
             mapper: ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output,
                                  urls: ResultURLRule(endpoint: context.client.endpoint)),
-            maxResultsPerFile: context.resultLimits.maxResultsPerFile)
+            maxResultsPerFile: context.resultLimits.maxResultsPerFile, replay: ReplayRule(context.params.instructions))
     }
 
     // MARK: - Commands

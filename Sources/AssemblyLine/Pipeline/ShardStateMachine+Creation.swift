@@ -1,5 +1,6 @@
 extension ShardStateMachine {
-    /// Creates the attempt's Assembly with the pending files, unless the layout gives one of them an output
+    /// Creates the attempt's Assembly with the pending files (or, for a replay, replays its parent on the uploads the service
+    /// stored for them), unless the layout gives one of them an output
     /// that no file can have: that file fails alone instead, and the shard starts over without it.
     ///
     /// The creating request checks each file it sends in turn, and one that changed since the plan fails
@@ -16,6 +17,9 @@ extension ShardStateMachine {
             return Decision(.request(.checkUnchanged(Array(files[...position]))))
         }
         state = .creating(facts, attempt, signed)
+        if let parent = facts.replaying {
+            return Decision(.request(.replay(parent, signed, files: files)))
+        }
         return Decision(.request(.create(attempt.assemblyID, signed, files: files)))
     }
 }

@@ -74,8 +74,13 @@ extension ShardStateMachine {
         case loadTusUploads
         /// Write a new attempt's intent with a fresh Assembly ID: ``Event/attemptRecorded(_:)``.
         case recordAttempt
+        /// Write the intent of a new attempt that replays `of`, unless creations stopped for a reason that stops replays too:
+        /// ``Event/attemptRecorded(_:)`` or ``Event/creationsStopped``.
+        case recordReplay(of: AssemblyID)
         /// Sign fresh params: ``Event/signed(_:)`` or ``Event/failed(_:)``.
         case sign
+        /// Sign fresh params of a replay (`reparse_template` 1, the fields, no instructions): ``Event/signed(_:)`` or ``Event/failed(_:)``.
+        case signReplay
         /// Ask for an Assembly's status: ``Event/lookedUp(_:)`` or ``Event/failed(_:)``.
         case lookUp(url: String)
         /// Check that these files are as planned, in order (size and modification time, readable, not empty):
@@ -84,6 +89,9 @@ extension ShardStateMachine {
         /// Create the attempt's Assembly with these files (in the creating request, or announced for tus):
         /// ``Event/createAnswered(_:)`` or ``Event/failed(_:)``.
         case create(AssemblyID, SignedParams, files: [FileRecord])
+        /// Replay the failed Assembly `parent`, once the files the replay stands for are found unchanged:
+        /// ``Event/createAnswered(_:)`` or ``Event/failed(_:)``.
+        case replay(AssemblyID, SignedParams, files: [FileRecord])
         /// Wait until the run's pace allows one more status request of the Assembly at `url`: ``Event/paced``.
         case paceStatus(url: String)
         /// Ask for the status, with an answer within `within`: ``Event/statusAnswered(_:)`` or ``Event/failed(_:)``.

@@ -11,6 +11,7 @@ extension ShardStateMachine {
                                      retryable: true, needsNewAssembly: true), facts)
         }
         facts.running = attempt.assemblyID
+        facts.runningSince = attempt.createdAt
         let deadline = (attempt.createdAt ?? attempt.startedAt).addingTimeInterval(settings.poll.timeout.timeInterval)
         let poll = Poll(url: url, fallback: assemblyURL(of: attempt), deadline: deadline, interval: settings.poll.interval)
         guard statusIsFresh else {

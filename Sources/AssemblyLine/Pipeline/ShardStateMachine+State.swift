@@ -64,6 +64,10 @@ extension ShardStateMachine {
         var triesUsed = 0
         /// The current attempt's Assembly while it may still run: cancelled when the shard gives up on it.
         var running: AssemblyID?
+        /// When the service accepted the running Assembly, when known.
+        var runningSince: Date?
+        /// The failed Assembly the current attempt replays; nil when it creates one (``ReplayRule``).
+        var replaying: AssemblyID?
         /// The shard's files as the ledger last gave them, with the failures the machine wrote since.
         var files: [FileRecord] = []
         /// The change stream followed, if any, and whether it is still open.

@@ -22,6 +22,8 @@ package import Foundation
 ///   request waits and asks again); retryable failures wait (capped exponential backoff with jitter, or
 ///   the service's hint) and try the step again, in a new Assembly when the old one is gone.
 /// - A failure about one input fails that file alone and starts the shard over without it.
+/// - A new try of a shard whose Assembly failed while it executed replays that Assembly where ``ReplayRule`` allows it
+///   (nothing is uploaded again); a replay the service refuses falls back to a creation with the files.
 /// - While an Assembly runs, the change stream its status names is followed, and results it lists
 ///   are downloaded early; results map to inputs and output paths here (``ResultMapper``).
 package struct ShardStateMachine: Sendable {
@@ -39,9 +41,11 @@ package struct ShardStateMachine: Sendable {
         package var mapper: ResultMapper
         /// The most results an Assembly may give for each file it was sent (`limits.max_results_per_file`).
         package var maxResultsPerFile: Int
+        /// When a new try replays the failed Assembly instead of creating one.
+        package var replay: ReplayRule
 
         package init(endpoint: String, tus: Bool, retry: RetryPolicy, poll: PollSettings, resultLifetime: Duration, mapper: ResultMapper,
-                     maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile) {
+                     maxResultsPerFile: Int = ManifestDefaults.maxResultsPerFile, replay: ReplayRule = ReplayRule(templateBacked: false)) {
             self.endpoint = endpoint
             self.tus = tus
             self.retry = retry
@@ -49,6 +53,7 @@ package struct ShardStateMachine: Sendable {
             self.resultLifetime = resultLifetime
             self.mapper = mapper
             self.maxResultsPerFile = maxResultsPerFile
+            self.replay = replay
         }
     }
 
@@ -109,14 +114,15 @@ package struct ShardStateMachine: Sendable {
         case let (_, .failed(failure)):
             return fail(failure, facts)
         case let (.reopening, .lastAttempt(last)):
-            return reopen(last, facts)
+            return reopen(last, facts, now: now)
         // Creations stopped: the shard stays where the ledger has it (planned, or signed with its attempt's intent), for a resume.
         case (.recordingAttempt, .creationsStopped), (.creating, .creationsStopped):
             state = .finished(facts.recorded)
             return Decision(.finish(facts.recorded))
         case let (.recordingAttempt, .attemptRecorded(id)):
             state = .signing(facts, for: nil)
-            return Decision([.report(.started, .intent(id)), .checkpoint(.afterIntent)], .request(.sign))
+            let started: [Command] = [.report(.started, .intent(id))] + (facts.replaying.map { [.report(.started, .replaying(parent: $0))] } ?? [])
+            return Decision(started + [.checkpoint(.afterIntent)], .request(sign(facts)))
         case let (.signing(_, nil), .signed(params)):
             facts.recorded = .signed
             return enter(.signed, facts, signed: params).after([.transition(.signed, .signed, .none), .checkpoint(.afterSigned)])
@@ -125,7 +131,13 @@ package struct ShardStateMachine: Sendable {
         case let (.loadingForCreation(_, signed), .attempt(attempt, files)):
             facts.files = files
             guard let attempt else { return fail(Self.noAttempt, facts) }
+            facts.replaying = attempt.parentAssemblyID
             guard let signed else {
+                // A replay's ID is the service's: the intent's was never sent, so there is nothing to look up.
+                guard facts.replaying == nil else {
+                    state = .signing(facts, for: attempt)
+                    return Decision(.request(.signReplay))
+                }
                 state = .checkingExisting(facts, attempt)
                 return Decision(.request(.lookUp(url: assemblyURL(of: attempt))))
             }
@@ -135,7 +147,7 @@ package struct ShardStateMachine: Sendable {
         case let (.checkingExisting(_, attempt), .lookedUp(existing)):
             if let existing { return created(existing, attempt: attempt, facts, now: now) }
             state = .signing(facts, for: attempt)
-            return Decision(.request(.sign))
+            return Decision(.request(sign(facts)))
         case let (.creating(_, attempt, _), .createAnswered(answer)):
             return answered(answer, attempt: attempt, facts, now: now)
         case let (.confirmingTaken(_, attempt, error), .lookedUp(existing)):
@@ -152,6 +164,7 @@ package struct ShardStateMachine: Sendable {
                                          retryable: true, needsNewAssembly: true), facts)
             }
             facts.running = attempt.assemblyID
+            facts.runningSince = attempt.createdAt
             state = .checkingTus(facts, attempt, url: url, tusURL: tusURL)
             return Decision(.request(.lookUp(url: url)))
         case let (.checkingTus(_, attempt, url, tusURL), .lookedUp(status)):
@@ -188,6 +201,7 @@ package struct ShardStateMachine: Sendable {
             if failure.needsNewAssembly && facts.recorded != .planned {
                 commands = abandon(&facts) + [.transition(.restarted, .restarted, .none)]
                 facts.recorded = .planned
+                facts.replaying = settings.replay.parent(replaying: failure.failedAssembly, now: now)
             }
             return enter(facts.recorded, facts).after(commands)
         default:
@@ -207,7 +221,7 @@ package struct ShardStateMachine: Sendable {
             return Decision(.finish(recorded))
         case .planned:
             state = .recordingAttempt(facts)
-            return Decision(.request(.recordAttempt))
+            return Decision(.request(facts.replaying.map { .recordReplay(of: $0) } ?? .recordAttempt))
         case .signed:
             state = .loadingForCreation(facts, signed: signed)
         case .created where settings.tus:
@@ -221,9 +235,12 @@ package struct ShardStateMachine: Sendable {
         return Decision(.request(.loadAttempt))
     }
 
-    /// Where a failed shard goes on from: its last Assembly's results, the Assembly itself, or a new attempt.
-    private mutating func reopen(_ last: AttemptRecord?, _ facts: Facts) -> Decision {
-        guard let last, let target = last.reopenTarget else {
+    /// Where a failed shard goes on from: a replay of its last Assembly (``ReplayRule``), that Assembly's results, the
+    /// Assembly itself, or a new attempt.
+    private mutating func reopen(_ last: AttemptRecord?, _ facts: Facts, now: Date) -> Decision {
+        var facts = facts
+        facts.replaying = settings.replay.parent(replaying: last?.failedAssembly, now: now)
+        guard let last, facts.replaying == nil, let target = last.reopenTarget else {
             return enter(.planned, facts).after([.transition(.restarted, .restarted, .none)])
         }
         return enter(target, facts).after([.transition(.reopened(at: target), .restarted, .reopened(last.assemblyID, at: target))])
@@ -233,6 +250,15 @@ package struct ShardStateMachine: Sendable {
     private mutating func answered(
         _ answer: Result<AssemblyStatus, TransloaditError>, attempt: AttemptRecord, _ facts: Facts, now: Date
     ) -> Decision {
+        if case let .failure(error) = answer, error.isRateLimit {
+            // Identical signed params are refused on their second arrival: the next try is signed afresh.
+            let wait = error.retryIn ?? .seconds(60)
+            state = .signing(facts, for: attempt)
+            return Decision([.backOffCreations(wait), .noteRetry(.rateLimited(error.code, wait: wait))], .request(sign(facts)))
+        }
+        if let parent = facts.replaying {
+            return replayAnswered(answer, parent: parent, attempt: attempt, facts, now: now)
+        }
         switch answer {
         case let .success(status):
             return created(status, attempt: attempt, facts, now: now).after([.checkpoint(.afterCreateAnswer)])
@@ -240,29 +266,28 @@ package struct ShardStateMachine: Sendable {
             // Ours, when an earlier try went through and its answer was lost: the Assembly exists under our ID.
             state = .confirmingTaken(facts, attempt, error)
             return Decision(.request(.lookUp(url: assemblyURL(of: attempt))))
-        case let .failure(error) where error.isRateLimit:
-            // Identical signed params are refused on their second arrival: the next try is signed afresh.
-            let wait = error.retryIn ?? .seconds(60)
-            state = .signing(facts, for: attempt)
-            return Decision([.backOffCreations(wait), .noteRetry(.rateLimited(error.code, wait: wait))], .request(.sign))
         case let .failure(error):
             return fail(ShardFailure(error), facts)
         }
     }
 
     /// Records the accepted Assembly and goes on from what its first status says.
-    private mutating func created(_ status: AssemblyStatus, attempt: AttemptRecord, _ facts: Facts, now: Date) -> Decision {
+    mutating func created(_ status: AssemblyStatus, attempt: AttemptRecord, _ facts: Facts, now: Date) -> Decision {
         var facts = facts
         if let answered = status.assemblyID, answered != attempt.assemblyID.rawValue {
             return fail(ShardFailure(code: .assemblyIDMismatch, "the service answered for Assembly \(answered), not \(attempt.assemblyID)",
                                      retryable: false), facts)
         }
         facts.running = attempt.assemblyID
-        let bytes = settings.tus ? 0 : facts.pending.reduce(0) { $0 + $1.file.size }
+        facts.runningSince = now
+        // A replay uploads nothing: it runs on the uploads the service stored for its parent, tus or not.
+        let uploads = settings.tus && facts.replaying == nil
+        let bytes = uploads || facts.replaying != nil ? 0 : facts.pending.reduce(0) { $0 + $1.file.size }
         let recorded = Command.transition(
-            .created(assemblyURL: status.statusURL ?? assemblyURL(of: attempt), tusURL: status.tusURL, bytesSent: bytes), .created,
+            .created(assemblyURL: status.statusURL ?? assemblyURL(of: attempt), tusURL: status.tusURL, bytesSent: bytes,
+                     replayID: facts.replaying.map { _ in attempt.assemblyID }), .created,
             .assembly(status.assemblyID ?? ""))
-        if settings.tus {
+        if uploads {
             return enter(.created, facts).after([recorded, .checkpoint(.afterCreated)])
         }
         facts.recorded = .uploaded
@@ -281,6 +306,7 @@ package struct ShardStateMachine: Sendable {
             let cancel = abandon(&facts)
             return fail(mismatch, facts).after(cancel)
         }
+        let failedAssembly = status.error.map(\.meansUploadsIncomplete) == false ? failedAssembly(facts) : nil
         if status.isCompleted || status.error != nil || status.ok == .aborted || status.ok == .canceled {
             facts.running = nil
         }
@@ -291,6 +317,7 @@ package struct ShardStateMachine: Sendable {
             let again = Retryability.isRetryable(assemblyError: error, said: status.retryable)
             var failure = ShardFailure(code: error, status.errorText ?? "the Assembly failed",
                                        retryable: again, needsNewAssembly: again)
+            failure.failedAssembly = failedAssembly
             if !again {
                 failure.culprit = ResultMapper.failedFileIndex(of: status)
                 failure.culpritIsBad = failure.culprit != nil
@@ -375,7 +402,7 @@ package struct ShardStateMachine: Sendable {
         }
         facts.triesUsed += 1
         guard failure.reason.isRetryable, settings.retry.allowsRetry(after: facts.triesUsed) else {
-            return failShard(failure.reason)
+            return failShard(failure.reason, executing: failure.failedAssembly != nil)
         }
         let wait = settings.retry.delay(after: facts.triesUsed, hint: failure.retryIn, jitter: RetryPolicy.jitter(seed: seed, try: facts.triesUsed))
         state = .backingOff(facts, failure)
@@ -398,16 +425,18 @@ package struct ShardStateMachine: Sendable {
         let othersLeft = pending.count - 1
         guard othersLeft > 0 else { return failShard(failure.reason, byItsFiles: true).after(failed) }
         let cancel = abandon(&facts)
+        facts.replaying = nil
         return enter(.planned, facts).after(failed + cancel + [
             .report(.fileFailed, .inputFailed(file: input.file.relativePath, failure.reason, othersLeft: othersLeft)),
             .transition(.restarted, .restarted, .none),
         ])
     }
 
-    mutating func failShard(_ reason: FailureReason, byItsFiles: Bool = false) -> Decision {
+    /// Ends the shard failed with `reason`; `executing`: its Assembly itself failed after its uploads were stored.
+    mutating func failShard(_ reason: FailureReason, byItsFiles: Bool = false, executing: Bool = false) -> Decision {
         state = .finished(.failed)
         failure = (reason, byItsFiles)
-        return Decision([.transition(.failed(reason), .failed, .failed(reason))], .finish(.failed))
+        return Decision([.transition(.failed(reason, executing: executing), .failed, .failed(reason))], .finish(.failed))
     }
 
     // MARK: - Helpers

@@ -168,7 +168,8 @@ package struct RunSession: Sendable {
             id: runID, manifestPath: manifest.file, manifestName: manifest.name, recipeFingerprint: manifest.recipe.fingerprint,
             plan: forecast.incremental.plan, skippedCount: forecast.incremental.skipped.count,
             review: force ? nil : forecast.incremental.review, knownBad: forecast.incremental.knownBad, createdAt: ports.clock.now,
-            batch: batch, partition: manifest.partition, job: manifest.job, inputsKey: manifest.inputsKey))
+            batch: batch, partition: manifest.partition, job: manifest.job, inputsKey: manifest.inputsKey,
+            templateID: manifest.recipe.accountTemplateID))
         if let takeover { try await ledger.supersede(takeover.run, by: runID, at: ports.clock.now) }
         let started = StartedRun(runID: runID, stateDirectory: stateDirectory, origin: .new(forecast), shards: try await ledger.shards(of: runID),
                                  batch: batch, partition: manifest.partition, takeover: takeover)
@@ -235,7 +236,7 @@ package struct RunSession: Sendable {
     /// Takes up a recorded run again: its unfinished and failed shards (only `shards`, when given) run to their end.
     package func resume(_ record: RunRecord, shards filter: Set<Int>, maxDuration: Duration?, observer: any RunObserver,
                         stop: RunStop) async throws -> RunOutcome {
-        guard manifest.recipe.fingerprint == record.recipeFingerprint else {
+        guard manifest.recipe.resumes(fingerprint: record.recipeFingerprint, templateID: record.templateID) else {
             throw RunSessionError.recipeChanged(manifest: record.manifestPath, runID: record.id)
         }
         let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
@@ -253,6 +254,11 @@ package struct RunSession: Sendable {
         if !shards.isEmpty { try await RunPreflight.check(manifest, ports: ports) }
         if record.state != .running {
             try await ports.ledger.updateRunState(record.id, to: .running, at: ports.clock.now)
+        }
+        if manifest.recipe.fingerprint != record.recipeFingerprint {
+            // The Template's file was edited since (``Recipe/resumes(fingerprint:templateID:)``): what the run makes now is
+            // made by the new content, and enters the done index under it.
+            try await ports.ledger.updateRecipe(record.id, fingerprint: manifest.recipe.fingerprint, at: ports.clock.now)
         }
         let started = StartedRun(runID: record.id, stateDirectory: stateDirectory, origin: .resumed, shards: shards,
                                  batch: record.batch, partition: record.partition)

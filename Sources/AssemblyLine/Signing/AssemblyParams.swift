@@ -53,6 +53,23 @@ package struct AssemblyParams: Sendable, Hashable {
         return serialized(now: now, using: &generator)
     }
 
+    /// The params text of one replay (`POST /assemblies/<id>/replay`), with a fresh nonce: `auth`, `reparse_template` 1
+    /// (the Template's current content runs, so that a fix pushed since applies), the recipe's fields and tags, and
+    /// `notify_url`; no `template_id` or `steps`, which would replace the parent's instructions.
+    package func replaySerialized(now: Date) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return replaySerialized(now: now, nonce: Self.nonce(using: &generator))
+    }
+
+    /// The params text of one replay with a given nonce.
+    package func replaySerialized(now: Date, nonce: String) -> String {
+        var members = value(now: now, nonce: nonce).objectValue ?? [:]
+        members["template_id"] = nil
+        members["steps"] = nil
+        members["reparse_template"] = .integer(1)
+        return JSONValue.object(members).serialized
+    }
+
     /// The params text for one attempt, with a nonce drawn from `generator` (seedable in tests).
     package func serialized<G: RandomNumberGenerator>(now: Date, using generator: inout G) -> String {
         serialized(now: now, nonce: Self.nonce(using: &generator))

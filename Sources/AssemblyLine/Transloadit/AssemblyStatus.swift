@@ -38,6 +38,8 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
     package var retryIn: Double?
     /// What the Assembly cost and how long it queued and ran, as far as the status says.
     package var usage: AssemblyUsage
+    /// The Assembly a replay replays, as its status names it (`parent_id`, else `parent_assembly_status.assembly_id`).
+    package var parentID: String?
 
     enum CodingKeys: String, CodingKey {
         case ok, error, message, reason, retryable, uploads, results, info
@@ -54,6 +56,12 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         case bytesUsage = "bytes_usage"
         case queueDuration = "queue_duration"
         case executionDuration = "execution_duration"
+        case parentID = "parent_id"
+        case parentStatus = "parent_assembly_status"
+    }
+
+    enum ParentKeys: String, CodingKey {
+        case assemblyID = "assembly_id"
     }
 
     enum InfoKeys: String, CodingKey {
@@ -78,6 +86,9 @@ package struct AssemblyStatus: Sendable, Hashable, Decodable {
         tusURL = try? container.decodeIfPresent(String.self, forKey: .tusURL)
         updateStreamURL = try? container.decodeIfPresent(String.self, forKey: .updateStreamURL)
         websocketURL = try? container.decodeIfPresent(String.self, forKey: .websocketURL)
+        parentID = (try? container.decodeIfPresent(String.self, forKey: .parentID)).flatMap { $0 }
+            ?? (try? container.nestedContainer(keyedBy: ParentKeys.self, forKey: .parentStatus).decodeIfPresent(String.self, forKey: .assemblyID))
+                .flatMap { $0 }
         let uploadEntries = try? container.decodeIfPresent(EntryList.self, forKey: .uploads)
         uploads = uploadEntries?.files ?? []
         var unreadable = uploadEntries?.unreadable ?? 0

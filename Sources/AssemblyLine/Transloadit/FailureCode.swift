@@ -49,6 +49,8 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     package static let assemblyStatusNotFound: FailureCode = "ASSEMBLY_STATUS_NOT_FOUND"
     /// No machine holds the Assembly: not found, like ``assemblyNotFound``.
     package static let assemblyInstanceNotFound: FailureCode = "ASSEMBLY_INSTANCE_NOT_FOUND"
+    /// The service will not replay the Assembly: it still runs, never received all its uploads, or they are gone.
+    package static let assemblyCannotBeReplayed: FailureCode = "ASSEMBLY_CANNOT_BE_REPLAYED"
     /// The service's machine broke while it ran the Assembly; a new Assembly may succeed.
     package static let assemblyCrashed: FailureCode = "ASSEMBLY_CRASHED"
     /// The Assembly stopped (an error or a cancel) before its uploads were in.
@@ -71,6 +73,12 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     /// they came with (node-sdk `assemblyStatus.ts` lists all three).
     package var meansAssemblyNotFound: Bool {
         self == .assemblyNotFound || self == .assemblyStatusNotFound || self == .assemblyInstanceNotFound
+    }
+
+    /// True for an Assembly's error that says its uploads never all arrived (`REQUEST_ABORTED`): nothing was stored for a
+    /// replay to run on.
+    package var meansUploadsIncomplete: Bool {
+        self == .requestAborted || self == .assemblyStopped
     }
 
     /// True for the codes that say a service could not be reached: no name, no connection, no answer

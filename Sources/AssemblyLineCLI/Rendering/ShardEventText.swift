@@ -21,6 +21,8 @@ enum ShardEventText {
         case let .downloads(count): CountText.of(count, "file")
         case let .retry(reason, number, of, wait): "\(reason) (try \(number) of \(of) in \(ConfigUnits.formatDuration(wait)))"
         case let .rateLimited(code, wait): "\(code): waiting \(ConfigUnits.formatDuration(wait))"
+        case let .replaying(parent): "replaying Assembly \(parent) on its stored uploads"
+        case let .replayRefused(parent, reason): "Assembly \(parent) cannot be replayed (\(reason)); uploading its files again"
         case let .askingAPIHost(unreachable, asking): "\(unreachable) does not answer; asking \(asking)"
         case let .failed(reason): reason.description
         case let .inputFailed(file, reason, othersLeft): "\(file): \(reason); \(othersLeft) other files go on in a new Assembly"

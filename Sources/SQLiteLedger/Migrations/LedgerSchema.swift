@@ -19,6 +19,7 @@ enum LedgerSchema {
         Migration12AttemptPhasesAndUsage.self,
         Migration13JobsAndTakeovers.self,
         Migration14OneDoneVersionAPath.self,
+        Migration15ReplaysAndTemplateRuns.self,
     ]
 
     /// The migrator that knows every version of the schema this binary can read and write.

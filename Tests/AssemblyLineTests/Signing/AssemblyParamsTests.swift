@@ -22,6 +22,13 @@ import Testing
             + #""notify_url":"https://example.com/hook","template_id":"tpl-1"}"#)
     }
 
+    @Test func replayParamsReparseTheTemplateWithTheFieldsAndNoInstructions() {
+        let params = AssemblyParams(key: "k", expiresIn: .seconds(60), recipe: .template(id: "tpl-1", fields: ["size": .integer(320)]),
+                                    notifyURL: "https://example.com/hook", tags: ["assemblyline_partition": .string("1/2")])
+        #expect(params.replaySerialized(now: Self.now, nonce: "n") == #"{"auth":{"expires":"2026/05/20 14:04:07+00:00","key":"k","nonce":"n"},"#
+            + #""fields":{"assemblyline_partition":"1/2","size":320},"notify_url":"https://example.com/hook","reparse_template":1}"#)
+    }
+
     @Test func resizeParamsCarryStepsAndNoFields() {
         let settings = ResizeSettings(width: 200, height: nil, strategy: .fit, format: nil, quality: nil, background: nil, zoom: true)
         let text = AssemblyParams(key: "k", expiresIn: .seconds(60), recipe: .resize(settings))

@@ -16,7 +16,8 @@ CREATE TABLE attempts (
     completed_at TEXT,
     error_code TEXT,
     error_message TEXT,
-    retryable INTEGER CHECK (retryable IN (0, 1)), bytes_sent INTEGER NOT NULL DEFAULT 0 CHECK (bytes_sent >= 0), signed_at TEXT, uploaded_at TEXT, downloaded_at TEXT, failed_at TEXT, bytes_usage INTEGER CHECK (bytes_usage >= 0), queue_duration REAL CHECK (queue_duration >= 0), execution_duration REAL CHECK (execution_duration >= 0),
+    retryable INTEGER CHECK (retryable IN (0, 1)), bytes_sent INTEGER NOT NULL DEFAULT 0 CHECK (bytes_sent >= 0), signed_at TEXT, uploaded_at TEXT, downloaded_at TEXT, failed_at TEXT, bytes_usage INTEGER CHECK (bytes_usage >= 0), queue_duration REAL CHECK (queue_duration >= 0), execution_duration REAL CHECK (execution_duration >= 0), parent_assembly_id TEXT
+    CHECK (length(parent_assembly_id) = 32 AND parent_assembly_id NOT GLOB '*[^0-9a-f]*'), failed_executing INTEGER NOT NULL DEFAULT 0 CHECK (failed_executing IN (0, 1)),
     PRIMARY KEY (run_id, shard_index, attempt),
     FOREIGN KEY (run_id, shard_index) REFERENCES shards (run_id, shard_index) ON DELETE CASCADE
 );
@@ -166,7 +167,7 @@ CREATE TABLE "runs" (
     partition_count INTEGER NOT NULL DEFAULT 1 CHECK (partition_count >= 1),
     job_key TEXT NOT NULL,
     inputs_key TEXT NOT NULL DEFAULT '',
-    superseded_by TEXT,
+    superseded_by TEXT, template_id TEXT,
     CHECK ((state = 'superseded') = (superseded_by IS NOT NULL))
 );
 
