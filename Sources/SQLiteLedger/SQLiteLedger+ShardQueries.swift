@@ -33,6 +33,13 @@ extension SQLiteLedger {
             """, [.text(run.rawValue), .integer(Int64(shard))], table: "attempts") { try $0.attemptRecord() }
     }
 
+    package func replays(of run: RunID) throws -> [AttemptRecord] {
+        try rows("""
+            SELECT \(LedgerRowReader.attemptColumns) FROM attempts
+            WHERE run_id = ? AND parent_assembly_id IS NOT NULL ORDER BY shard_index, attempt
+            """, [.text(run.rawValue)], table: "attempts") { try $0.attemptRecord() }
+    }
+
     package func results(of run: RunID, shard: Int) throws -> [ResultRecord] {
         _ = try shardRow(run, shard, in: database())
         return try rows("""

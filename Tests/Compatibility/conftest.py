@@ -16,10 +16,10 @@ SECRET = "compat-secret-never-printed"
 class Service:
     """A running `assemblyline serve` process and what it printed."""
 
-    def __init__(self, data_dir, *extra):
+    def __init__(self, data_dir, *extra, listen="127.0.0.1:0"):
         env = dict(os.environ, COMPAT_SECRET=SECRET)
         self.process = subprocess.Popen(
-            [BIN, "serve", "--listen", "127.0.0.1:0", "--data-dir", str(data_dir), "--key", KEY,
+            [BIN, "serve", "--listen", listen, "--data-dir", str(data_dir), "--key", KEY,
              "--secret-env", "COMPAT_SECRET", *extra],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
         first = self.process.stdout.readline().strip()

@@ -21,17 +21,18 @@ def steps(width):
     }
 
 
-def job(folder, url, template_id, images):
+def job(folder, url, template_id, images, count=3, settings=""):
+    """A manifest of the Template `template_id` (its file in templates/) over `count` of the images, with `settings` lines."""
     inputs = folder / "in"
     inputs.mkdir()
-    for image in images[:3]:
+    for image in images[:count]:
         (inputs / image.name).write_bytes(image.read_bytes())
     (folder / "templates").mkdir()
     (folder / "job.yaml").write_text(
         "version: 1\nname: thumbs\n"
         f"endpoint: {url}\nauth: {{key: {KEY}}}\nsigner: {{kind: local, secret_env: COMPAT_SECRET}}\n"
         "inputs: {include: \"in/*.png\", base: in}\n"
-        f"template: {{id: {template_id}, file: templates/thumbs.json}}\n"
+        f"template: {{id: {template_id}, file: templates/thumbs.json}}\n" + settings +
         "output: {dir: out, layout: \"{step}/{stem}.{ext}\"}\n")
 
 

@@ -28,6 +28,9 @@ import Testing
         #expect(harness.service.uploaded.sorted() == Self.files.keys.sorted(), "every file uploaded once, none twice")
         let statistics = try await harness.ledger { try await $0.statistics(of: broken.runID) }
         #expect(statistics.bytesSent == Self.files.values.reduce(0) { $0 + Int64($1.utf8.count) }, "a replay sends no bytes")
+        let report = try await harness.ledger { try await RunReport.read(broken.runID, from: $0, in: harness.stateDirectory, files: .none) }
+        #expect(report.replays.map(\.parentAssemblyID).compactMap { $0?.rawValue }.sorted() == Array(harness.service.created.prefix(made)).sorted(),
+                "the report names each replay's parent")
     }
 
     @Test func aResumeOfAStepsRecipeMakesTheFailedShardsAgainWithTheirFiles() async throws {

@@ -29,6 +29,8 @@ final class ScriptedService: Sendable {
         var unreachable = false
         /// Asked to stop at the first result's download, which is then held until the stop cancels it.
         var stopsAtDownload: RunStop?
+        /// Asked to stop at the first status request, which is then held until the stop cancels it.
+        var stopsAtStatus: RunStop?
         /// The results made so far are past their lifetime: a download of one is answered 404.
         var expired: Set<String> = []
         /// Every Assembly fails with this code, naming no file (a Robot parameter the service refuses).
@@ -67,6 +69,9 @@ final class ScriptedService: Sendable {
 
     /// At the first download of a result, asks `stop` to stop the run (a SIGTERM), and holds that download until the stop cancels it.
     func stopAtFirstDownload(_ stop: RunStop) { state.withLock { $0.stopsAtDownload = stop } }
+
+    /// At the first status request, asks `stop` to stop the run (a SIGTERM), and holds that request until the stop cancels it.
+    func stopAtFirstStatus(_ stop: RunStop) { state.withLock { $0.stopsAtStatus = stop } }
 
     /// Forgets every Assembly created so far, and their results, as a service does once they are past their lifetime.
     func forgetAssemblies() {
@@ -111,6 +116,16 @@ final class ScriptedService: Sendable {
 
     /// The Assemblies replayed, in order.
     var replayedParents: [String] { state.withLock { $0.replays.map(\.parent) } }
+
+    /// Makes the Assemblies `ids` end `ASSEMBLY_CRASHED` (their machine broke while they ran): their uploads stay.
+    func crash(_ ids: [String]) {
+        state.withLock { state in
+            for id in ids {
+                state.statuses[id] = #"{"ok":null,"error":"ASSEMBLY_CRASHED","message":"the machine broke","assembly_id":"\#(id)","#
+                    + #""assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)"}"#
+            }
+        }
+    }
 
     /// Refuses every replay from now on (`ASSEMBLY_CANNOT_BE_REPLAYED`, 400), as the service does outside the window.
     func refuseReplays() { state.withLock { $0.refusesReplays = true } }
@@ -166,6 +181,11 @@ final class ScriptedService: Sendable {
     private func status(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
         let id = Self.id(of: request)
         return state.withLock { state in
+            if let stop = state.stopsAtStatus {
+                state.stopsAtStatus = nil
+                stop.request(.signal(15))
+                return .heldUntilCancelled
+            }
             if state.statusRateLimits > 0 {
                 state.statusRateLimits -= 1
                 return .json(429, #"{"error":"ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED","info":{"retryIn":3}}"#)

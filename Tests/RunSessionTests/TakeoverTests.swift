@@ -7,11 +7,16 @@ import Testing
 /// A plain run takes over its job's killed or interrupted run (issue 33, item 2): it follows the Assemblies that run made,
 /// makes none of them again, sends the rest, and the old run ends superseded.
 @Suite struct TakeoverTests {
-    /// A run stopped while its first result downloads (its Assemblies made, completed at the scripted service), recorded
-    /// `running` again as a run whose process was killed leaves it.
-    static func killedRun(_ harness: SessionHarness) async throws -> RunOutcome {
+    /// A run stopped while its first result downloads (its Assemblies made, completed at the scripted service), or with
+    /// `atFirstStatus` at its first status request (its Assemblies made, none seen to end), recorded `running` again as a
+    /// run whose process was killed leaves it.
+    static func killedRun(_ harness: SessionHarness, atFirstStatus: Bool = false) async throws -> RunOutcome {
         let stop = RunStop()
-        harness.service.stopAtFirstDownload(stop)
+        if atFirstStatus {
+            harness.service.stopAtFirstStatus(stop)
+        } else {
+            harness.service.stopAtFirstDownload(stop)
+        }
         let stopped = try await harness.run(stop: stop)
         try #require(stopped.state == .interrupted && !harness.service.created.isEmpty)
         let connection = try SQLiteConnection(path: SQLiteLedger.path(inStateDirectory: harness.stateDirectory), mode: .readWrite)
@@ -73,6 +78,32 @@ import Testing
         #expect(leftovers.allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "no download of the killed run is left half")
         let names = try FileManager.default.contentsOfDirectory(atPath: harness.outputDirectory)
         #expect(!names.contains { $0.hasSuffix(".part") }, "\(names)")
+    }
+
+    /// The takeover follows a killed run's Assemblies; those that crashed meanwhile (a Template's) are replayed on their
+    /// stored uploads, not made again: no file is uploaded twice.
+    @Test func crashedAssembliesOfAKilledRunAreReplayedByTheTakeover() async throws {
+        let harness = try SessionHarness(files: Self.files)
+        harness.service.executeFirst()
+        let stopped = try await Self.killedRun(harness, atFirstStatus: true)
+        // The Assemblies the killed run had not seen complete: each crashes at the service.
+        let running: Set<ShardState> = [.signed, .created, .uploaded, .executing]
+        let crashed = try await harness.ledger { ledger in
+            var ids: [String] = []
+            for shard in try await ledger.shards(of: stopped.runID) where running.contains(shard.state) {
+                ids += try await ledger.attempts(of: stopped.runID, shard: shard.index).suffix(1).map(\.assemblyID.rawValue)
+            }
+            return ids
+        }
+        try #require(!crashed.isEmpty)
+        harness.service.crash(crashed)
+
+        let next = try await harness.run()
+
+        #expect(next.state == .finished)
+        #expect(harness.service.replayedParents.sorted() == crashed.sorted(), "each crashed Assembly replayed")
+        #expect(harness.service.uploaded.sorted() == Self.files.keys.sorted(), "every file uploaded once, none twice")
+        for (name, text) in Self.files { #expect(harness.output(name) == text, "\(name)") }
     }
 
     @Test func aFailedRunIsLeftToResumeNotTakenOver() async throws {

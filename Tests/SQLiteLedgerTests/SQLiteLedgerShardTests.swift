@@ -7,6 +7,35 @@ import Testing
 @Suite struct SQLiteLedgerShardTests {
     private typealias Setup = LedgerWithRun
 
+    /// A shard whose Assembly failed while executing records that it did; its replay names the failed Assembly as its parent,
+    /// takes the ID the service gave it, and sends no bytes (ledger version 15).
+    @Test func aReplayNamesItsParentAndTakesTheServicesID() async throws {
+        let setup = try await Setup()
+        let (ledger, run) = (setup.ledger, setup.run)
+        let (parent, intent, replay) = (AssemblyID.generate(), AssemblyID.generate(), AssemblyID.generate())
+        let broken = FailureReason(code: "INVALID_STEP_PARAMETER", message: "no", isRetryable: false)
+        try await ledger.recordAttempt(run, shard: 0, assemblyID: parent, at: Fixture.time(1))
+        try await ledger.transition(run, shard: 0, .signed, at: Fixture.time(2))
+        try await ledger.transition(run, shard: 0, .created(assemblyURL: "http://h/assemblies/\(parent)", tusURL: nil, bytesSent: 300),
+                                    at: Fixture.time(3))
+        try await ledger.transition(run, shard: 0, .uploaded, at: Fixture.time(3))
+        try await ledger.transition(run, shard: 0, .failed(broken, executing: true), at: Fixture.time(4))
+        let failed = try #require(try await ledger.attempts(of: run, shard: 0).last)
+        #expect(failed.failedExecuting && failed.failedAssembly == FailedAssembly(id: parent, createdAt: Fixture.time(3)))
+
+        try await ledger.transition(run, shard: 0, .restarted, at: Fixture.time(5))
+        let recorded = try await ledger.recordAttempt(run, shard: 0, assemblyID: intent, replaying: parent, at: Fixture.time(5))
+        #expect(recorded.parentAssemblyID == parent)
+        try await ledger.transition(run, shard: 0, .signed, at: Fixture.time(6))
+        try await ledger.transition(run, shard: 0, .created(assemblyURL: "http://h/assemblies/\(replay)", tusURL: nil, bytesSent: 0,
+                                                             replayID: replay), at: Fixture.time(7))
+
+        let attempts = try await ledger.attempts(of: run, shard: 0)
+        #expect(attempts.map(\.assemblyID) == [parent, replay] && attempts.map(\.parentAssemblyID) == [nil, parent])
+        #expect(try await ledger.replays(of: run).map(\.assemblyID) == [replay])
+        #expect(try await ledger.statistics(of: run).bytesSent == 300, "the replay sent nothing")
+    }
+
     @Test func theHappyPathRecordsEveryStep() async throws {
         let setup = try await Setup()
         let (ledger, run) = (setup.ledger, setup.run)

@@ -52,6 +52,9 @@ package protocol LedgerQueries: Sendable {
     /// The shard's attempts, oldest first.
     func attempts(of run: RunID, shard: Int) async throws -> [AttemptRecord]
 
+    /// The run's attempts that replayed a failed Assembly (``AttemptRecord/parentAssemblyID``), by shard and attempt.
+    func replays(of run: RunID) async throws -> [AttemptRecord]
+
     /// The shard's results from every attempt, in the order they were recorded.
     func results(of run: RunID, shard: Int) async throws -> [ResultRecord]
 

@@ -281,13 +281,13 @@ package struct ShardStateMachine: Sendable {
         facts.running = attempt.assemblyID
         facts.runningSince = now
         // A replay uploads nothing: it runs on the uploads the service stored for its parent, tus or not.
-        let uploads = settings.tus && facts.replaying == nil
-        let bytes = uploads || facts.replaying != nil ? 0 : facts.pending.reduce(0) { $0 + $1.file.size }
+        let tusUploadsFollow = settings.tus && facts.replaying == nil
+        let bytes = settings.tus || facts.replaying != nil ? 0 : facts.pending.reduce(0) { $0 + $1.file.size }
         let recorded = Command.transition(
             .created(assemblyURL: status.statusURL ?? assemblyURL(of: attempt), tusURL: status.tusURL, bytesSent: bytes,
                      replayID: facts.replaying.map { _ in attempt.assemblyID }), .created,
             .assembly(status.assemblyID ?? ""))
-        if uploads {
+        if tusUploadsFollow {
             return enter(.created, facts).after([recorded, .checkpoint(.afterCreated)])
         }
         facts.recorded = .uploaded
@@ -423,7 +423,9 @@ package struct ShardStateMachine: Sendable {
         let failed: [Command] = [.failFiles([culprit], failure.reason, knownBad: failure.culpritIsBad)]
         facts.markFailed([culprit], failure.reason)
         let othersLeft = pending.count - 1
-        guard othersLeft > 0 else { return failShard(failure.reason, byItsFiles: true).after(failed) }
+        guard othersLeft > 0 else {
+            return failShard(failure.reason, byItsFiles: true, executing: failure.failedAssembly != nil).after(failed)
+        }
         let cancel = abandon(&facts)
         facts.replaying = nil
         return enter(.planned, facts).after(failed + cancel + [

@@ -21,13 +21,17 @@ package struct RunReport: Sendable {
     package var statistics: RunStatistics
     /// Each shard's current results: where each file's outputs went; empty unless asked for.
     package var results: [ResultRecord] = []
+    /// The attempts that replayed a failed Assembly instead of uploading their files again.
+    package var replays: [AttemptRecord] = []
 
-    package init(summary: RunSummary, shards: [ShardRecord], files: [FileRecord], statistics: RunStatistics, results: [ResultRecord] = []) {
+    package init(summary: RunSummary, shards: [ShardRecord], files: [FileRecord], statistics: RunStatistics, results: [ResultRecord] = [],
+                 replays: [AttemptRecord] = []) {
         self.summary = summary
         self.shards = shards
         self.files = files
         self.statistics = statistics
         self.results = results
+        self.replays = replays
     }
 
     /// Reads the report of `run` from `ledger` (of `stateDirectory`), with the files `files` selects and, with `results`,
@@ -46,7 +50,8 @@ package struct RunReport: Sendable {
         var summary = try await ledger.run(run)
         summary.record = summary.record.seen(in: stateDirectory)
         return RunReport(summary: summary, shards: try await ledger.shards(of: run), files: files,
-                         statistics: try await ledger.statistics(of: run), results: results ? try await ledger.currentResults(of: run) : [])
+                         statistics: try await ledger.statistics(of: run), results: results ? try await ledger.currentResults(of: run) : [],
+                         replays: try await ledger.replays(of: run))
     }
 
     package var run: RunRecord { summary.record }

@@ -64,6 +64,14 @@ enum ReportJSON {
                 "duration_ms": statistics.shardDurations[shard.index].map { .integer($0.milliseconds) } ?? .null,
             ])
         })
+        object["replays"] = .array(report.replays.map { attempt in
+            .object([
+                "shard": .integer(Int64(attempt.shardIndex)), "attempt": .integer(Int64(attempt.number)),
+                "assembly_id": .string(attempt.assemblyID.rawValue),
+                "parent_assembly_id": attempt.parentAssemblyID.map { .string($0.rawValue) } ?? .null,
+                "outcome": .string(attempt.outcome.rawValue), "replayed": .bool(attempt.createdAt != nil),
+            ])
+        })
         object["failures"] = .array(report.failuresByCode.map { group in
             .object(["code": .string(group.code), "files": .array(group.files.map { .string($0.file.relativePath) })])
         })

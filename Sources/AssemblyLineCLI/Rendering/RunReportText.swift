@@ -15,7 +15,8 @@ enum RunReportText {
             "files     \(summary.filesByState.values.reduce(0, +)): " + counts(FileState.allCases.map { (RunText.label($0), summary.filesByState[$0] ?? 0) }),
             "bytes     \(ByteCountText.format(run.bytes)) planned, \(ByteCountText.format(statistics.bytesSent)) up, "
                 + "\(ByteCountText.format(statistics.bytesReceived)) down",
-            "work      \(statistics.assembliesCreated) Assemblies created, \(statistics.retries) retr\(statistics.retries == 1 ? "y" : "ies")",
+            "work      \(statistics.assembliesCreated) Assemblies created, \(statistics.retries) retr\(statistics.retries == 1 ? "y" : "ies")"
+                + replays(report),
             "usage     \(usage(statistics))",
             "time      \(DurationText.format(report.elapsed)) elapsed; \(ByteCountText.format(Int64(report.rate(Double(statistics.bytesSent)))))/s up, "
                 + "\(String(format: "%.1f", report.rate(Double(summary.filesByState[.done] ?? 0)))) files/s done",
@@ -53,6 +54,12 @@ enum RunReportText {
         }
         return text + TextTable.render(header: ["SHARD", "STATE", "FILES", "BYTES", "ATTEMPTS", "TIME", "FAILURE"], rows: rows,
                                        rightAligned: [0, 2, 3, 4, 5])
+    }
+
+    /// How many Assemblies replayed a failed one instead of uploading their files again, when any did.
+    private static func replays(_ report: RunReport) -> String {
+        let replayed = report.replays.filter { $0.createdAt != nil }.count
+        return replayed == 0 ? "" : ", \(replayed) of them replay\(replayed == 1 ? "s" : "") of failed Assemblies (nothing uploaded)"
     }
 
     /// The usage the service counted, and how many completed Assemblies did not say theirs.
