@@ -121,8 +121,9 @@ package struct ShardStateMachine: Sendable {
             return Decision(.finish(facts.recorded))
         case let (.recordingAttempt, .attemptRecorded(id)):
             state = .signing(facts, for: nil)
-            let started: [Command] = [.report(.started, .intent(id))] + (facts.replaying.map { [.report(.started, .replaying(parent: $0))] } ?? [])
-            return Decision(started + [.checkpoint(.afterIntent)], .request(sign(facts)))
+            // A replay's intent ID is never sent: the service names the replay's Assembly.
+            let started = Command.report(.started, facts.replaying.map { .replaying(parent: $0) } ?? .intent(id))
+            return Decision([started, .checkpoint(.afterIntent)], .request(sign(facts)))
         case let (.signing(_, nil), .signed(params)):
             facts.recorded = .signed
             return enter(.signed, facts, signed: params).after([.transition(.signed, .signed, .none), .checkpoint(.afterSigned)])

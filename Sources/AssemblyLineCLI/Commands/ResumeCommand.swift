@@ -6,9 +6,11 @@ struct ResumeCommand: CLICommand {
         commandName: "resume",
         abstract: "Finish a run: continue its unfinished shards and re-run its failed ones.",
         discussion: """
-            Reads the run's manifest again (its recipe must not have changed). An Assembly that exists is \
-            polled, not created again; a verified download is kept; a shard past its results' lifetime runs \
-            again; completed shards are never touched. Exit codes as for run; a canceled run is final (3). With --shard, only those \
+            Reads the run's manifest again (its recipe must not have changed, but for an edit of the file of \
+            the account Template it names, pushed since). An Assembly that exists is polled, not created \
+            again; a verified download is kept; a shard whose Template Assembly failed while executing is \
+            replayed on its stored uploads; a shard past its results' lifetime runs again; completed shards \
+            are never touched. Exit codes as for run; a canceled run is final (3). With --shard, only those \
             shards run and the exit code is theirs; the run stays interrupted while other shards are left.
             """,
         arguments: [ArgumentSpec(name: "run", help: "The run ID that run printed first, or latest.")],
