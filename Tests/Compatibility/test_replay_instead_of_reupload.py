@@ -3,6 +3,7 @@ Assembly while it executes (after its uploads are stored), `templates push` of t
 are replayed on the uploads the service kept, no file is uploaded twice, every file is done and verified, and the next
 night sends nothing. The uploads are counted at the service (each Assembly's `bytes_received`, read with pytransloadit)."""
 import json
+import time
 
 from transloadit.client import Transloadit
 
@@ -27,10 +28,19 @@ def night(folder, url, template_id, images):
     assert pulled.returncode == 0, pulled.stderr
 
 
+def status(client, assembly_id):
+    """The Assembly's status, asked again when the service's per-Assembly status limit says wait."""
+    while True:
+        answer = client.get_assembly(assembly_id=assembly_id).data
+        if answer.get("error") != "ASSEMBLY_STATUS_FETCHING_RATE_LIMIT_REACHED":
+            return answer
+        time.sleep(answer["info"]["retryIn"])
+
+
 def received(client):
     """Every Assembly at the service with the bytes it received: replays receive none."""
     items = client.list_assemblies({"pagesize": 5000}).data["items"]
-    return {item["id"]: client.get_assembly(assembly_id=item["id"]).data for item in items}
+    return {item["id"]: status(client, item["id"]) for item in items}
 
 
 def uploaded(statuses):

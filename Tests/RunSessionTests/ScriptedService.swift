@@ -121,8 +121,7 @@ final class ScriptedService: Sendable {
     func crash(_ ids: [String]) {
         state.withLock { state in
             for id in ids {
-                state.statuses[id] = #"{"ok":null,"error":"ASSEMBLY_CRASHED","message":"the machine broke","assembly_id":"\#(id)","#
-                    + #""assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)"}"#
+                state.statuses[id] = Self.broken(id, code: "ASSEMBLY_CRASHED", uploads: state.uploads[id] ?? [])
             }
         }
     }
@@ -149,7 +148,7 @@ final class ScriptedService: Sendable {
             state.created.append(id)
             state.uploads[id] = uploads
             state.uploaded += uploads.map { PathText.lastComponent(of: $0.path) }
-            let completed = state.broken.map { Self.broken(id, code: $0) }
+            let completed = state.broken.map { Self.broken(id, code: $0, uploads: uploads) }
                 ?? Self.status(id, uploads: uploads, failing: state.failing, bundles: state.bundles)
             state.statuses[id] = completed
             // An execution error comes with a status request, as at Transloadit: the creation answers once the uploads are in.
@@ -171,7 +170,7 @@ final class ScriptedService: Sendable {
             let id = AssemblyID.generate().rawValue
             state.replays.append((parent, id))
             state.uploads[id] = uploads
-            state.statuses[id] = state.broken.map { Self.broken(id, code: $0) }
+            state.statuses[id] = state.broken.map { Self.broken(id, code: $0, uploads: uploads) }
                 ?? Self.status(id, uploads: uploads, failing: state.failing, bundles: state.bundles)
             return .json(200, #"{"ok":"ASSEMBLY_REPLAYING","assembly_id":"\#(id)","parent_id":"\#(parent)","#
                 + #""assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)","bytes_received":0}"#)
@@ -228,18 +227,22 @@ final class ScriptedService: Sendable {
 
     /// The completed status of Assembly `id` that copied `uploads`; failed naming the first upload whose file name is in `failing`.
     /// The status of an Assembly that failed with `code` for a reason of the recipe's, naming no file.
-    private static func broken(_ id: String, code: String) -> String {
+    private static func broken(_ id: String, code: String, uploads: [(field: String, path: String)]) -> String {
         #"{"ok":null,"error":"\#(code)","message":"the resize Step's width is not a number","assembly_id":"\#(id)","#
-            + #""assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)"}"#
+            + #""assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)","uploads":[\#(listed(uploads))]}"#
+    }
+
+    /// A status's `uploads` entries of `uploads`.
+    private static func listed(_ uploads: [(field: String, path: String)]) -> String {
+        uploads.map { #"{"id":"u_\#($0.field)","field":"\#($0.field)","name":"\#(PathText.lastComponent(of: $0.path))"}"# }.joined(separator: ",")
     }
 
     private static func status(_ id: String, uploads: [(field: String, path: String)], failing: Set<String>, bundles: Bool) -> String {
         let url = "\(SessionHarness.endpoint)/assemblies/\(id)"
         let assembly = id
-        let listed = uploads.map { #"{"id":"u_\#($0.field)","field":"\#($0.field)","name":"\#(PathText.lastComponent(of: $0.path))"}"# }
         if let culprit = uploads.first(where: { failing.contains(PathText.lastComponent(of: $0.path)) }) {
             return #"{"ok":null,"error":"IMAGE_RESIZE_ERROR","message":"cannot read the image","assembly_id":"\#(id)","#
-                + #""assembly_ssl_url":"\#(url)","original_id":"u_\#(culprit.field)","uploads":[\#(listed.joined(separator: ","))]}"#
+                + #""assembly_ssl_url":"\#(url)","original_id":"u_\#(culprit.field)","uploads":[\#(listed(uploads))]}"#
         }
         func entry(_ id: String, name: String, from upload: (field: String, path: String), naming: String) -> String {
             let bytes = Array(FileManager.default.contents(atPath: upload.path) ?? Data())
@@ -257,6 +260,6 @@ final class ScriptedService: Sendable {
             results.append(entry("zip_\(id)", name: "archive.txt", from: first, naming: #""original_id":[\#(all)]"#))
         }
         return #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(url)","#
-            + #""uploads":[\#(listed.joined(separator: ","))],"results":{"copy":[\#(results.joined(separator: ","))]}}"#
+            + #""uploads":[\#(listed(uploads))],"results":{"copy":[\#(results.joined(separator: ","))]}}"#
     }
 }

@@ -35,8 +35,8 @@ package struct ShardEvent: Sendable, Hashable {
         case rateLimited(FailureCode, wait: Duration)
         /// A new attempt replays the failed Assembly `parent` on the uploads the service stored (nothing is uploaded again).
         case replaying(parent: AssemblyID)
-        /// The service refused to replay `parent` (`ASSEMBLY_CANNOT_BE_REPLAYED`, gone, a 4xx): the shard creates a new
-        /// Assembly with its files instead.
+        /// `parent` is not replayed: the service refused (`ASSEMBLY_CANNOT_BE_REPLAYED`, gone, a 4xx), or the Assembly does not
+        /// hold every file the shard has pending; the shard creates a new Assembly with its files instead.
         case replayRefused(parent: AssemblyID, FailureReason)
         /// The Assembly's machine does not answer for it: the API host is asked.
         case askingAPIHost(unreachable: String, asking: String)

@@ -16,10 +16,11 @@ extension ShardStateMachine {
             state = .refusingOutput(facts, failure)
             return Decision(.request(.checkUnchanged(Array(files[...position]))))
         }
-        state = .creating(facts, attempt, signed)
         if let parent = facts.replaying {
-            return Decision(.request(.replay(parent, signed, files: files)))
+            state = .checkingParent(facts, attempt, signed)
+            return Decision(.request(.lookUp(url: parentURL(parent))))
         }
+        state = .creating(facts, attempt, signed)
         return Decision(.request(.create(attempt.assemblyID, signed, files: files)))
     }
 }

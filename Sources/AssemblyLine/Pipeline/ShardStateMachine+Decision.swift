@@ -89,7 +89,8 @@ extension ShardStateMachine {
         /// Create the attempt's Assembly with these files (in the creating request, or announced for tus):
         /// ``Event/createAnswered(_:)`` or ``Event/failed(_:)``.
         case create(AssemblyID, SignedParams, files: [FileRecord])
-        /// Replay the failed Assembly `parent`, once the files the replay stands for are found unchanged:
+        /// Replay the failed Assembly `parent` (its status was read: it holds every file), once the files the replay stands for
+        /// are found unchanged:
         /// ``Event/createAnswered(_:)`` or ``Event/failed(_:)``.
         case replay(AssemblyID, SignedParams, files: [FileRecord])
         /// Wait until the run's pace allows one more status request of the Assembly at `url`: ``Event/paced``.

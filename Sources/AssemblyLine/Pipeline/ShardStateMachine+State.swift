@@ -17,6 +17,8 @@ extension ShardStateMachine {
         /// A pending file's output is one no file can have: once the files up to it are found unchanged, it fails alone (`failure`).
         case refusingOutput(Facts, ShardFailure)
         case creating(Facts, AttemptRecord, SignedParams)
+        /// Before a replay: whether the failed Assembly it replays holds every pending file (its status's uploads).
+        case checkingParent(Facts, AttemptRecord, SignedParams)
         /// The creation was refused as a reused ID: ours, if the Assembly exists.
         case confirmingTaken(Facts, AttemptRecord, TransloaditError)
         case loadingForTus(Facts)
@@ -44,7 +46,8 @@ extension ShardStateMachine {
             switch self {
             case .starting, .finished: nil
             case let .reopening(facts), let .recordingAttempt(facts), let .signing(facts, _), let .loadingForCreation(facts, _),
-                 let .checkingExisting(facts, _), let .refusingOutput(facts, _), let .creating(facts, _, _), let .confirmingTaken(facts, _, _),
+                 let .checkingExisting(facts, _), let .refusingOutput(facts, _), let .creating(facts, _, _), let .checkingParent(facts, _, _),
+                 let .confirmingTaken(facts, _, _),
                  let .loadingForTus(facts), let .checkingTus(facts, _, _, _), let .loadingTusUploads(facts, _, _, _),
                  let .uploadingTus(facts, _), let .loadingForPoll(facts, _), let .pacing(facts, _), let .polling(facts, _),
                  let .pausingPoll(facts, _),

@@ -149,6 +149,8 @@ package struct ShardStateMachine: Sendable {
             if let existing { return created(existing, attempt: attempt, facts, now: now) }
             state = .signing(facts, for: attempt)
             return Decision(.request(sign(facts)))
+        case let (.checkingParent(_, attempt, signed), .lookedUp(parent)):
+            return replayOrCreate(holding: parent, attempt, signed, facts)
         case let (.creating(_, attempt, _), .createAnswered(answer)):
             return answered(answer, attempt: attempt, facts, now: now)
         case let (.confirmingTaken(_, attempt, error), .lookedUp(existing)):
@@ -510,6 +512,7 @@ package struct ShardStateMachine: Sendable {
         case let .polling(facts, poll): (.pacing(facts, poll), .paceStatus(url: poll.url))
         case let .checkingTus(_, _, url, _): (state, .lookUp(url: url))
         case let .checkingExisting(_, attempt), let .confirmingTaken(_, attempt, _): (state, .lookUp(url: assemblyURL(of: attempt)))
+        case let .checkingParent(facts, _, _): facts.replaying.map { (state, .lookUp(url: parentURL($0))) }
         default: nil
         }
     }

@@ -51,6 +51,8 @@ package struct FailureCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     package static let assemblyInstanceNotFound: FailureCode = "ASSEMBLY_INSTANCE_NOT_FOUND"
     /// The service will not replay the Assembly: it still runs, never received all its uploads, or they are gone.
     package static let assemblyCannotBeReplayed: FailureCode = "ASSEMBLY_CANNOT_BE_REPLAYED"
+    /// The failed Assembly a shard would replay does not hold every file the shard has pending: a new one is made instead.
+    package static let replayLacksFiles: FailureCode = "REPLAY_LACKS_FILES"
     /// The service's machine broke while it ran the Assembly; a new Assembly may succeed.
     package static let assemblyCrashed: FailureCode = "ASSEMBLY_CRASHED"
     /// The Assembly stopped (an error or a cancel) before its uploads were in.

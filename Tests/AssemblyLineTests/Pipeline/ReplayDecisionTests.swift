@@ -17,6 +17,9 @@ import Testing
     static let replayURL = "https://api2-m1.transloadit.com/assemblies/\(replayID)"
     static let replaying = Fixture.status(#"{"ok":"ASSEMBLY_REPLAYING","assembly_id":"\#(replayID)","assembly_ssl_url":"\#(replayURL)","#
                                           + #""parent_id":"\#(Fixture.id)"}"#)
+    /// The failed Assembly's status: it holds both pending files.
+    static let parentStatus = Fixture.status(#"{"ok":null,"error":"INVALID_STEP_PARAMETER","assembly_id":"\#(Fixture.id)","#
+                                             + #""uploads":[{"id":"u4","field":"file_4"},{"id":"u5","field":"file_5"}]}"#)
     static let cannotBeReplayed = TransloaditError(code: .assemblyCannotBeReplayed, message: "its uploads are gone", httpStatus: 400, isRetryable: false)
 
     /// The shard's last attempt: failed `ago` seconds after its Assembly was created, while it executed or not.
@@ -101,6 +104,7 @@ import Testing
         var (machine, _) = recordedReplay()
         _ = machine.handle(.signed(Fixture.params), at: Fixture.now)
         _ = machine.handle(.attempt(replayAttempt, files: Fixture.pending), at: Fixture.now)
+        _ = machine.handle(.lookedUp(parentStatus), at: Fixture.now)
         return machine
     }
 
@@ -108,8 +112,24 @@ import Testing
         var (machine, recorded) = Self.recordedReplay()
         #expect(recorded == Decision([.report(.started, .replaying(parent: Fixture.id)), .checkpoint(.afterIntent)], .request(.signReplay)))
         _ = machine.handle(.signed(Fixture.params), at: Fixture.now)
-        #expect(machine.handle(.attempt(Self.replayAttempt, files: Fixture.pending), at: Fixture.now)
+        #expect(machine.handle(.attempt(Self.replayAttempt, files: Fixture.pending), at: Fixture.now) == Decision(.request(.lookUp(url: Fixture.url))),
+                "the failed Assembly's status first: which files it holds")
+        #expect(machine.handle(.lookedUp(Self.parentStatus), at: Fixture.now)
             == Decision(.request(.replay(Fixture.id, Fixture.params, files: Fixture.pending))))
+    }
+
+    /// A file that failed alone before the failed Assembly was made is pending again on a resume: that Assembly never had it.
+    @Test(arguments: [
+        (Fixture.status(#"{"ok":null,"error":"X","assembly_id":"\#(Fixture.id)","uploads":[{"id":"u5","field":"file_5"}]}"#),
+         FailureReason(code: .replayLacksFiles, message: "Assembly \(Fixture.id) does not hold a.jpg", isRetryable: true)),
+        (nil, FailureReason(code: .assemblyNotFound, message: "the service no longer knows Assembly \(Fixture.id)", isRetryable: true)),
+    ] as [(AssemblyStatus?, FailureReason)])
+    func anAssemblyThatDoesNotHoldEveryPendingFileIsNotReplayed(parent: AssemblyStatus?, reason: FailureReason) {
+        var (machine, _) = Self.recordedReplay()
+        _ = machine.handle(.signed(Fixture.params), at: Fixture.now)
+        _ = machine.handle(.attempt(Self.replayAttempt, files: Fixture.pending), at: Fixture.now)
+        #expect(machine.handle(.lookedUp(parent), at: Fixture.now)
+            == Decision([.noteRetry(.replayRefused(parent: Fixture.id, reason))] + Self.restarting, .request(.recordAttempt)))
     }
 
     @Test func theReplaysAnswerRecordsItsOwnIDWithNoBytesSentAndIsPolled() {
