@@ -1,3 +1,4 @@
+import AssemblyLine
 package import Foundation
 
 /// Runs the built `assemblyline` binary as a user would, and captures what it prints and how it exits.
@@ -24,15 +25,25 @@ package struct BinaryRunner {
         return bundle.appendingPathComponent("assemblyline")
     }()
 
+    /// How many children run at once across the test process. Two cores: a hundred test children at once (the CLI
+    /// suite's tests all start together) put the load at 46 and the timing of the tests that watch a run's progress at
+    /// the scheduler's mercy; waiting on dispatch's threads used to bound them by accident.
+    private static let slots = AsyncSemaphore(limit: 6)
+
     /// Runs the binary (or another program, such as `script` around it) with arguments in a directory,
     /// with the environment given plus PATH, HOME, and an XDG_STATE_HOME of the directory's own
     /// (`.state`, so that the run index of one test is not another's).
     ///
     /// The process is waited for and its pipes are read on threads of their own, neither on the cooperative pool nor
     /// on dispatch's global queues: on Linux Swift's tasks run on the default global queue, whose threads a blocking
-    /// read would hold (eighteen at once stalled every other test of the process for 10 to 20 s).
+    /// read would hold (eighteen at once stalled every other test of the process for 10 to 20 s). At most ``slots``
+    /// children run at once; the others wait their turn before they start.
     package static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
                             executable: URL = binary) async throws -> Outcome {
+        try await slots.withSlot { try await launch(arguments, in: directory, environment: environment, executable: executable) }
+    }
+
+    private static func launch(_ arguments: [String], in directory: URL, environment: [String: String], executable: URL) async throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
