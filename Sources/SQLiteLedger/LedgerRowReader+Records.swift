@@ -4,7 +4,7 @@ extension LedgerRowReader {
     static let runColumns = """
         id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at, finished_at,
         shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count, job_key, inputs_key, superseded_by,
-        template_id
+        template_id, template_sha256
         """
 
     static let shardColumns = """
@@ -39,7 +39,7 @@ extension LedgerRowReader {
                   updatedAt: try date(), finishedAt: try optionalDate(), shardCount: try int(),
                   fileCount: try int(), skippedCount: try int(), bytes: try integer(), batch: try batchID(),
                   partition: try partition(), jobKey: try text(), inputsKey: try text(), supersededBy: try optionalRunID(),
-                  templateID: optionalText())
+                  templateID: optionalText(), templateSHA256: optionalText())
     }
 
     mutating func shardRecord() throws -> ShardRecord {

@@ -10,18 +10,19 @@ extension SQLiteLedger {
                                updatedAt: run.createdAt, finishedAt: nil, shardCount: run.plan.shards.count,
                                fileCount: run.plan.fileCount, skippedCount: run.skippedCount, bytes: run.plan.bytes,
                                batch: run.batch, partition: run.partition, jobKey: run.job.key, inputsKey: run.inputsKey,
-                               templateID: run.templateID)
+                               templateID: run.templateID, templateSHA256: run.templateSHA256)
         try write { database in
             try database.execute("""
                 INSERT INTO runs (id, manifest_path, manifest_name, recipe_fingerprint, state, created_at, updated_at,
                                   shard_count, file_count, skipped_count, bytes, batch_id, partition_index, partition_count, job_key, inputs_key,
-                                  template_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  template_id, template_sha256)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.text(run.id.rawValue), .text(run.manifestPath), .text(run.manifestName),
                       .text(run.recipeFingerprint), .state(RunState.running), .text(created), .text(created), .integer(record.shardCount),
                       .integer(record.fileCount), .integer(record.skippedCount), .integer(record.bytes),
                       run.batch.map { .text($0.rawValue) } ?? .null, .integer(Int64(run.partition.index)),
-                      .integer(Int64(run.partition.count)), .text(run.job.key), .text(run.inputsKey), .text(run.templateID)])
+                      .integer(Int64(run.partition.count)), .text(run.job.key), .text(run.inputsKey), .text(run.templateID),
+                      .text(run.templateSHA256)])
             try insertShards(of: run, createdAt: created, in: database)
             try insertFiles(of: run, in: database)
             // The set is entered by any run, so that the files it does enter under it; only a run that read the index reviews it.
@@ -184,9 +185,10 @@ extension SQLiteLedger {
         }
     }
 
-    package func updateRecipe(_ id: RunID, fingerprint: String, at time: Date) throws {
+    package func updateRecipe(_ id: RunID, fingerprint: String, templateSHA256: String?, at time: Date) throws {
         try write { database in
-            try database.execute("UPDATE runs SET recipe_fingerprint = ? WHERE id = ?", [.text(fingerprint), .text(id.rawValue)])
+            try database.execute("UPDATE runs SET recipe_fingerprint = ?, template_sha256 = ? WHERE id = ?",
+                                 [.text(fingerprint), .text(templateSHA256), .text(id.rawValue)])
             guard database.changes == 1 else { throw LedgerError.runNotFound(id) }
             try database.execute("""
                 INSERT INTO done_sets (job_key, recipe_fingerprint, manifest_path)

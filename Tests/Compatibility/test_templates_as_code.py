@@ -64,6 +64,10 @@ def test_pull_edit_diff_push_run_and_an_sdk_edit_is_caught_before_the_night(serv
     assert client.get_template(template_id).data["content"]["steps"]["thumb"]["width"] == 24
     night = assemblyline(tmp_path, "run", "job.yaml")
     assert night.returncode == 0, night.stderr
+    report = assemblyline(tmp_path, "report", "latest", "--manifest", "job.yaml")
+    assert f"template  {template_id}, content sha256 " in report.stdout, report.stdout
+    first = json.loads(assemblyline(tmp_path, "report", "latest", "--manifest", "job.yaml", "--format", "json").stdout)
+    assert first["template_id"] == template_id and len(first["template_sha256"]) == 64, first
     outputs = sorted(path.name for path in (tmp_path / "out" / "thumb").iterdir())
     assert outputs == sorted(image.stem + ".webp" for image in images[:3]), "{ext} follows the Template's format"
 
@@ -88,6 +92,13 @@ def test_pull_edit_diff_push_run_and_an_sdk_edit_is_caught_before_the_night(serv
     night = assemblyline(tmp_path, "run", "job.yaml")
     assert night.returncode == 0, night.stderr
     assert (tmp_path / "out" / "thumb" / "new.webp").exists()
+    second = json.loads(assemblyline(tmp_path, "report", "latest", "--manifest", "job.yaml", "--format", "json").stdout)
+    assert second["template_sha256"] == first["template_sha256"], "the same file's content, the same hash"
+    (tmp_path / "templates" / "thumbs.json").write_text(text.replace('"width": 40', '"width": 20'))
+    assert assemblyline(tmp_path, "templates", "push", "job.yaml").returncode == 0
+    assert assemblyline(tmp_path, "run", "job.yaml").returncode == 0
+    third = json.loads(assemblyline(tmp_path, "report", "latest", "--manifest", "job.yaml", "--format", "json").stdout)
+    assert third["template_sha256"] != first["template_sha256"], "an edit: another hash"
     assert not any(SECRET in line for line in [pulled.stderr, caught.stderr, refused.stderr, night.stdout, night.stderr])
 
 

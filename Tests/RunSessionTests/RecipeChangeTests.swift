@@ -1,5 +1,7 @@
 import AssemblyLine
+import Digests
 import Foundation
+import SQLiteLedger
 import TestSupport
 import Testing
 
@@ -38,5 +40,19 @@ import Testing
         #expect(accepted.state == .finished && harness.service.created.count == 3, "one Assembly for b.txt")
         let next = try await harness.session().forecast(force: false, checksums: false)
         #expect(next.recipeChange == nil && next.incremental.skipped.count == 3 && next.incremental.plan.fileCount == 0)
+    }
+
+    @Test func aRunOfATemplateFileRecordsItsContentsHash() async throws {
+        let harness = try SessionHarness()
+        try harness.directory.write("t.json", #"{"name": "copy", "steps": {"copy": {"robot": "/file/filter", "use": ":original"}}}"#)
+        try harness.writeManifest(recipe: "template: {id: copy, file: t.json}")
+        let outcome = try await harness.run()
+        let record = try await harness.ledger { try await $0.run(outcome.runID).record }
+        guard case .template(let recipe) = try harness.manifest().recipe, let document = recipe.file?.document else {
+            Issue.record("no Template file"); return
+        }
+        #expect(record.templateID == "copy")
+        #expect(record.templateSHA256 == LibcryptoFileDigester().sha256Hex(of: document.canonicalContent))
+        #expect(record.templateSHA256 == LibcryptoFileDigester().sha256Hex(of: #"{"steps":{"copy":{"robot":"/file/filter","use":":original"}}}"#))
     }
 }

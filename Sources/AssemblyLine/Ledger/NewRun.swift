@@ -16,6 +16,8 @@ package struct NewRun: Sendable, Hashable {
     package var recipeFingerprint: String
     /// The account Template the recipe names (`template.id`), when it names one: a resume may follow an edit of its file.
     package var templateID: String?
+    /// The SHA-256 of the Template file's content the run sends (``TemplateDocument/canonicalContent``), when it has one.
+    package var templateSHA256: String?
     package var plan: Plan
     /// How many files were left out because an earlier run already did them: counted, in no table of the run.
     package var skippedCount: Int
@@ -33,7 +35,7 @@ package struct NewRun: Sendable, Hashable {
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
                 plan: Plan, skippedCount: Int = 0, review: DoneIndexReview? = nil, knownBad: [KnownBadFile] = [], createdAt: Date,
                 batch: BatchID? = nil, partition: Partition = .whole, job: ManifestJob? = nil, inputsKey: String = "",
-                templateID: String? = nil) {
+                templateID: String? = nil, templateSHA256: String? = nil) {
         self.id = id
         self.manifestPath = manifestPath
         self.job = job ?? ManifestJob(legacyPath: manifestPath)
@@ -41,6 +43,7 @@ package struct NewRun: Sendable, Hashable {
         self.manifestName = manifestName
         self.recipeFingerprint = recipeFingerprint
         self.templateID = templateID
+        self.templateSHA256 = templateSHA256
         self.plan = plan
         self.skippedCount = skippedCount
         self.review = review

@@ -34,8 +34,9 @@ package protocol RunLedger: LedgerQueries {
     func recordInterrupted(_ runs: [RunID], at time: Date) async throws -> [RunID]
 
     /// Writes the run's recipe fingerprint anew: a resume goes on under its Template's edited content, so that the files it
-    /// makes enter the done index under the recipe that made them. The job's done set of that recipe is entered too.
-    func updateRecipe(_ id: RunID, fingerprint: String, at time: Date) async throws
+    /// makes enter the done index under the recipe that made them, and its content hash is the new one. The job's done
+    /// set of that recipe is entered too.
+    func updateRecipe(_ id: RunID, fingerprint: String, templateSHA256: String?, at time: Date) async throws
 
     /// Ends an interrupted run for good: `successor` took it over (followed its Assemblies and sent the rest).
     func supersede(_ id: RunID, by successor: RunID, at time: Date) async throws

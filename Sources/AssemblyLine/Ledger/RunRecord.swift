@@ -30,11 +30,14 @@ package struct RunRecord: Sendable, Hashable {
     package var supersededBy: RunID?
     /// The account Template the run's recipe names, when it names one (recorded since ledger version 15).
     package var templateID: String?
+    /// The SHA-256 of the Template file's content the run sent, when its recipe is a Template file (since version 15).
+    package var templateSHA256: String?
 
     package init(id: RunID, manifestPath: String, manifestName: String, recipeFingerprint: String,
                 state: RunState, createdAt: Date, updatedAt: Date, finishedAt: Date?,
                 shardCount: Int, fileCount: Int, skippedCount: Int, bytes: Int64, batch: BatchID? = nil, partition: Partition = .whole,
-                jobKey: String? = nil, inputsKey: String = "", supersededBy: RunID? = nil, templateID: String? = nil) {
+                jobKey: String? = nil, inputsKey: String = "", supersededBy: RunID? = nil, templateID: String? = nil,
+                templateSHA256: String? = nil) {
         self.id = id
         self.manifestPath = manifestPath
         self.manifestName = manifestName
@@ -53,5 +56,6 @@ package struct RunRecord: Sendable, Hashable {
         self.inputsKey = inputsKey
         self.supersededBy = supersededBy
         self.templateID = templateID
+        self.templateSHA256 = templateSHA256
     }
 }

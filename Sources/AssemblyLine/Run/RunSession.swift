@@ -33,6 +33,12 @@ package struct RunSession: Sendable {
         self.acceptsRecipe = acceptsRecipe
     }
 
+    /// The SHA-256 of the manifest's Template file's content, what the run records of it; nil without a file.
+    private var templateSHA256: String? {
+        guard case .template(let recipe) = manifest.recipe, let file = recipe.file else { return nil }
+        return adapters.digester.sha256Hex(of: file.document.canonicalContent)
+    }
+
     // MARK: - Forecast
 
     /// What a run would send and skip, and why; the state directory's ledger is read, never changed or created.
@@ -169,7 +175,7 @@ package struct RunSession: Sendable {
             plan: forecast.incremental.plan, skippedCount: forecast.incremental.skipped.count,
             review: force ? nil : forecast.incremental.review, knownBad: forecast.incremental.knownBad, createdAt: ports.clock.now,
             batch: batch, partition: manifest.partition, job: manifest.job, inputsKey: manifest.inputsKey,
-            templateID: manifest.recipe.accountTemplateID))
+            templateID: manifest.recipe.accountTemplateID, templateSHA256: templateSHA256))
         if let takeover { try await ledger.supersede(takeover.run, by: runID, at: ports.clock.now) }
         let started = StartedRun(runID: runID, stateDirectory: stateDirectory, origin: .new(forecast), shards: try await ledger.shards(of: runID),
                                  batch: batch, partition: manifest.partition, takeover: takeover)
@@ -258,7 +264,8 @@ package struct RunSession: Sendable {
         if manifest.recipe.fingerprint != record.recipeFingerprint {
             // The Template's file was edited since (``Recipe/resumes(fingerprint:templateID:)``): what the run makes now is
             // made by the new content, and enters the done index under it.
-            try await ports.ledger.updateRecipe(record.id, fingerprint: manifest.recipe.fingerprint, at: ports.clock.now)
+            try await ports.ledger.updateRecipe(record.id, fingerprint: manifest.recipe.fingerprint, templateSHA256: templateSHA256,
+                                                at: ports.clock.now)
         }
         let started = StartedRun(runID: record.id, stateDirectory: stateDirectory, origin: .resumed, shards: shards,
                                  batch: record.batch, partition: record.partition)

@@ -10,6 +10,7 @@ enum RunReportText {
         var lines = [
             "run       \(run.id) (\(run.manifestName))",
             "manifest  \(run.manifestPath)",
+        ] + (RunText.template(of: run).map { ["template  \($0)"] } ?? []) + [
             "state     \(run.state), started \(RunText.time(run.createdAt))" + (run.finishedAt.map { ", ended \(RunText.time($0))" } ?? ""),
             "shards    \(run.shardCount): " + counts(ShardState.allCases.map { ($0.rawValue, summary.shardsByState[$0] ?? 0) }),
             "files     \(summary.filesByState.values.reduce(0, +)): " + counts(FileState.allCases.map { (RunText.label($0), summary.filesByState[$0] ?? 0) }),

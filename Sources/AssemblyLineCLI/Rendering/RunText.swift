@@ -34,6 +34,16 @@ enum RunText {
         return TextTable.render(header: header, rows: rows, rightAligned: [2, 3, 4, 5])
     }
 
+    /// The run's Template in one line: the account's ID and the SHA-256 of the file's content, as far as the run knows them.
+    static func template(of run: RunRecord) -> String? {
+        switch (run.templateID, run.templateSHA256) {
+        case let (id?, hash?): "\(id), content sha256 \(hash)"
+        case let (nil, hash?): "its file's content sha256 \(hash)"
+        case let (id?, nil): id
+        case (nil, nil): nil
+        }
+    }
+
     static func json(_ run: RunRecord) -> JSONValue {
         .object([
             "id": .string(run.id.rawValue),
@@ -49,6 +59,8 @@ enum RunText {
             "bytes": .integer(run.bytes),
             "batch": run.batch.map { .string($0.rawValue) } ?? .null,
             "partition": .string(run.partition.description),
+            "template_id": run.templateID.map { .string($0) } ?? .null,
+            "template_sha256": run.templateSHA256.map { .string($0) } ?? .null,
         ])
     }
 }

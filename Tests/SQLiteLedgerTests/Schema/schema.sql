@@ -167,7 +167,8 @@ CREATE TABLE "runs" (
     partition_count INTEGER NOT NULL DEFAULT 1 CHECK (partition_count >= 1),
     job_key TEXT NOT NULL,
     inputs_key TEXT NOT NULL DEFAULT '',
-    superseded_by TEXT, template_id TEXT,
+    superseded_by TEXT, template_id TEXT, template_sha256 TEXT
+    CHECK (length(template_sha256) = 64 AND template_sha256 NOT GLOB '*[^0-9a-f]*'),
     CHECK ((state = 'superseded') = (superseded_by IS NOT NULL))
 );
 
