@@ -9,8 +9,8 @@ from transloadit.client import Transloadit
 from conftest import BIN, KEY, SECRET
 
 
-def assemblyline(folder, *arguments):
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "COMPAT_SECRET": SECRET}
+def assemblyline(folder, *arguments, secret=SECRET):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "COMPAT_SECRET": secret}
     return subprocess.run([BIN, *arguments], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
 
 
@@ -53,6 +53,8 @@ def test_pull_edit_diff_push_run_and_an_sdk_edit_is_caught_before_the_night(serv
     assert (tmp_path / "templates" / "thumbs.json").read_text() == text
     same = assemblyline(tmp_path, "templates", "diff", "job.yaml")
     assert (same.returncode, same.stdout) == (0, ""), same.stderr
+    refused = assemblyline(tmp_path, "templates", "diff", "job.yaml", secret="not-the-secret")
+    assert refused.returncode == 77 and "INVALID_SIGNATURE" in refused.stderr, refused.stderr
 
     # The operator edits the file: diff says how, exit 1; push sends it; the run makes .webp files of the new width.
     (tmp_path / "templates" / "thumbs.json").write_text(text.replace('"width": 40', '"width": 24'))

@@ -40,6 +40,15 @@ import YAMLReader
         #expect(AssemblyInstructions(manifest.recipe) == .template(id: "abc", fields: [:]), "with an ID the Assemblies name the account's Template")
     }
 
+    @Test func outputStepsAreCheckedAgainstTheFilesStepsAndItsExportRobotsKnown() throws {
+        let directory = try TemporaryDirectory()
+        _ = try directory.write("t.json", Self.thumbs.replacingOccurrences(of: "\"thumb\":", with: "\"store\": {\"robot\": \"/s3/store\", \"use\": \"thumb\"}, \"thumb\":"))
+        let manifest = try decode(Self.account + "template: {id: abc, file: t.json}\n", in: directory)
+        #expect(manifest.output.steps.exported == ["store"] && manifest.recipe.stepsDownloaded(by: manifest.output.steps).isEmpty)
+        let issues = try configIssues { _ = try decode(Self.account + "template: {id: abc, file: t.json}\noutput: {steps: [thumbs]}\n", in: directory) }
+        #expect(issues.count == 1 && issues[0].contains("thumbs") && issues[0].contains("output.steps"), "\(issues)")
+    }
+
     @Test func theRecipeIsTheStepsAndFieldsSoARenameIsNoneAndAnEditIsANewOne() throws {
         let directory = try TemporaryDirectory()
         _ = try directory.write("t.json", Self.thumbs)
