@@ -1,13 +1,7 @@
 extension JSONValue {
-    /// Readable JSON for files people review: two-space indentation, one member or element a line, keys sorted, a
-    /// final newline; scalars as ``serialized`` writes them.
-    package var indented: String {
-        var output = ""
-        writeIndented(to: &output, depth: 0)
-        return output + "\n"
-    }
-
-    /// An object of `members` in the order given, each value as ``indented`` writes it: for a file whose first keys are fixed.
+    /// Readable JSON for files people review, an object of `members` in the order given (a file whose first keys are
+    /// fixed): two-space indentation, one member or element a line, the keys of nested objects sorted, a final newline;
+    /// scalars as ``serialized`` writes them.
     package static func indentedObject(_ members: [(key: String, value: JSONValue)]) -> String {
         var output = ""
         writeMembers(members, to: &output, depth: 0)
