@@ -21,7 +21,7 @@ struct ServeCommand: CLICommand {
             OptionSpec(name: "key", valueName: "key", help: "The Auth Key to accept (needs --secret-env or --secret-file)."),
             OptionSpec(name: "secret-env", valueName: "name", help: "Read the Auth Secret from this environment variable."),
             OptionSpec(name: "secret-file", valueName: "path", help: "Read the Auth Secret from this file's first line."),
-            OptionSpec(name: "templates", valueName: "file", help: "Templates (YAML or JSON): Template ID → {steps, allow_steps_override}."),
+            OptionSpec(name: "templates", valueName: "file", help: "Templates (YAML or JSON): Template ID → {name, require_signature_auth, steps, allow_steps_override, ...}."),
             OptionSpec(name: "faults", valueName: "file", help: "Fault injection plan (YAML), seeded and reproducible."),
             OptionSpec(name: "workers", valueName: "n", help: "Worker threads executing Assemblies (default 2)."),
             OptionSpec(name: "no-signature", help: "Accept requests without a signature (the key must still match)."),
