@@ -1,0 +1,101 @@
+/// Decodes and checks one ListObjectsV2 answer (`<ListBucketResult>`) as untrusted input.
+///
+/// A page that cannot be a true answer to the request fails as a whole (``S3ListingError``); one bad
+/// entry is left out with its reason (``S3SkippedKey``), and the rest of the page stands.
+package struct ListObjectsV2Page {
+    /// The page's number in the listing, from 1.
+    package var number: Int
+    /// The prefix that was listed: every key must start with its bytes.
+    package var prefix: String
+    /// The `max-keys` that was asked for.
+    package var maxKeys: Int
+
+    package init(number: Int, prefix: String, maxKeys: Int) {
+        self.number = number
+        self.prefix = prefix
+        self.maxKeys = maxKeys
+    }
+
+    /// S3's longest key, in UTF-8 bytes.
+    package static let maximumKeyLength = 1024
+
+    /// The checked page of `body`.
+    package func decode(_ body: [UInt8]) throws(S3ListingError) -> S3ListPage {
+        let root: XMLElementNode
+        do {
+            root = try StrictXMLParser.parse(body)
+        } catch {
+            throw .malformedPage(page: number, reason: error.description)
+        }
+        guard root.name == "ListBucketResult" else {
+            throw .malformedPage(page: number, reason: "the root element is <\(RemoteText.escaped(root.name, limit: 40))>")
+        }
+        let entries = root.children("Contents")
+        guard entries.count <= maxKeys else { throw .tooManyKeys(page: number, count: entries.count, maxKeys: maxKeys) }
+        if let keyCount = root.child("KeyCount") {
+            guard let count = Int(keyCount.text), count == entries.count + root.children("CommonPrefixes").count else {
+                throw .malformedPage(page: number, reason: "KeyCount does not count the page's keys")
+            }
+        }
+        let truncated: Bool
+        switch root.child("IsTruncated")?.text {
+        case "true"?: truncated = true
+        case "false"?: truncated = false
+        default: throw .malformedPage(page: number, reason: "IsTruncated is not true or false")
+        }
+        var token: String?
+        if truncated {
+            guard let next = root.child("NextContinuationToken")?.text, !next.isEmpty else {
+                throw .missingContinuationToken(page: number)
+            }
+            token = next
+        }
+        var objects: [S3Object] = []
+        var skipped: [S3SkippedKey] = []
+        objects.reserveCapacity(entries.count)
+        for entry in entries {
+            switch read(entry) {
+            case let .object(object): objects.append(object)
+            case let .skipped(skip): skipped.append(skip)
+            }
+        }
+        return S3ListPage(number: number, objects: objects, skipped: skipped, nextContinuationToken: token)
+    }
+
+    /// One `<Contents>` entry, read.
+    private enum Entry {
+        case object(S3Object)
+        case skipped(S3SkippedKey)
+    }
+
+    private func read(_ entry: XMLElementNode) -> Entry {
+        guard let key = entry.child("Key")?.text else { return .skipped(S3SkippedKey(key: "", reason: .missingField("Key"))) }
+        if let reason = Self.refusal(of: key) ?? (key.utf8.starts(with: prefix.utf8) ? nil : .outsidePrefix) {
+            return .skipped(S3SkippedKey(key: key, reason: reason))
+        }
+        let sizeText = entry.child("Size")?.text ?? ""
+        guard let size = Self.size(sizeText) else { return .skipped(S3SkippedKey(key: key, reason: .badSize(sizeText))) }
+        guard let etag = entry.child("ETag")?.text, !etag.isEmpty else {
+            return .skipped(S3SkippedKey(key: key, reason: .missingField("ETag")))
+        }
+        let modified = entry.child("LastModified").flatMap { UTCDateTime(iso8601Text: $0.text) }
+        return .object(S3Object(key: key, size: size, etag: RemoteText.escaped(etag, limit: RemoteText.nameLimit), lastModified: modified))
+    }
+
+    /// Why `key` cannot name an input, nil when it can.
+    package static func refusal(of key: String) -> S3SkippedKey.Reason? {
+        guard !key.isEmpty, key.utf8.count <= maximumKeyLength else { return .badLength }
+        let breaking: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
+        if key.unicodeScalars.contains(where: { breaking.contains($0.properties.generalCategory) }) { return .controlCharacter }
+        if key.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." }) { return .dotSegment }
+        return nil
+    }
+
+    /// A size of decimal digits only, 0 to ``S3Object/maximumSize``; nil for anything else.
+    private static func size(_ text: String) -> Int64? {
+        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let size = Int64(text), size <= S3Object.maximumSize
+        else { return nil }
+        return size
+    }
+}
