@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "ConfigFormat", "YAMLReader", "TestSupport"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests", "TestSupport"]),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HTTPMessages", "Digests", "TestSupport"],
-                    exclude: ["Support/test_server.py"]),
+                    exclude: ["Support/test_server.py", "Support/s3_server.py"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages", "TestSupport"]),
         .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "TestSupport"]),
         .testTarget(name: "SignServerTests", dependencies: [

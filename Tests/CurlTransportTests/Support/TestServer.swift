@@ -33,12 +33,7 @@ final class TestServer: Sendable {
         process.standardOutput = stdout
         try process.run()
 
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = stdout.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
-        }
+        let line = stdout.firstLine()
         guard let text = String(data: line, encoding: .utf8),
               let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
