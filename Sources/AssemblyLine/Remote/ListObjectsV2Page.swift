@@ -1,7 +1,10 @@
 /// Decodes and checks one ListObjectsV2 answer (`<ListBucketResult>`) as untrusted input.
 ///
 /// A page that cannot be a true answer to the request fails as a whole (``S3ListingError``); one bad
-/// entry is left out with its reason (``S3SkippedKey``), and the rest of the page stands.
+/// entry is left out with its reason (``S3SkippedKey``), and the rest of the page stands. S3 lists
+/// keys in ascending order of their UTF-8 bytes, across pages too: a key that does not sort after
+/// the one before it (a repeat, a page served again) fails the page, which sees every repeat while
+/// the listing's memory stays flat.
 package struct ListObjectsV2Page {
     /// The page's number in the listing, from 1.
     package var number: Int
@@ -9,11 +12,14 @@ package struct ListObjectsV2Page {
     package var prefix: String
     /// The `max-keys` that was asked for.
     package var maxKeys: Int
+    /// The last key of the page before, nil for the first: every key must sort after it.
+    package var after: String?
 
-    package init(number: Int, prefix: String, maxKeys: Int) {
+    package init(number: Int, prefix: String, maxKeys: Int, after: String? = nil) {
         self.number = number
         self.prefix = prefix
         self.maxKeys = maxKeys
+        self.after = after
     }
 
     /// S3's longest key, in UTF-8 bytes.
@@ -53,13 +59,20 @@ package struct ListObjectsV2Page {
         var objects: [S3Object] = []
         var skipped: [S3SkippedKey] = []
         objects.reserveCapacity(entries.count)
+        var previous = after
         for entry in entries {
+            if let key = entry.child("Key")?.text {
+                if let previous, !previous.utf8.lexicographicallyPrecedes(key.utf8) {
+                    throw .keysOutOfOrder(page: number)
+                }
+                previous = key
+            }
             switch read(entry) {
             case let .object(object): objects.append(object)
             case let .skipped(skip): skipped.append(skip)
             }
         }
-        return S3ListPage(number: number, objects: objects, skipped: skipped, nextContinuationToken: token)
+        return S3ListPage(number: number, objects: objects, skipped: skipped, nextContinuationToken: token, lastKey: previous)
     }
 
     /// One `<Contents>` entry, read.

@@ -6,8 +6,9 @@ import HTTPMessages
 /// Each checked page goes to the caller before the next is asked for, and nothing of it is kept:
 /// the listing holds one page in memory however long it is. It ends when a page is not truncated,
 /// when the caller says ``Decision/stop``, or fails (``S3ListingError``) on a refusal, a transport
-/// failure, a page that cannot be trusted, a repeated continuation token or more than
-/// ``maximumPages`` pages.
+/// failure, a page that cannot be trusted, a key out of order, a repeated continuation token or
+/// more than ``maximumPages`` pages. It keeps the tokens it was given (one short text a page) to see
+/// a repeat, and the last key.
 package struct S3BucketLister: Sendable {
     /// What the caller wants after a page.
     package enum Decision: Sendable, Hashable {
@@ -60,15 +61,17 @@ package struct S3BucketLister: Sendable {
     ) async throws(S3ListingError) -> Summary {
         var summary = Summary(pages: 0, objects: 0, skipped: 0, stopped: false)
         var token: String?
+        var lastKey: String?
         var tokensSeen: Set<String> = []
         repeat {
             guard summary.pages < maximumPages else { throw .tooManyPages(pages: maximumPages) }
             let number = summary.pages + 1
-            let page = try await fetch(prefix: prefix, token: token, number: number)
+            let page = try await fetch(prefix: prefix, token: token, number: number, after: lastKey)
             if let next = page.nextContinuationToken {
                 guard tokensSeen.insert(next).inserted else { throw .repeatedContinuationToken(page: number) }
             }
             token = page.nextContinuationToken
+            lastKey = page.lastKey ?? lastKey
             summary.pages = number
             summary.objects += page.objects.count
             summary.skipped += page.skipped.count
@@ -92,7 +95,7 @@ package struct S3BucketLister: Sendable {
         return .get(address.url(signed.urlSuffix), headers: headers)
     }
 
-    private func fetch(prefix: String, token: String?, number: Int) async throws(S3ListingError) -> S3ListPage {
+    private func fetch(prefix: String, token: String?, number: Int, after: String?) async throws(S3ListingError) -> S3ListPage {
         let response: HTTPResponseInfo
         do {
             response = try await transport.send(request(prefix: prefix, token: token), to: .memory(limit: Self.pageBodyLimit), options: options)
@@ -100,6 +103,6 @@ package struct S3BucketLister: Sendable {
             throw .transport(error)
         }
         guard response.isSuccess else { throw S3ErrorAnswer.refusal(status: response.status, body: response.bodyBytes) }
-        return try ListObjectsV2Page(number: number, prefix: prefix, maxKeys: pageSize).decode(response.bodyBytes)
+        return try ListObjectsV2Page(number: number, prefix: prefix, maxKeys: pageSize, after: after).decode(response.bodyBytes)
     }
 }

@@ -14,6 +14,8 @@ package enum S3ListingError: Error, Sendable, Hashable, CustomStringConvertible 
     case tooManyKeys(page: Int, count: Int, maxKeys: Int)
     /// Page `page` said it was truncated but gave no continuation token.
     case missingContinuationToken(page: Int)
+    /// Page `page` holds a key that does not sort after the key before it (S3 lists in UTF-8 byte order): a repeat.
+    case keysOutOfOrder(page: Int)
     /// Page `page` gave a continuation token already given before: the listing would go round forever.
     case repeatedContinuationToken(page: Int)
     /// The listing went on past `pages` pages, the bound its caller set.
@@ -24,7 +26,7 @@ package enum S3ListingError: Error, Sendable, Hashable, CustomStringConvertible 
         switch self {
         case let .transport(error): Retryability.isRetryable(error, from: .storage)
         case let .refused(code, status, _): code.isRetryable || Retryability.isRetryable(status: status, from: .storage)
-        case .invalidAddress, .malformedPage, .tooManyKeys, .missingContinuationToken, .repeatedContinuationToken, .tooManyPages: false
+        case .invalidAddress, .malformedPage, .tooManyKeys, .keysOutOfOrder, .missingContinuationToken, .repeatedContinuationToken, .tooManyPages: false
         }
     }
 
@@ -46,6 +48,8 @@ package enum S3ListingError: Error, Sendable, Hashable, CustomStringConvertible 
             "s3 listing: page \(page) is not a ListObjectsV2 answer: \(reason)"
         case let .tooManyKeys(page, count, maxKeys):
             "s3 listing: page \(page) holds \(count) keys, more than the \(maxKeys) asked for"
+        case let .keysOutOfOrder(page):
+            "s3 listing: page \(page) repeats a key or lists one out of order"
         case let .missingContinuationToken(page):
             "s3 listing: page \(page) is truncated but names no continuation token"
         case let .repeatedContinuationToken(page):

@@ -24,7 +24,7 @@ package struct SigV4Signer: Sendable, CustomStringConvertible, CustomReflectable
     package func headers(for request: SigV4Request, at time: UTCDateTime) -> HTTPHeaders {
         let signature = Self.hex(signatureBytes(for: request, at: time))
         let authorization = "AWS4-HMAC-SHA256 Credential=\(credentials.accessKeyID)/\(scope(at: time)),"
-            + "SignedHeaders=\(signedHeaderNames(request).joined(separator: ";")),Signature=\(signature)"
+            + "SignedHeaders=\(signedHeaders(request, at: time).map(\.name).joined(separator: ";")),Signature=\(signature)"
         return [
             HTTPHeader(name: "x-amz-date", value: time.compactText),
             HTTPHeader(name: "x-amz-content-sha256", value: request.payloadHash),
@@ -85,9 +85,5 @@ package struct SigV4Signer: Sendable, CustomStringConvertible, CustomReflectable
             headers.append((field.name.lowercased(), field.value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")))
         }
         return headers.sorted { $0.name < $1.name }
-    }
-
-    private func signedHeaderNames(_ request: SigV4Request) -> [String] {
-        (["host", "x-amz-content-sha256", "x-amz-date"] + request.headers.map { $0.name.lowercased() }).sorted()
     }
 }

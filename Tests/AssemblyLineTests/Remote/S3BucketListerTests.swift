@@ -73,22 +73,22 @@ import Testing
     @Test func keysWithDotSegmentsControlCharactersOrOutsideThePrefixAreSkippedWithTheirReason() async throws {
         let transport = ScriptedTransport()
         transport.script(.get, "/night-bucket?") { _ in
-            Self.page([("in/../../etc/passwd", "1"), ("in/a&#10;b", "1"), ("in/nul&#0;", "1"), ("in/esc&#x1B;[2J", "1"),
-                       ("in/./x", "1"), ("out/y", "1"), ("in/good key ü", "5")])
+            Self.page([("in/../../etc/passwd", "1"), ("in/./x", "1"), ("in/a&#10;b", "1"), ("in/esc&#x1B;[2J", "1"),
+                       ("in/good key ü", "5"), ("in/nul&#0;", "1"), ("out/y", "1")])
         }
         let (pages, error) = await run(try lister(transport, pageSize: 10), prefix: "in/")
         #expect(error == nil)
         let page = try #require(pages.first)
         #expect(page.objects.map(\.key) == ["in/good key ü"])
-        #expect(page.skipped.map(\.reason) == [.dotSegment, .controlCharacter, .controlCharacter, .controlCharacter, .dotSegment, .outsidePrefix])
-        #expect(page.skipped[1].key == "in/a\\nb")
+        #expect(page.skipped.map(\.reason) == [.dotSegment, .dotSegment, .controlCharacter, .controlCharacter, .controlCharacter, .outsidePrefix])
+        #expect(page.skipped[2].key == "in/a\\nb")
         #expect(page.skipped.allSatisfy { !$0.description.contains("\u{1B}") && !$0.description.contains("\n") })
     }
 
     @Test(arguments: ["-1", "12abc", "", "+5", "99999999999999999999", "5497558138881", "1e9", " 7"])
     func aLyingSizeSkipsItsEntry(_ size: String) async throws {
         let transport = ScriptedTransport()
-        transport.script(.get, "/night-bucket?") { _ in Self.page([("k", size), ("fine", "5497558138880")]) }
+        transport.script(.get, "/night-bucket?") { _ in Self.page([("fine", "5497558138880"), ("lying", size)]) }
         let (pages, error) = await run(try lister(transport))
         #expect(error == nil)
         #expect(pages.first?.objects.map(\.key) == ["fine"])
@@ -123,8 +123,10 @@ import Testing
 
     @Test func aRepeatedTokenEndsTheListingInsteadOfGoingRoundForever() async throws {
         let transport = ScriptedTransport()
+        let counter = Recorder<Int>()
         transport.script(.get, "/night-bucket?", times: 100) { request in
-            Self.page([("k\(request.url.count)", "1")], token: request.url.contains("continuation-token") ? "B" : "A")
+            counter.append(1)
+            return Self.page([("k\(counter.all.count)", "1")], token: request.url.contains("continuation-token") ? "B" : "A")
         }
         let (pages, error) = await run(try lister(transport))
         #expect(error == .repeatedContinuationToken(page: 3))
@@ -136,12 +138,27 @@ import Testing
         let counter = Recorder<Int>()
         transport.script(.get, "/night-bucket?", times: 1000) { _ in
             counter.append(1)
-            return Self.page([("k", "1")], token: "token-\(counter.all.count)")
+            return Self.page([("k\(1000 + counter.all.count)", "1")], token: "token-\(counter.all.count)")
         }
         let (pages, error) = await run(try lister(transport, maximumPages: 20))
         #expect(error == .tooManyPages(pages: 20))
         #expect(pages.count == 20)
         #expect(transport.requests.count == 20)
+    }
+
+    @Test func aKeyRepeatedOnTheNextPageFailsTheListing() async throws {
+        let transport = ScriptedTransport()
+        transport.script(.get, "/night-bucket?") { _ in Self.page([("a", "1"), ("b", "1")], token: "t1") }
+        transport.script(.get, "continuation-token=t1") { _ in Self.page([("b", "1"), ("c", "1")]) }
+        let (pages, error) = await run(try lister(transport))
+        #expect(error == .keysOutOfOrder(page: 2))
+        #expect(pages.count == 1)
+    }
+
+    @Test func keysOutOfOrderWithinAPageFailIt() async throws {
+        let transport = ScriptedTransport()
+        transport.script(.get, "/night-bucket?") { _ in Self.page([("b", "1"), ("a", "1")]) }
+        #expect(await run(try lister(transport)).error == .keysOutOfOrder(page: 1))
     }
 
     @Test func theCallerCanStopAfterAPage() async throws {
