@@ -273,11 +273,11 @@ import Testing
         let state = directory.url.appendingPathComponent("job/state")
         let ledgerPath = SQLiteLedger.path(inStateDirectory: state.path)
         let ledger = try SQLiteConnection(path: ledgerPath, mode: .readOnly)
-        let rows = try ledger.rows("SELECT relative_path, state, error_code FROM files WHERE run_id = (SELECT max(id) FROM runs)") {
+        let rows = try ledger.rows("SELECT relative_path, state, error_code FROM files WHERE run_id = (SELECT id FROM runs ORDER BY rowid DESC LIMIT 1)") {
             ($0.text(0) ?? "", $0.text(1) ?? "", $0.text(2))
         }
         // The fields of the first night, which made the outputs.
-        let indices = try ledger.rows("SELECT relative_path, file_index FROM files WHERE run_id = (SELECT min(id) FROM runs)") {
+        let indices = try ledger.rows("SELECT relative_path, file_index FROM files WHERE run_id = (SELECT id FROM runs ORDER BY rowid LIMIT 1)") {
             ($0.text(0) ?? "", Int($0.integer(1) ?? -1))
         }
         let outcome = Outcome(run: run, files: Dictionary(rows.map { ($0.0, (state: $0.1, code: $0.2)) }, uniquingKeysWith: { first, _ in first }),
