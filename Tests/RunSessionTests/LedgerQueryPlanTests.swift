@@ -30,7 +30,16 @@ import Testing
         stop.request(.signal(15))
         let stopped = try await harness.run(force: true, stop: stop)
         _ = try await harness.resume(stopped.runID)
-        try await Self.readLikeTheCommands(harness, runs: [first.runID, big])
+        // A night the Template breaks, resumed after the mend: its shards replayed; then a recipe change accepted.
+        harness.service.breakAssemblies("INVALID_STEP_PARAMETER")
+        let broken = try await harness.run(force: true)
+        harness.service.breakAssemblies(nil)
+        _ = try await harness.resume(broken.runID)
+        #expect(!harness.service.replayedParents.isEmpty, "the trace saw a replay's statements")
+        try harness.writeManifest(recipe: "template: {id: copy, fields: {size: 2}}")
+        try await harness.clock.sleep(for: .seconds(60))
+        _ = try await harness.run(acceptsRecipe: true)
+        try await Self.readLikeTheCommands(harness, runs: [first.runID, big, broken.runID])
 
         let statements = Set(harness.statements.all)
         #expect(statements.count > 40, "the trace saw the pipeline's statements: \(statements.count)")

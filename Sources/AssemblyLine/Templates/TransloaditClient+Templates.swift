@@ -37,12 +37,12 @@ extension TransloaditClient {
         return (templates, count)
     }
 
-    /// The JSON of a successful answer; any other answer is its error.
+    /// The JSON object of a successful answer; an error status or an error body is the service's error.
     private func templateAnswer(_ request: HTTPRequestSpec) async throws(TransloaditError) -> JSONValue {
         let (response, status) = try await exchange(request, within: RequestDeadline.answer, progress: nil)
-        _ = try Self.usable(status, of: response)
-        guard let answer = try? JSONValue(parsing: response.bodyBytes) else {
-            throw TransloaditError(code: .malformedAnswer, message: "the Template API's answer is not JSON", isRetryable: false)
+        if !response.isSuccess || status?.error != nil { _ = try Self.usable(status, of: response) }
+        guard let answer = try? JSONValue(parsing: response.bodyBytes), answer.objectValue != nil else {
+            throw TransloaditError(code: .malformedAnswer, message: "the Template API's answer is not a JSON object", isRetryable: false)
         }
         return answer
     }
