@@ -31,12 +31,19 @@ package struct TemplateDocument: Sendable, Hashable {
     /// The canonical JSON of the content: what a recipe is made of, and what drift compares.
     package var canonicalContent: String { JSONValue.object(content).serialized }
 
-    /// The file's text: stable, readable JSON with a final newline.
-    package var text: String {
+    /// The file's members in their order: `name`, `require_signature_auth`, then the content's keys sorted.
+    private var members: [(key: String, value: JSONValue)] {
         var members: [(key: String, value: JSONValue)] = []
         if let name { members.append((key: "name", value: .string(name))) }
         members.append((key: "require_signature_auth", value: .integer(requireSignatureAuth ? 1 : 0)))
-        members += content.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
-        return JSONValue.indentedObject(members)
+        return members + content.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+    }
+
+    /// The file's text: stable, readable JSON with a final newline.
+    package var text: String { JSONValue.indentedObject(members) }
+
+    /// The file as a JSON value, for a structural diff.
+    package var json: JSONValue {
+        .object(Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { setting, _ in setting }))
     }
 }

@@ -50,7 +50,7 @@ package struct TemplateSync: Sendable {
     /// The differences from the file (left) to the account's Template (right); empty when they are the same.
     package func differences() async throws -> [TemplateDifference] {
         let account = try await access.template(try id())
-        return TemplateDifference.between(Self.json(of: file.document), Self.json(of: account.document))
+        return TemplateDifference.between(file.document.json, account.document.json)
     }
 
     /// Updates the account's Template from the file (creates it when the manifest names no ID), unless the account
@@ -104,13 +104,5 @@ package struct TemplateSync: Sendable {
         } catch {
             throw .file(error)
         }
-    }
-
-    /// A document as the file's JSON, for the structural diff.
-    private static func json(of document: TemplateDocument) -> JSONValue {
-        var members = document.content
-        if let name = document.name { members["name"] = .string(name) }
-        members["require_signature_auth"] = .integer(document.requireSignatureAuth ? 1 : 0)
-        return .object(members)
     }
 }
