@@ -43,11 +43,16 @@ final class ScriptedService: Sendable {
         var replays: [(parent: String, id: String)] = []
         /// Replays are refused `ASSEMBLY_CANNOT_BE_REPLAYED`, as outside the window.
         var refusesReplays = false
+        /// The keys each creating request's import step named, in order.
+        var imported: [[String]] = []
     }
 
     private let state = Mutex(State())
+    /// Where the bucket's objects are, as files named by their keys: what `imported` steps fetch.
+    let bucketDirectory: String?
 
-    init() {
+    init(bucketDirectory: String? = nil) {
+        self.bucketDirectory = bucketDirectory
         transport.script(.post, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in create($0) }
         transport.script(.get, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in status($0) }
         transport.script(.delete, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in cancel($0) }
@@ -136,10 +141,22 @@ final class ScriptedService: Sendable {
         String(request.url.split(separator: "/").last ?? "")
     }
 
+    /// The keys every creating request's import step named, one list a request.
+    var imported: [[String]] { state.withLock { $0.imported } }
+
     private func create(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
         guard !request.url.hasSuffix("/replay") else { return replay(request) }
         let id = Self.id(of: request)
         let uploads = Self.uploads(in: request)
+        if uploads.isEmpty, let bucketDirectory, let keys = Self.importedKeys(in: request) {
+            return state.withLock { state in
+                state.created.append(id)
+                state.imported.append(keys)
+                let status = Self.importStatus(id, keys: keys, bucketDirectory: bucketDirectory)
+                state.statuses[id] = status
+                return .json(200, status)
+            }
+        }
         return state.withLock { state in
             if state.creationRateLimits > 0 {
                 state.creationRateLimits -= 1
@@ -223,6 +240,37 @@ final class ScriptedService: Sendable {
             }
         }
         return found
+    }
+
+    /// The `path` list of the `imported` step of the creating request's params, when it has one.
+    private static func importedKeys(in request: HTTPRequestSpec) -> [String]? {
+        for case let .bytes(bytes) in request.body.asPlan.segments {
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let start = text.range(of: "name=\"params\"\r\n\r\n") else { continue }
+            let rest = text[start.upperBound...]
+            let params = try? JSONValue(parsing: String(rest[..<(rest.range(of: "\r\n")?.lowerBound ?? rest.endIndex)]))
+            guard case let .array(paths)? = params?.objectValue?["steps"]?.objectValue?[ImportStep.name]?.objectValue?["path"] else { return nil }
+            return paths.compactMap(\.stringValue)
+        }
+        return nil
+    }
+
+    /// The completed status of an Assembly that imported `keys` from the bucket and copied each: an `imported` result a key,
+    /// naming it in `original_path`, and a `copy` result made from it (`original_id`), served from the bucket's file.
+    private static func importStatus(_ id: String, keys: [String], bucketDirectory: String) -> String {
+        var imported: [String] = [], copies: [String] = []
+        for (position, key) in keys.enumerated() {
+            let path = bucketDirectory + "/" + key
+            let bytes = Array(FileManager.default.contents(atPath: path) ?? Data())
+            let link = "https://tmp.test/files?path=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            let name = JSONValue.string(PathText.lastComponent(of: key)).serialized
+            imported.append(#"{"id":"i\#(position)","name":\#(name),"original_id":"i\#(position)","original_path":\#(JSONValue.string(key).serialized),"#
+                + #""size":\#(bytes.count),"ssl_url":"\#(link)&imported"}"#)
+            copies.append(#"{"id":"c\#(position)","name":\#(name),"original_id":"i\#(position)","size":\#(bytes.count),"#
+                + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(link)&assembly=\#(id)"}"#)
+        }
+        return #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)","#
+            + #""uploads":[],"results":{"imported":[\#(imported.joined(separator: ","))],"copy":[\#(copies.joined(separator: ","))]}}"#
     }
 
     /// The completed status of Assembly `id` that copied `uploads`; failed naming the first upload whose file name is in `failing`.

@@ -25,11 +25,12 @@ final class SessionHarness: Sendable {
     let layout: String
 
     /// A job of `files` (names under `in/`, with their contents), sharded by two.
+    /// With `bucket`, the service's import steps fetch `bucket/<key>` of the directory (``ScriptedService/bucketDirectory``).
     init(files: [String: String] = ["a.txt": "first\n", "b.txt": "second file\n", "c.txt": "third, longest file\n"],
-         extra: String = "", layout: String = "{relpath}.{ext}") throws {
+         extra: String = "", layout: String = "{relpath}.{ext}", bucket: Bool = false) throws {
         directory = try TemporaryDirectory()
         for (name, text) in files { try directory.write("in/\(name)", text) }
-        service = ScriptedService()
+        service = ScriptedService(bucketDirectory: bucket ? directory.file("bucket") : nil)
         self.extra = extra
         self.layout = layout
         try writeManifest()
@@ -69,6 +70,11 @@ final class SessionHarness: Sendable {
         RunSession(manifest: try manifest(at: file), stateDirectory: stateDirectory,
                    adapters: ScriptedAdapters(transport: service.transport, clock: clock, embedded: embedded, statements: statements),
                    adopts: adopts, acceptsRecipe: acceptsRecipe)
+    }
+
+    /// The lister a session of the harness lists a bucket with: over the scripted service.
+    func bucketLister(for bucket: BucketInputSettings) throws -> S3BucketLister {
+        try ScriptedAdapters(transport: service.transport, clock: clock, embedded: true, statements: statements).bucketLister(for: bucket)
     }
 
     /// Runs the manifest (`job.yaml`, or another) to its end.
@@ -113,6 +119,12 @@ struct ScriptedAdapters: RunAdapters {
         self.clock = clock
         self.embedded = embedded
         ledgers = SQLiteLedgerStore { statements.append($0) }
+    }
+
+    /// The bucket listed over the scripted transport, as the key ID `AKID` with the secret `listing-secret`.
+    func bucketLister(for bucket: BucketInputSettings) throws -> S3BucketLister {
+        S3BucketLister(address: bucket.address, credentials: S3Credentials(accessKeyID: "AKID", secret: "listing-secret"),
+                       hashing: LibcryptoSigV4Hashing(), transport: transport, clock: clock)
     }
 
     func withPorts<T: Sendable>(for manifest: Manifest, stateDirectory: String,

@@ -16,7 +16,27 @@ extension Manifest {
     /// - Throws: ``PlanError/sharedOutput(output:first:second:others:)`` naming the first two
     ///   inputs of a shared path, or the planner's errors.
     package func plan() throws(PlanError) -> PlanResult {
-        var result = try planner.plan()
+        try checked(planner.plan())
+    }
+
+    /// Plans the manifest's inputs as ``plan()`` does, its files walked or, with `inputs.s3`, its bucket listed by the lister
+    /// `listing` makes.
+    ///
+    /// - Throws: ``S3ListingError`` when the listing fails, or ``PlanError``.
+    package func planInputs(listing: (BucketInputSettings) throws -> S3BucketLister) async throws -> PlanResult {
+        try checked(await findInputs(listing: listing))
+    }
+
+    /// The manifest's inputs as found, whole (no partition, no `--files-from`) and unchecked: its files walked, or its bucket listed.
+    package func findInputs(listing: (BucketInputSettings) throws -> S3BucketLister) async throws -> PlanResult {
+        guard let bucket = inputs.bucket else { return try planner.plan() }
+        let planner = BucketPlanner(bucket: bucket, include: inputs.include, exclude: inputs.exclude, limits: shards)
+        return try await planner.plan(listingWith: listing(bucket))
+    }
+
+    /// `result` cut to the manifest's partition and `--files-from`, its outputs checked (see ``plan()``).
+    private func checked(_ planned: PlanResult) throws(PlanError) -> PlanResult {
+        var result = planned
         var tooLong = try checkOutputs(of: result.plan)
         if !partition.isWhole || onlyFiles != nil {
             // The whole batch was checked, for outputs shared across partitions; the part is checked as its shards write it.

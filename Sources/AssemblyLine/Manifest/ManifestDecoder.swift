@@ -134,25 +134,34 @@ struct ManifestSections {
     }
 
     private func inputs(_ table: ConfigTable) -> InputSettings? {
-        guard let section = table.table("inputs", keys: ["include", "exclude", "base", "case_insensitive"], required: true) else {
+        guard let section = table.table("inputs", keys: ["include", "exclude", "base", "case_insensitive", "s3"], required: true) else {
             return nil
+        }
+        var bucket: BucketInputSettings?
+        if section.has("s3") {
+            guard let settings = ManifestBucketSection(directory: directory).decode(section) else { return nil }
+            if section.has("base") { section.report("base", "not used with inputs.s3: relative paths start below inputs.s3.prefix") }
+            bucket = settings
         }
         let ignoringCase = section.bool("case_insensitive") ?? false
         let include = section.strings("include", required: true)
         let exclude = section.strings("exclude") ?? []
         if include?.isEmpty == true { section.report("include", "expected at least one glob, found an empty list") }
-        let base = section.string("base").map(resolve) ?? directory
-        guard let include, !include.isEmpty, let includePatterns = patterns(include, section, "include", ignoringCase: ignoringCase),
-              let excludePatterns = patterns(exclude, section, "exclude", ignoringCase: ignoringCase) else { return nil }
-        return InputSettings(include: includePatterns, exclude: excludePatterns, base: base)
+        let root = bucket?.root ?? directory
+        let base = bucket?.root ?? section.string("base").map(resolve) ?? directory
+        guard let include, !include.isEmpty,
+              let includePatterns = patterns(include, section, "include", relativeTo: root, ignoringCase: ignoringCase),
+              let excludePatterns = patterns(exclude, section, "exclude", relativeTo: root, ignoringCase: ignoringCase) else { return nil }
+        return InputSettings(include: includePatterns, exclude: excludePatterns, base: base, bucket: bucket)
     }
 
-    /// The patterns resolved against the manifest's directory; a malformed one is reported at its key.
-    private func patterns(_ texts: [String], _ section: ConfigTable, _ key: String, ignoringCase: Bool) -> [GlobPattern]? {
+    /// The patterns resolved against `root` (the manifest's directory, or a bucket's prefix); a malformed one is reported at its key.
+    private func patterns(_ texts: [String], _ section: ConfigTable, _ key: String, relativeTo root: String,
+                          ignoringCase: Bool) -> [GlobPattern]? {
         var patterns: [GlobPattern] = []
         for text in texts {
             do {
-                patterns.append(try GlobPattern(text, relativeTo: directory, ignoringCase: ignoringCase))
+                patterns.append(try GlobPattern(text, relativeTo: root, ignoringCase: ignoringCase))
             } catch {
                 section.report(key, error.description)
             }

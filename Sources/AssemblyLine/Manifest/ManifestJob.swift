@@ -47,10 +47,12 @@ extension Manifest {
     /// apply (resolved against the manifest's directory, so that a moved manifest naming the same files has the same key).
     /// Two manifests of one name and job with other inputs would mark each other's files missed.
     package var inputsKey: String {
-        JSONValue.object([
+        var members: [String: JSONValue] = [
             "base": .string(inputs.base),
             "include": .array(inputs.include.map { .string(PathText.normalizedAbsolute($0.description)) }),
             "exclude": .array(inputs.exclude.map { .string(PathText.normalizedAbsolute($0.description)) }),
-        ]).serialized
+        ]
+        if let bucket = inputs.bucket { members["bucket"] = .string("\(bucket.address)/\(bucket.prefix)") }
+        return JSONValue.object(members).serialized
     }
 }

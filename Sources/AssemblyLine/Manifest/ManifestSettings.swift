@@ -11,8 +11,10 @@ package struct InputSettings: Sendable, Hashable {
     package var include: [GlobPattern]
     /// Patterns resolved against the manifest's directory.
     package var exclude: [GlobPattern]
-    /// Absolute directory; outputs mirror input paths relative to it.
+    /// Absolute directory; outputs mirror input paths relative to it. With ``bucket``, the virtual directory of its prefix.
     package var base: String
+    /// `inputs.s3`: the inputs are the keys of a bucket, matched by the globs under its prefix, and imported by the service.
+    package var bucket: BucketInputSettings?
 }
 
 /// The resize Step of a manifest: Transloadit's `/image/resize` parameters.

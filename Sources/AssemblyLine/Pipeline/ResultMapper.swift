@@ -8,12 +8,25 @@ package struct ResultMapper: Sendable {
     package var output: OutputSettings
     /// Which result URLs are fetched.
     package var urls: ResultURLRule
+    /// The step that imports remote inputs, whose results are the inputs themselves (recorded, never downloaded); nil for uploads.
+    package var importStep: ImportStep?
 
-    package init(runID: RunID, shardIndex: Int, output: OutputSettings, urls: ResultURLRule) {
+    package init(runID: RunID, shardIndex: Int, output: OutputSettings, urls: ResultURLRule, importStep: ImportStep? = nil) {
         self.runID = runID
         self.shardIndex = shardIndex
         self.output = output
         self.urls = urls
+        self.importStep = importStep
+    }
+
+    /// The inputs of an Assembly as its status names them: by the ID of their upload or import, and by what was imported.
+    package struct InputNames: Sendable {
+        /// Ledger indexes by upload or imported file ID.
+        var byID: [String: Int] = [:]
+        /// Ledger indexes by key or URL (``ImportStep/source(of:)``), for results that carry only their `import_url`.
+        var bySource: [String: Int] = [:]
+
+        package init() {}
     }
 
     /// The form field name of the file with a ledger index.
@@ -44,13 +57,12 @@ package struct ResultMapper: Sendable {
     /// No URL is kept with its credentials.
     package func results(of status: AssemblyStatus, files: [FileRecord]) -> ResultMapping {
         let byIndex = Dictionary(files.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
-        let uploadFields = Dictionary(status.uploads.compactMap { upload in upload.id.flatMap { id in upload.field.map { (id, $0) } } },
-                                      uniquingKeysWith: { first, _ in first })
+        let inputs = inputNames(in: status, files: files)
         var mapping = ResultMapping()
         var taken: Set<PathKey> = []
         for step in status.results.keys.sorted() {
             for file in status.results[step] ?? [] {
-                var mapped = result(file, step: step, ordinal: mapping.results.count, uploadFields: uploadFields, byIndex: byIndex)
+                var mapped = result(file, step: step, ordinal: mapping.results.count, inputs: inputs, byIndex: byIndex)
                 if let refusal = refusal(of: mapped, taken: &taken) {
                     mapped.delivery = .recorded
                     mapping.refusals.append(ResultMapping.Refusal(result: mapped, reason: refusal))
@@ -60,6 +72,31 @@ package struct ResultMapper: Sendable {
             }
         }
         return mapping
+    }
+
+    /// The inputs as `status` names them: each upload's ID by its field (`file_<index>`); with an ``importStep``, each file the
+    /// import step gave by the URL it was fetched from (`import_url`) or the key it was found at (`original_path`, with or
+    /// without a leading `/`), matched against what the step was sent for `files`.
+    func inputNames(in status: AssemblyStatus, files: [FileRecord]) -> InputNames {
+        var names = InputNames()
+        for upload in status.uploads {
+            guard let id = upload.id, let index = upload.field.flatMap(Self.fileIndex(ofField:)), names.byID[id] == nil else { continue }
+            names.byID[id] = index
+        }
+        guard let importStep else { return names }
+        for record in files { names.bySource[importStep.source(of: record.file.path)] = record.index }
+        for imported in status.results[ImportStep.name] ?? [] {
+            guard let id = imported.id, names.byID[id] == nil, let index = input(of: imported, in: names) else { continue }
+            names.byID[id] = index
+        }
+        return names
+    }
+
+    /// The input an imported file (or a result that carries its `import_url`) stands for, by what was imported.
+    private func input(of file: AssemblyFile, in names: InputNames) -> Int? {
+        if let url = file.importURL { return names.bySource[url] }
+        guard let path = file.originalPath else { return nil }
+        return names.bySource[path] ?? (path.hasPrefix("/") ? names.bySource[String(path.dropFirst())] : nil)
     }
 
     /// Why a result to download is not, if it is not: its URL, or its path taken by an earlier one (which it then does not take).
@@ -83,11 +120,17 @@ package struct ResultMapper: Sendable {
     }
 
     /// One result of `step` as a ``NewResult``; `ordinal` names a result that has neither a name nor an id,
-    /// `uploadFields` maps upload ids to their fields, `byIndex` the shard's files by ledger index.
-    package func result(_ file: AssemblyFile, step: String, ordinal: Int, uploadFields: [String: String],
+    /// `inputs` names the inputs by their uploads' or imports' IDs, `byIndex` the shard's files by ledger index.
+    package func result(_ file: AssemblyFile, step: String, ordinal: Int, inputs names: InputNames = InputNames(),
                         byIndex: [Int: FileRecord]) -> NewResult {
-        let fields = file.field.map { [$0] } ?? file.originalIDs.compactMap { uploadFields[$0] }
-        let inputs = Set(fields.compactMap(Self.fileIndex(ofField:)).filter { byIndex[$0] != nil }).sorted()
+        let named: [Int] = if let field = file.field {
+            Self.fileIndex(ofField: field).map { [$0] } ?? []
+        } else if importStep != nil, file.originalIDs.isEmpty, let imported = file.id.flatMap({ names.byID[$0] }) ?? input(of: file, in: names) {
+            [imported]
+        } else {
+            file.originalIDs.compactMap { names.byID[$0] }
+        }
+        let inputs = Set(named.filter { byIndex[$0] != nil }).sorted()
         let source: ResultSource = switch inputs.count {
         case 0: .unmatched
         case 1: .file(inputs[0])
@@ -96,7 +139,7 @@ package struct ResultMapper: Sendable {
         let input = inputs.count == 1 ? byIndex[inputs[0]] : nil
         let name = file.name ?? file.id ?? "\(step)-\(ordinal)"
         let url = file.downloadURL
-        let delivery: NewResult.Delivery = switch output.steps.delivery(ofStep: step) {
+        let delivery: NewResult.Delivery = switch importStep != nil && step == ImportStep.name ? .record : output.steps.delivery(ofStep: step) {
         case .download where url != nil && source != .unmatched:
             .download(to: Self.outputPath(output, run: runID, shard: shardIndex, step: step,
                                           from: input.map { .input($0.file) } ?? .named(name, ext: file.ext)))

@@ -25,13 +25,13 @@ extension ShardRunner {
             _ = try await ledger.recordAttempt(run, shard: index, assemblyID: id, replaying: parent, at: context.clock.now)
             return .attemptRecorded(id)
         case .sign:
-            return .signed(try await signed(context.params.serialized(now: context.clock.now)))
+            return .signed(try await signed(context.params.serialized(now: context.clock.now, importing: try await importSources())))
         case .signReplay:
             return .signed(try await signed(context.params.replaySerialized(now: context.clock.now)))
         case let .lookUp(url):
             return .lookedUp(try await status(at: url))
         case let .checkUnchanged(files):
-            try Self.checkUnchanged(files)
+            try checkUnchanged(files)
             return .unchanged
         case let .create(id, signed, files):
             guard context.creations.stop == nil else { return .creationsStopped }
@@ -70,7 +70,7 @@ extension ShardRunner {
     /// stopped replays meanwhile; nothing is uploaded. The files it stands for are checked first, as a creation's are: one
     /// that changed since fails alone, and the shard goes on without it in a new Assembly.
     private func replay(_ parent: AssemblyID, _ signed: SignedParams, files: [FileRecord]) async throws -> ShardStateMachine.Event {
-        try Self.checkUnchanged(files)
+        try checkUnchanged(files)
         try await context.governor.awaitCreation()
         guard context.creations.allowsReplays else { return .creationsStopped }
         do throws(TransloaditError) {
@@ -94,8 +94,8 @@ extension ShardRunner {
     private func create(_ id: AssemblyID, _ signed: SignedParams, files: [FileRecord]) async throws -> ShardStateMachine.Event {
         let tus = context.tus != nil
         // Every file is checked before the creation, tus or not: an Assembly is never made for a file that fails alone.
-        try Self.checkUnchanged(files)
-        let uploads: [TransloaditClient.Upload] = tus ? [] : files.map { record in
+        try checkUnchanged(files)
+        let uploads: [TransloaditClient.Upload] = tus || context.params.importStep != nil ? [] : files.map { record in
             TransloaditClient.Upload(field: ResultMapper.field(forFile: record.index), path: record.file.path,
                                      filename: PathText.lastComponent(of: record.file.relativePath))
         }
@@ -149,8 +149,17 @@ extension ShardRunner {
         context.checkpoint(.afterDownloadCommit)
     }
 
-    /// Refuses the first of `records`, in order, that changed since the plan, or is gone, unreadable or empty; the file fails alone.
-    static func checkUnchanged(_ records: [FileRecord]) throws {
+    /// What the import step of the attempt being signed names: the keys (or URLs) of the shard's pending files, in ledger
+    /// order, which are the files its creation stands for; none when the files are uploaded.
+    private func importSources() async throws -> [String] {
+        guard let step = context.params.importStep else { return [] }
+        return try await context.ledger.files(of: context.runID, shard: shard.index, state: .pending).map { step.source(of: $0.file.path) }
+    }
+
+    /// Refuses the first of `records`, in order, that changed since the plan, or is gone, unreadable or empty; the file fails
+    /// alone. Remote inputs are not on this host: the service reads them as they are when it imports them.
+    func checkUnchanged(_ records: [FileRecord]) throws {
+        guard context.params.importStep == nil else { return }
         for record in records {
             do {
                 try record.file.checkUnchanged()

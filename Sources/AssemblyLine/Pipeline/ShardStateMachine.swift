@@ -349,7 +349,9 @@ package struct ShardStateMachine: Sendable {
     private mutating func completed(_ status: AssemblyStatus, polling: Poll?, _ facts: Facts) -> Decision {
         var facts = facts
         let bound = settings.maxResultsPerFile * max(1, facts.files.count)
-        let count = status.results.values.reduce(0) { $0 + $1.count }
+        // The import step's results are the inputs themselves.
+        let imported = settings.mapper.importStep == nil ? 0 : status.results[ImportStep.name]?.count ?? 0
+        let count = status.results.values.reduce(0) { $0 + $1.count } - imported
         guard count <= bound else {
             return fail(ShardFailure(code: .tooManyResults,
                                      "the Assembly gave \(count) results for \(CountText.of(facts.files.count, "file")), more than "
@@ -474,7 +476,7 @@ package struct ShardStateMachine: Sendable {
     /// the one the completed status gives it); any other waits for the completion.
     func prefetchable(_ file: AssemblyFile, step: String, files: [Int: FileRecord], _ facts: inout Facts) -> NewResult? {
         guard file.field != nil, let name = file.name, facts.prefetched.insert("\(step)/\(file.id ?? name)").inserted else { return nil }
-        let result = settings.mapper.result(file, step: step, ordinal: 0, uploadFields: [:], byIndex: files)
+        let result = settings.mapper.result(file, step: step, ordinal: 0, byIndex: files)
         guard case .download = result.delivery else { return nil }
         return result
     }

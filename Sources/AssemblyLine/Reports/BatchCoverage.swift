@@ -23,8 +23,9 @@ package struct BatchCoverage: Sendable {
     package var missingParts: [Int] { (0..<count).filter { !found.contains($0) } }
 
     /// Plans `manifest` whole and compares it with what each ledger's newest run of `batch` took.
-    package static func check(_ manifest: Manifest, batch: BatchID, in ledgers: [OpenedLedger]) async throws -> BatchCoverage {
-        let files = try manifest.plan().plan.shards.flatMap(\.files)
+    package static func check(_ manifest: Manifest, batch: BatchID, in ledgers: [OpenedLedger],
+                              listing: (BucketInputSettings) throws -> S3BucketLister) async throws -> BatchCoverage {
+        let files = try await manifest.planInputs(listing: listing).plan.shards.flatMap(\.files)
         let byIdentity = Dictionary(files.map { (FileIdentity($0), $0.relativePath) }, uniquingKeysWith: { first, _ in first })
         var taken: [String: Set<Int>] = [:]
         let runs = try await BatchReport.newestRuns(of: batch, job: manifest.job, in: ledgers)

@@ -131,12 +131,13 @@ extension RunSession {
             runID: runID, ledger: ports.ledger, client: client,
             downloader: ResultDownloader(client: client, digester: adapters.digester, limits: manifest.resultLimits, claims: claims),
             signer: ports.signer,
-            tus: manifest.upload.mode == .tus
+            tus: manifest.upload.mode == .tus && manifest.inputs.bucket == nil
                 ? TusUploader(transport: ports.transport, digester: adapters.digester, chunkSize: manifest.upload.chunkSize, retry: retry,
                               useChecksums: manifest.upload.checksums, clock: ports.clock, seed: ports.seed)
                 : nil,
             params: AssemblyParams(key: ports.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL,
-                                   tags: AssemblyParams.tags(batch: started.batch, partition: started.partition)),
+                                   tags: AssemblyParams.tags(batch: started.batch, partition: started.partition),
+                                   importStep: manifest.inputs.bucket?.importStep),
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency, embeddedEndpoint: ports.endpointIsEmbedded,
                                creationsAhead: started.shards.count { [.planned, .signed, .failed].contains($0.state) }, clock: ports.clock,
                                waiting: { observer.waiting($0) }),

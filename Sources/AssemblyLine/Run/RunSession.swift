@@ -39,11 +39,16 @@ package struct RunSession: Sendable {
         return adapters.digester.sha256Hex(of: file.document.canonicalContent)
     }
 
+    /// The plan of the manifest's inputs: its files walked, or its bucket listed.
+    package func planInputs() async throws -> PlanResult {
+        try await manifest.planInputs(listing: adapters.bucketLister)
+    }
+
     // MARK: - Forecast
 
     /// What a run would send and skip, and why; the state directory's ledger is read, never changed or created.
     package func forecast(force: Bool, checksums: Bool, retryFailed: Bool = false) async throws -> RunForecast {
-        let planned = try manifest.plan()
+        let planned = try await planInputs()
         let earlier = try await adapters.ledgers.withExistingLedger(in: stateDirectory) { ledger -> EarlierFiles in
             guard let ledger else { return EarlierFiles(done: [:], bad: [:], usage: nil) }
             if !adopts, let other = try await otherJobOfTheName(in: ledger) {
@@ -117,7 +122,7 @@ package struct RunSession: Sendable {
     /// first, whatever else failed meanwhile. A first run plans before it creates anything.
     package func run(force: Bool, checksums: Bool, retryFailed: Bool = false, resumingBatch: Bool = false, maxDuration: Duration?,
                      observer: any RunObserver, stop: RunStop) async throws -> RunOutcome {
-        let planning = Task.detached { [manifest] in try manifest.plan() }
+        let planning = Task.detached { [self] in try await planInputs() }
         let readsAhead = adapters.ledgers.hasLedger(in: stateDirectory)
         func planned() async throws -> PlanResult {
             let planned = try await planning.value

@@ -40,6 +40,43 @@ package enum AssemblyInstructions: Sendable, Hashable {
         return members
     }
 
+    /// The params members of these instructions reading their inputs from `step`, which imports `sources`, instead of from
+    /// uploads: the steps' `use` of `:original` names the import step, which joins them; a Template gets the import step as a
+    /// `steps` member beside `template_id`, which production merges into the Template's (its own steps use ``ImportStep/name``).
+    package func members(importing step: ImportStep, sources: [String]) -> [String: JSONValue] {
+        var members = self.members
+        let imported = step.step(importing: sources)
+        switch self {
+        case .template:
+            members["steps"] = .object([ImportStep.name: imported])
+        case let .steps(steps, _):
+            var renamed = (steps.objectValue ?? [:]).mapValues { step -> JSONValue in
+                guard var members = step.objectValue, let use = members["use"] else { return step }
+                members["use"] = Self.renaming(use, from: ":original", to: ImportStep.name)
+                return .object(members)
+            }
+            renamed[ImportStep.name] = imported
+            members["steps"] = .object(renamed)
+        }
+        return members
+    }
+
+    /// A `use` value with every name `old` made `new`: a name, a list of names or of `{name}` objects, or `{steps: […]}`.
+    static func renaming(_ use: JSONValue, from old: String, to new: String) -> JSONValue {
+        switch use {
+        case .string(old):
+            return .string(new)
+        case let .array(items):
+            return .array(items.map { renaming($0, from: old, to: new) })
+        case var .object(members):
+            if let name = members["name"] { members["name"] = renaming(name, from: old, to: new) }
+            if let steps = members["steps"] { members["steps"] = renaming(steps, from: old, to: new) }
+            return .object(members)
+        default:
+            return use
+        }
+    }
+
     /// The canonical JSON of ``members``: equal exactly when two recipes do the same to each file.
     package var fingerprint: String {
         JSONValue.object(members).serialized

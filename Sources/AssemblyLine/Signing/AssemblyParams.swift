@@ -23,19 +23,24 @@ package struct AssemblyParams: Sendable, Hashable {
     /// Fields AssemblyLine adds to every Assembly of a partition's run (`assemblyline_batch`, `assemblyline_partition`):
     /// not part of the recipe, so not of its fingerprint; they win over the recipe's fields of the same name.
     package var tags: [String: JSONValue]
+    /// The step that imports each Assembly's inputs when they are remote (`inputs.s3`); nil when they are uploaded.
+    package var importStep: ImportStep?
 
     package init(key: String, expiresIn: Duration, instructions: AssemblyInstructions, notifyURL: String? = nil,
-                 tags: [String: JSONValue] = [:]) {
+                 tags: [String: JSONValue] = [:], importStep: ImportStep? = nil) {
         self.key = key
         self.expiresIn = expiresIn
         self.instructions = instructions
         self.notifyURL = notifyURL
         self.tags = tags
+        self.importStep = importStep
     }
 
     /// The params of a manifest recipe.
-    package init(key: String, expiresIn: Duration, recipe: Recipe, notifyURL: String? = nil, tags: [String: JSONValue] = [:]) {
-        self.init(key: key, expiresIn: expiresIn, instructions: AssemblyInstructions(recipe), notifyURL: notifyURL, tags: tags)
+    package init(key: String, expiresIn: Duration, recipe: Recipe, notifyURL: String? = nil, tags: [String: JSONValue] = [:],
+                 importStep: ImportStep? = nil) {
+        self.init(key: key, expiresIn: expiresIn, instructions: AssemblyInstructions(recipe), notifyURL: notifyURL, tags: tags,
+                  importStep: importStep)
     }
 
     /// The tags of a run of `batch` that took `partition` of its files: none for a run of the whole batch,
@@ -47,10 +52,11 @@ package struct AssemblyParams: Sendable, Hashable {
         return tags
     }
 
-    /// The params text for one attempt, with a fresh nonce from the system's random source.
-    package func serialized(now: Date) -> String {
+    /// The params text for one attempt, with a fresh nonce from the system's random source; with an ``importStep``, importing
+    /// `sources` (the attempt's keys or URLs).
+    package func serialized(now: Date, importing sources: [String] = []) -> String {
         var generator = SystemRandomNumberGenerator()
-        return serialized(now: now, using: &generator)
+        return value(now: now, nonce: Self.nonce(using: &generator), importing: sources).serialized
     }
 
     /// The params text of one replay (`POST /assemblies/<id>/replay`), with a fresh nonce: `auth`, `reparse_template` 1
@@ -80,9 +86,9 @@ package struct AssemblyParams: Sendable, Hashable {
         value(now: now, nonce: nonce).serialized
     }
 
-    /// The params as a JSON value, before serialization.
-    package func value(now: Date, nonce: String) -> JSONValue {
-        var members = instructions.members
+    /// The params as a JSON value, before serialization; with an ``importStep``, importing `sources`.
+    package func value(now: Date, nonce: String, importing sources: [String] = []) -> JSONValue {
+        var members = importStep.map { instructions.members(importing: $0, sources: sources) } ?? instructions.members
         if !tags.isEmpty { members["fields"] = .object((members["fields"]?.objectValue ?? [:]).merging(tags) { _, tag in tag }) }
         members["auth"] = Self.auth(key: key, expiresIn: expiresIn, now: now, nonce: nonce)
         if let notifyURL { members["notify_url"] = .string(notifyURL) }

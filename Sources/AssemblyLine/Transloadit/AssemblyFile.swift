@@ -21,16 +21,23 @@ package struct AssemblyFile: Sendable, Hashable, Decodable {
     package var isTemporaryURL: Bool?
     package var width: Int?
     package var height: Int?
+    /// The URL `/http/import` fetched it from (`meta.import_url`, which results made from it carry too), as sent: compared, never shown.
+    package var importURL: String?
+    /// Where an import found it (`original_path`): for the bucket imports, the key (docs/transloadit-fidelity.md); compared, never shown.
+    package var originalPath: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name, ext, size, mime, field, md5hash, url, meta
         case originalID = "original_id"
+        case originalPath = "original_path"
+        case importURL = "import_url"
         case sslURL = "ssl_url"
         case isTemporaryURL = "is_temp_url"
     }
 
     enum MetaKeys: String, CodingKey {
         case width, height
+        case importURL = "import_url"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -53,6 +60,8 @@ package struct AssemblyFile: Sendable, Hashable, Decodable {
         let meta = try? container.nestedContainer(keyedBy: MetaKeys.self, forKey: .meta)
         width = try? meta?.decodeIfPresent(Int.self, forKey: .width)
         height = try? meta?.decodeIfPresent(Int.self, forKey: .height)
+        importURL = (try? meta?.decodeIfPresent(String.self, forKey: .importURL)) ?? (try? container.decodeIfPresent(String.self, forKey: .importURL))
+        originalPath = try? container.decodeIfPresent(String.self, forKey: .originalPath)
     }
 
     /// A text member people read (an id, a name, an extension, a MIME type), escaped and bounded (``RemoteText``).

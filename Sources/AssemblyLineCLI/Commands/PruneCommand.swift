@@ -51,8 +51,8 @@ struct PruneCommand: CLICommand {
         if let olderThan { try await pruneRuns(olderThan: olderThan, verb: verb, console: context.console, clock: context.clock) }
         if orphans, let path = ledgers.manifest {
             let manifest = try ConfigFileLoader.manifest(path)
-            let outcome = try await OrphanPrune(locator: try ledgers.locator(for: manifest)).prune(manifest, check: OutputCheck(checksums: nil),
-                                                                                                  dryRun: dryRun)
+            let prune = OrphanPrune(locator: try ledgers.locator(for: manifest))
+            let outcome = try await prune.prune(manifest, check: OutputCheck(checksums: nil), dryRun: dryRun, listing: context.bucketLister)
             for path in outcome.removed { context.console.line("\(dryRun ? "would remove" : "removed") \(path)") }
             for (path, reason) in outcome.left { context.console.line("left \(path): \(reason)") }
             context.console.line("\(dryRun ? "would remove" : "removed") \(CountText.of(outcome.removed.count, "orphaned output")) and "

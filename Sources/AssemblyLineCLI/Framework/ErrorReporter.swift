@@ -52,6 +52,9 @@ enum ErrorReporter {
             console.error("Error: \(plan)\n")
             if case .missingBase = plan { return .noInput }
             return .invalidInput
+        case let listing as S3ListingError:
+            console.error("Error: \(listing)\n")
+            return status(of: listing)
         case let read as LedgerReadError:
             switch read {
             case let .noLedger(path, hint): console.error("Error: no ledger \(path); \(hint)\n")
@@ -70,6 +73,14 @@ enum ErrorReporter {
             console.error("Error: internal error: \(error)\n")
             return .internalError
         }
+    }
+
+    /// A failed listing's exit status: refused credentials 77, an address the manifest got wrong 78, anything else of the
+    /// bucket's (no answer, a 5xx, an answer that cannot be trusted) 69.
+    static func status(of listing: S3ListingError) -> ExitStatus {
+        if listing.isAuthorizationFailure { return .refused }
+        if case .invalidAddress = listing { return .configuration }
+        return .unavailable
     }
 
     /// A run's exit status: interrupted; else an outage over refused credentials over an unwritable output (or one short of

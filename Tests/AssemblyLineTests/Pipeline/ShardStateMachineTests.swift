@@ -117,7 +117,7 @@ import Testing
     static let resultOfA = #"{"id":"ra","name":"a.jpg","ext":"jpg","field":"file_4","size":3,"ssl_url":"https://tmp/ra/a.jpg"}"#
     static let executingWithResult = status(#"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"\#(id)","assembly_ssl_url":"\#(machineURL)","results":{"thumb":[\#(resultOfA)]}}"#)
     static let executingWithZip = status(#"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"\#(id)","assembly_ssl_url":"\#(machineURL)","results":{"zip":[{"id":"z","name":"all.zip","ssl_url":"https://tmp/z/all.zip"}]}}"#)
-    static let earlyResult = mapper.result(executingWithResult.results["thumb"]![0], step: "thumb", ordinal: 0, uploadFields: [:],
+    static let earlyResult = mapper.result(executingWithResult.results["thumb"]![0], step: "thumb", ordinal: 0,
                                            byIndex: Dictionary(uniqueKeysWithValues: files.map { ($0.index, $0) }))
     static let forbidden = TransloaditError(code: .http(403), message: "forbidden", httpStatus: 403, isRetryable: false)
     static let goneResult = TransloaditError(code: .http(404), message: "gone", httpStatus: 404, isRetryable: false)
