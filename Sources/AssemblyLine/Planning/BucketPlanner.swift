@@ -29,12 +29,14 @@ package struct BucketPlanner: Sendable {
         try limits.validate()
         var files: [PlannedFile] = []
         var warnings: [PlanWarning] = []
+        // The keys of one folder come together: they share one string of it, as the files of a directory walked do.
+        var folder = ""
         try await lister.list(prefix: bucket.prefix) { page in
             for skipped in page.skipped {
                 warnings.append(PlanWarning(path: "s3://\(bucket.address.bucket)/\(skipped.key)", problem: "left out: \(skipped.reason)"))
             }
             for object in page.objects {
-                if let file = planned(object, warnings: &warnings) { files.append(file) }
+                if let file = planned(object, folder: &folder, warnings: &warnings) { files.append(file) }
             }
             return .next
         }
@@ -44,7 +46,8 @@ package struct BucketPlanner: Sendable {
     }
 
     /// The planned input of `object`, or nil when the globs leave it out or it cannot be one (a warning then).
-    private func planned(_ object: S3Object, warnings: inout [PlanWarning]) -> PlannedFile? {
+    /// `folder` is the ledger path's folder of the key planned before, whose string the next key of that folder reuses.
+    private func planned(_ object: S3Object, folder: inout String, warnings: inout [PlanWarning]) -> PlannedFile? {
         guard !object.key.hasSuffix("/") else { return nil }
         let path = "/" + object.key
         guard include.contains(where: { $0.matches(path) }), !isExcluded(path) else { return nil }
@@ -53,7 +56,9 @@ package struct BucketPlanner: Sendable {
             warnings.append(PlanWarning(path: remote, problem: "left out: an empty path segment, which no output path can mirror"))
             return nil
         }
-        return PlannedFile(path: remote, relativePath: relative, size: object.size,
+        let (directory, name) = PathText.directoryAndName(of: remote)
+        if !PathText.same(directory, folder) { folder = directory }
+        return PlannedFile(relativePath: relative, realDirectory: folder, realName: name, size: object.size,
                            modifiedNanoseconds: RemoteInputPath.versionStamp(of: object.etag))
     }
 

@@ -98,10 +98,31 @@ package struct ListObjectsV2Page {
     /// Why `key` cannot name an input, nil when it can.
     package static func refusal(of key: String) -> S3SkippedKey.Reason? {
         guard !key.isEmpty, key.utf8.count <= maximumKeyLength else { return .badLength }
-        let breaking: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
-        if key.unicodeScalars.contains(where: { breaking.contains($0.properties.generalCategory) }) { return .controlCharacter }
-        if key.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." }) { return .dotSegment }
-        return nil
+        // Printable ASCII, most keys, has no control character; only other keys are read scalar by scalar.
+        if !key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+           key.unicodeScalars.contains(where: { lineBreaking.contains($0.properties.generalCategory) }) {
+            return .controlCharacter
+        }
+        return hasDotSegment(key) ? .dotSegment : nil
+    }
+
+    /// The categories of a control character and of a line or paragraph separator.
+    private static let lineBreaking: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
+
+    /// True when a `/`-separated segment of `key` is `.` or `..`.
+    private static func hasDotSegment(_ key: String) -> Bool {
+        var dots = 0, length = 0
+        for byte in key.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if length > 0, length == dots, dots <= 2 { return true }
+                dots = 0
+                length = 0
+            } else {
+                length += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return length > 0 && length == dots && dots <= 2
     }
 
     /// A size of decimal digits only, 0 to ``S3Object/maximumSize``; nil for anything else.

@@ -13,6 +13,8 @@ package enum RemoteText {
     /// `text` with control and format characters (newlines, ESC, DEL, C1, bidirectional overrides)
     /// written as `\n`, `\r`, `\t` or `\u{…}`, cut to `limit` characters with `…` after a cut.
     package static func escaped(_ text: String, limit: Int) -> String {
+        // Most texts are short printable ASCII (a listing's keys and ETags, a million at a time): kept as they are.
+        if text.utf8.count <= limit, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var result = ""
         var kept = 0
         for character in text {

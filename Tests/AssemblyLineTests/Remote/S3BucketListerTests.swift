@@ -73,14 +73,15 @@ import Testing
     @Test func keysWithDotSegmentsControlCharactersOrOutsideThePrefixAreSkippedWithTheirReason() async throws {
         let transport = ScriptedTransport()
         transport.script(.get, "/night-bucket?") { _ in
-            Self.page([("in/../../etc/passwd", "1"), ("in/./x", "1"), ("in/a&#10;b", "1"), ("in/esc&#x1B;[2J", "1"),
-                       ("in/good key ü", "5"), ("in/nul&#0;", "1"), ("out/y", "1")])
+            Self.page([("in/...", "2"), ("in/../../etc/passwd", "1"), ("in/./x", "1"), ("in/a&#10;b", "1"), ("in/esc&#x1B;[2J", "1"),
+                       ("in/good key ü", "5"), ("in/nul&#0;", "1"), ("in/x/..", "1"), ("out/y", "1")])
         }
         let (pages, error) = await run(try lister(transport, pageSize: 10), prefix: "in/")
         #expect(error == nil)
         let page = try #require(pages.first)
-        #expect(page.objects.map(\.key) == ["in/good key ü"])
-        #expect(page.skipped.map(\.reason) == [.dotSegment, .dotSegment, .controlCharacter, .controlCharacter, .controlCharacter, .outsidePrefix])
+        #expect(page.objects.map(\.key) == ["in/...", "in/good key ü"])
+        #expect(page.skipped.map(\.reason) == [.dotSegment, .dotSegment, .controlCharacter, .controlCharacter, .controlCharacter, .dotSegment,
+                                              .outsidePrefix])
         #expect(page.skipped[2].key == "in/a\\nb")
         #expect(page.skipped.allSatisfy { !$0.description.contains("\u{1B}") && !$0.description.contains("\n") })
     }
