@@ -6,6 +6,7 @@ echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, $(lscpu
 bench/plan.sh
 DIRS=1000 bench/plan.sh
 bench/ledger.sh
+bench/listing.sh
 bench/service.sh
 bench/pipeline.sh
 bench/scale.sh
