@@ -14,11 +14,12 @@ struct ImportStepsMatcher {
     ///
     /// - Throws: ``PolicyRefusal/importNotAllowed(step:_:)`` when they are of that shape but the import step is refused.
     func matchesSet(_ steps: [String: JSONValue]) throws(PolicyRefusal) -> Bool {
-        for name in steps.keys.sorted() where Self.robot(of: steps[name]!) != nil {
+        for name in steps.keys.sorted() {
+            guard let (robot, step) = Self.importStep(steps[name]!) else { continue }
             var rest = steps
             rest[name] = nil
             guard allowed.contains(.object(rest)), Self.uses(rest).contains(name) else { continue }
-            try check(name, steps[name]!)
+            try check(name, step, robot: robot)
             return true
         }
         return false
@@ -28,23 +29,24 @@ struct ImportStepsMatcher {
     ///
     /// - Throws: ``PolicyRefusal/importNotAllowed(step:_:)`` when the one step is an import but is refused.
     func matchesOverride(_ steps: [String: JSONValue]) throws(PolicyRefusal) -> Bool {
-        guard steps.count == 1, let (name, step) = steps.first, Self.robot(of: step) != nil else { return false }
-        try check(name, step)
+        guard steps.count == 1, let (name, value) = steps.first, let (robot, step) = Self.importStep(value) else { return false }
+        try check(name, step, robot: robot)
         return true
     }
 
-    private func check(_ name: String, _ step: JSONValue) throws(PolicyRefusal) {
-        guard let members = step.objectValue, let robot = Self.robot(of: step) else { return }
+    /// Allows `step` when a rule of its Robot does; else refuses with the first rule's reason.
+    private func check(_ name: String, _ step: [String: JSONValue], robot: ImportRule.Robot) throws(PolicyRefusal) {
         let rules = imports.filter { $0.robot == robot }
         guard let first = rules.first else { throw .importNotAllowed(step: name, .robotNotAllowed(robot.rawValue)) }
-        guard let refusal = first.refusal(of: members) else { return }
-        if rules.dropFirst().contains(where: { $0.refusal(of: members) == nil }) { return }
+        guard let refusal = first.refusal(of: step) else { return }
+        if rules.dropFirst().contains(where: { $0.refusal(of: step) == nil }) { return }
         throw .importNotAllowed(step: name, refusal)
     }
 
-    /// The import Robot a step names, nil for any other step.
-    private static func robot(of step: JSONValue) -> ImportRule.Robot? {
-        step.objectValue?["robot"]?.stringValue.flatMap(ImportRule.Robot.init(rawValue:))
+    /// The import Robot a step names and the step's members, nil for any other step.
+    private static func importStep(_ value: JSONValue) -> (ImportRule.Robot, [String: JSONValue])? {
+        guard let step = value.objectValue, let robot = step["robot"]?.stringValue.flatMap(ImportRule.Robot.init(rawValue:)) else { return nil }
+        return (robot, step)
     }
 
     /// The step names that `use` of `steps` names: a name, a list of names, or `{steps: [name or {name}]}`.

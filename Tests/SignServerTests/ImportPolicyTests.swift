@@ -121,6 +121,36 @@ import Testing
                 == .refuse(.importNotAllowed(step: "imported", .robotNotAllowed("/s3/import"))))
     }
 
+    @Test func anyRuleOfTheRobotMayAllowTheStepAndARefusalGivesTheFirstRulesReason() throws {
+        var policy = try Self.policy()
+        policy.imports.append(ImportRule(robot: .s3, credentials: ["archive"], prefixes: ["old/"]))
+        let archived = Self.steps(Self.s3(.string("old/a.jpg")) { $0["credentials"] = .string("archive") })
+        guard case .allow = policy.evaluate(archived, now: PolicyFixture.now) else {
+            Issue.record("expected the second rule to allow the step")
+            return
+        }
+        let mixed = Self.steps(Self.s3(.string("photos/2026/a.jpg")) { $0["credentials"] = .string("archive") })
+        #expect(policy.evaluate(mixed, now: PolicyFixture.now) == .refuse(.importNotAllowed(step: "imported", .credentialsNotAllowed("archive"))))
+    }
+
+    /// `use` names the import step as a name, in a list, or in `{steps: [{name, as}]}`.
+    @Test(arguments: [JSONValue.array([.string("imported")]),
+                      .object(["steps": .array([.object(["name": .string("imported"), "as": .string("image")])])])])
+    func theSetMayUseTheImportStepInEveryFormOfUse(use: JSONValue) throws {
+        var resize = Self.resize.objectValue!
+        resize["use"] = use
+        var policy = try Self.policy()
+        policy.steps = [.object(["resize": .object(resize)])]
+        let params = PolicyFixture.params { members, _ in
+            members["template_id"] = nil
+            members["steps"] = .object(["resize": .object(resize), "imported": .object(Self.s3(.string("photos/2026/a.jpg")))])
+        }
+        guard case .allow = policy.evaluate(params, now: PolicyFixture.now) else {
+            Issue.record("expected \(use.serialized) to use the import step")
+            return
+        }
+    }
+
     @Test func anAllowedTemplateMayBeSentWithAnOverrideOfOneAllowedImportStep() throws {
         func params(_ template: String, _ steps: [String: JSONValue]) -> String {
             PolicyFixture.params { members, _ in
