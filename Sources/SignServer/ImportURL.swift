@@ -20,8 +20,7 @@ struct ImportURL: Hashable {
         if ["\\", "%2f", "%5c"].contains(where: beforeQuery.lowercased().contains) { throw .ambiguous }
         if URLText.carriesCredentials(text) { throw .credentials }
         guard !endpoint.host.isEmpty else { throw .notAbsoluteURL }
-        let authority = URLText.authority(of: String(beforeQuery))
-        let path = beforeQuery[authority.endIndex...]
+        let path = text[URLText.authority(of: text).endIndex...].prefix { $0 != "?" && $0 != "#" }
         if path.contains("@") { throw .ambiguous }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         if segments.dropLast().contains(where: \.isEmpty) || segments.contains(where: { [".", ".."].contains($0.lowercased().replacing("%2e", with: ".")) }) {
