@@ -32,6 +32,9 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// The field's value does not match its pattern, or is not a string, number or boolean.
     case fieldValueNotAllowed(String)
     case notifyURLNotAllowed(String)
+    /// A step the policy's `imports` would judge (an allowed set's missing import step, or a Template's one-step
+    /// override) that no rule of its Robot allows; the step's name and why.
+    case importNotAllowed(step: String, ImportRefusal)
     /// A Template read, from a policy with `template_api: none`.
     case templateReadNotAllowed
     /// A Template write, from a policy whose `template_api` is not `write` (the policy's setting).
@@ -65,6 +68,7 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case .fieldNotAllowed: "FIELD_NOT_ALLOWED"
         case .fieldValueNotAllowed: "FIELD_VALUE_NOT_ALLOWED"
         case .notifyURLNotAllowed: "NOTIFY_URL_NOT_ALLOWED"
+        case .importNotAllowed: "IMPORT_NOT_ALLOWED"
         case .mixedKinds: "MIXED_REQUEST_KINDS"
         case .templateReadNotAllowed: "TEMPLATE_READ_NOT_ALLOWED"
         case .templateWriteNotAllowed: "TEMPLATE_WRITE_NOT_ALLOWED"
@@ -95,6 +99,7 @@ package enum PolicyRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case let .fieldNotAllowed(name): "field \(Self.quote(name)) is not allowed"
         case let .fieldValueNotAllowed(name): "the value of field \(Self.quote(name)) is not allowed by its pattern"
         case let .notifyURLNotAllowed(url): "notify_url \(Self.quote(url)) is not allowed"
+        case let .importNotAllowed(step, refusal): "import step \(Self.quote(step)): \(refusal)"
         case .templateReadNotAllowed:
             "params of auth alone or with a list's keys are a Template read, which this policy refuses (template_api: none); an Assembly needs template_id or steps"
         case let .templateWriteNotAllowed(access):

@@ -9,8 +9,9 @@ extension SigningPolicy {
     /// one kind of request (issue 34, ``ParamsKind``) and whose `auth` has no unknown key;
     /// `auth.key` is the policy's key; `auth.expires` is in the future and no later than
     /// now + ``maxExpiresIn`` (+ ``clockSkew``); `auth.nonce` is present. Then by their kind, an
-    /// Assembly's: `template_id` is allowed or `steps` equal one allowed set exactly, and when
-    /// both are sent the pair is one of ``templateSteps`` (request Steps override a Template's);
+    /// Assembly's: `template_id` is allowed or `steps` equal one allowed set exactly (or one plus an import
+    /// step that ``imports`` allow), and when both are sent the pair is one of ``templateSteps`` (request Steps
+    /// override a Template's) or an allowed Template with an override of one allowed import step;
     /// every field is allowed and its value matches its pattern; `notify_url` is allowed. A
     /// replay's: `reparse_template` 0 or 1, and any instructions, fields and notify URL as an
     /// Assembly's. A Template read's or write's: ``templateAccess`` (`+TemplateRequests`).
@@ -75,13 +76,18 @@ extension SigningPolicy {
         guard template != nil || steps != nil else { throw .noInstructions }
         if let template, template.stringValue == nil { throw .malformedParams("expected template_id to be a string") }
         if let steps, steps.objectValue == nil { throw .malformedParams("expected steps to be an object of Steps") }
+        let importSteps = ImportStepsMatcher(allowed: self.steps, imports: imports)
         switch (template?.stringValue, steps) {
         case let (id?, steps?):
-            guard templateSteps.contains(TemplateSteps(template: id, steps: steps)) else { throw .templateWithStepsNotAllowed(id) }
+            if templateSteps.contains(TemplateSteps(template: id, steps: steps)) { return }
+            if templates.contains(id), try importSteps.matchesOverride(steps.objectValue ?? [:]) { return }
+            throw .templateWithStepsNotAllowed(id)
         case let (id?, nil):
             guard templates.contains(id) else { throw .templateNotAllowed(id) }
         case let (nil, steps?):
-            if let difference = StepsMatcher(allowed: self.steps).difference(steps) { throw .stepsNotAllowed(difference) }
+            guard let difference = StepsMatcher(allowed: self.steps).difference(steps) else { return }
+            if try importSteps.matchesSet(steps.objectValue ?? [:]) { return }
+            throw .stepsNotAllowed(difference)
         case (nil, nil):
             throw .noInstructions
         }

@@ -31,12 +31,15 @@ package struct SigningPolicy: Sendable, Hashable {
     package var requestsPerMinute: Int
     /// Which Template API requests are signed; never per Template, since the path is not signed.
     package var templateAccess: TemplateAccess
+    /// The import steps an allowed set of steps, or an allowed Template, may be sent with (``ImportStepsMatcher``).
+    package var imports: [ImportRule]
 
     package init(
         key: String, secret: SecretSource, tokenHashes: [String], maxExpiresIn: Duration = SigningPolicy.defaultMaxExpiresIn,
         clockSkew: Duration = SigningPolicy.defaultClockSkew, templates: [String] = [], steps: [JSONValue] = [],
         templateSteps: [TemplateSteps] = [], fields: [String: FieldPattern] = [:], notifyURLs: [String] = [],
-        requestsPerMinute: Int = SigningPolicy.defaultRequestsPerMinute, templateAccess: TemplateAccess = SigningPolicy.defaultTemplateAccess
+        requestsPerMinute: Int = SigningPolicy.defaultRequestsPerMinute, templateAccess: TemplateAccess = SigningPolicy.defaultTemplateAccess,
+        imports: [ImportRule] = []
     ) {
         self.key = key
         self.secret = secret
@@ -50,6 +53,7 @@ package struct SigningPolicy: Sendable, Hashable {
         self.notifyURLs = notifyURLs
         self.requestsPerMinute = requestsPerMinute
         self.templateAccess = templateAccess
+        self.imports = imports
     }
 
     /// The Template API requests a policy signs (`template_api`), for every Template alike.

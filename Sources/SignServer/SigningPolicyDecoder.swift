@@ -14,7 +14,7 @@ package import ConfigFormat
 package struct SigningPolicyDecoder {
     static let keys = [
         "key", "secret_env", "secret_file", "secret", "tokens_sha256", "max_expires_in", "clock_skew",
-        "templates", "steps", "template_steps", "fields", "notify_urls", "requests_per_minute", "template_api",
+        "templates", "steps", "template_steps", "fields", "notify_urls", "requests_per_minute", "template_api", "imports",
     ]
 
     /// The policy file; a relative `secret_file` resolves against its directory.
@@ -46,14 +46,15 @@ package struct SigningPolicyDecoder {
         let notifyURLs = table.strings("notify_urls") ?? []
         let rate = table.int("requests_per_minute", in: SigningPolicy.requestsPerMinuteRange) ?? SigningPolicy.defaultRequestsPerMinute
         let templateAccess = table.choice("template_api", as: SigningPolicy.TemplateAccess.self) ?? SigningPolicy.defaultTemplateAccess
+        let imports = self.imports(table, reader: reader)
         if !table.has("templates") && !table.has("steps") && !table.has("template_steps") {
             reader.report(root, field: "", "missing templates and steps; expected templates, steps or both: a policy that allows neither signs nothing")
         }
-        guard let key, let secret, let tokens, let steps, let templateSteps, let fields else { return nil }
+        guard let key, let secret, let tokens, let steps, let templateSteps, let fields, let imports else { return nil }
         return SigningPolicy(
             key: key, secret: secret, tokenHashes: tokens, maxExpiresIn: maxExpiresIn, clockSkew: clockSkew,
             templates: templates, steps: steps, templateSteps: templateSteps, fields: fields, notifyURLs: notifyURLs,
-            requestsPerMinute: rate, templateAccess: templateAccess)
+            requestsPerMinute: rate, templateAccess: templateAccess, imports: imports)
     }
 
     /// A list of SHA-256 digests, each 64 hex digits; an entry is never quoted back, in case it is a token pasted by mistake.
@@ -82,35 +83,36 @@ package struct SigningPolicyDecoder {
 
     /// A list of Step sets, each a mapping of Step names to Steps with a robot.
     private func steps(_ table: ConfigTable, reader: ConfigReader) -> [JSONValue]? {
-        guard let member = table.members["steps"] else { return [] }
-        guard case let .sequence(items) = member.value.content, !items.isEmpty else {
-            reader.report(member.value, field: member.field, "expected a list of allowed Step sets, each a mapping of Step names to Steps")
-            return nil
+        list(table, "steps", reader: reader, expected: "a list of allowed Step sets, each a mapping of Step names to Steps") { item, field in
+            stepSet(item, field: field, reader: reader)
         }
-        let sets = items.enumerated().compactMap { index, item in stepSet(item, field: "\(member.field)[\(index)]", reader: reader) }
-        return sets.count == items.count ? sets : nil
     }
 
     /// Pairs of a Template and a Step set that may be sent together (request Steps override a Template's).
     private func templateSteps(_ table: ConfigTable, reader: ConfigReader) -> [SigningPolicy.TemplateSteps]? {
-        guard let member = table.members["template_steps"] else { return [] }
-        guard case let .sequence(items) = member.value.content, !items.isEmpty else {
-            reader.report(member.value, field: member.field, "expected a list of pairs, each {template: ID, steps: {Step name: Step}}")
-            return nil
-        }
-        var pairs: [SigningPolicy.TemplateSteps] = []
-        for (index, item) in items.enumerated() {
-            guard let pair = reader.table(item, field: "\(member.field)[\(index)]", keys: ["template", "steps"]) else { continue }
+        list(table, "template_steps", reader: reader, expected: "a list of pairs, each {template: ID, steps: {Step name: Step}}") { item, field in
+            guard let pair = reader.table(item, field: field, keys: ["template", "steps"]) else { return nil }
             let template = pair.string("template", required: true, expected: "the Template ID the Steps may go with")
             guard let steps = pair.members["steps"] else {
                 pair.reportMissing("steps", expected: "a mapping of Step names to Steps")
-                continue
+                return nil
             }
-            if let template, let set = stepSet(steps.value, field: steps.field, reader: reader) {
-                pairs.append(SigningPolicy.TemplateSteps(template: template, steps: set))
-            }
+            guard let template, let set = stepSet(steps.value, field: steps.field, reader: reader) else { return nil }
+            return SigningPolicy.TemplateSteps(template: template, steps: set)
         }
-        return pairs.count == items.count ? pairs : nil
+    }
+
+    /// The optional non-empty list `key` (empty when absent), each item read by `item` with its field (`key[0]`);
+    /// nil when the list or an item is wrong (each reported).
+    func list<Item>(_ table: ConfigTable, _ key: String, reader: ConfigReader, expected: String,
+                    _ item: (ConfigNode, String) -> Item?) -> [Item]? {
+        guard let member = table.members[key] else { return [] }
+        guard case let .sequence(items) = member.value.content, !items.isEmpty else {
+            reader.report(member.value, field: member.field, "expected \(expected)")
+            return nil
+        }
+        let read = items.enumerated().compactMap { index, node in item(node, "\(member.field)[\(index)]") }
+        return read.count == items.count ? read : nil
     }
 
     /// One Step set: a mapping of Step names to Steps, each with a robot.

@@ -57,6 +57,44 @@ private let hash = String(repeating: "ab", count: 32)
         #expect(try decodePolicy("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\ntemplate_api: \(name)\n").templateAccess == access)
     }
 
+    @Test func decodesImportRules() async throws {
+        let policy = try decodePolicy("""
+            key: k
+            secret_env: S
+            tokens_sha256: [\(hash)]
+            steps:
+              - resize: {robot: /image/resize, use: imported}
+            imports:
+              - robot: /s3/import
+                credentials: [night_bucket]
+                prefixes: ["photos/2026/"]
+              - {robot: /minio/import, credentials: lab, prefixes: [in/, out/], hosts: ["minio.internal:9000"]}
+              - {robot: /http/import, url_prefixes: ["https://cdn.example.com/media/"], allow_headers: true}
+            """)
+        #expect(policy.imports == [
+            ImportRule(robot: .s3, credentials: ["night_bucket"], prefixes: ["photos/2026/"]),
+            ImportRule(robot: .minio, credentials: ["lab"], prefixes: ["in/", "out/"], hosts: ["minio.internal:9000"]),
+            ImportRule(robot: .http, urlPrefixes: ["https://cdn.example.com/media/"], allowsHeaders: true),
+        ])
+    }
+
+    @Test(arguments: [
+        ("- {robot: /ftp/import}", ["policy.yaml:6:13: imports[0].robot: expected one of /s3/import, /minio/import, /http/import, found '/ftp/import'"]),
+        ("- {robot: /s3/import, prefixes: [a/]}", ["policy.yaml:6:5: imports[0].credentials: missing; expected a string or a list of strings"]),
+        ("- {robot: /s3/import, credentials: c, prefixes: [../a/]}",
+         ["policy.yaml:6:51: imports[0].prefixes: expected a key prefix without a leading /, empty, . or .. segment; '../a/' has an empty, . or .. segment"]),
+        ("- {robot: /s3/import, credentials: c, prefixes: [a/], url_prefixes: [https://x.com/]}",
+         ["policy.yaml:6:71: imports[0].url_prefixes: /s3/import takes no url_prefixes; expected only credentials, prefixes"]),
+        ("- {robot: /minio/import, credentials: c, prefixes: [a/]}", ["policy.yaml:6:5: imports[0].hosts: missing; expected a string or a list of strings"]),
+        ("- {robot: /http/import, url_prefixes: [\"ftp://x.com/\"]}",
+         ["policy.yaml:6:41: imports[0].url_prefixes: expected an absolute http(s) URL; 'ftp://x.com/' is not an absolute http(s) URL"]),
+        ("[]", ["policy.yaml:6:3: imports: expected a list of import rules, each a robot and where its steps may read"]),
+    ])
+    func reportsEachImportRuleProblem(rules: String, expected: [String]) throws {
+        let issues = try policyIssues("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\nimports:\n  \(rules)\n")
+        #expect(issues == expected)
+    }
+
     @Test func anEmptyFlowListIsAnEmptyList() async throws {
         let policy = try decodePolicy("""
             key: k
@@ -102,7 +140,7 @@ private let hash = String(repeating: "ab", count: 32)
 
     @Test(arguments: [
         ("key: k\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\nmax_expire_in: 1h\n",
-         ["policy.yaml:5:1: max_expire_in: unknown key 'max_expire_in'; expected one of: key, secret_env, secret_file, secret, tokens_sha256, max_expires_in, clock_skew, templates, steps, template_steps, fields, notify_urls, requests_per_minute, template_api (did you mean 'max_expires_in'?)"]),
+         ["policy.yaml:5:1: max_expire_in: unknown key 'max_expire_in'; expected one of: key, secret_env, secret_file, secret, tokens_sha256, max_expires_in, clock_skew, templates, steps, template_steps, fields, notify_urls, requests_per_minute, template_api, imports (did you mean 'max_expires_in'?)"]),
         ("key: k\nsecret_env: S\nsecret_file: f\ntokens_sha256: [\(hash)]\ntemplates: [t]\n",
          ["policy.yaml:3:14: secret_file: secret_env and secret_file are mutually exclusive; expected exactly one"]),
         ("key: k\nsecret: hunter2\nsecret_env: S\ntokens_sha256: [\(hash)]\ntemplates: [t]\n",

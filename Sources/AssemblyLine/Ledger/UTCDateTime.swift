@@ -140,7 +140,8 @@ package struct UTCDateTime: Sendable, Hashable, Comparable, CustomStringConverti
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    /// The decimal number of `count` digits at `start`, nil when a byte there is no digit.
+    static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
         var value = 0
         for byte in bytes[start..<(start + count)] {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }

@@ -67,7 +67,7 @@ package struct ResultMapper: Sendable {
                     mapped.delivery = .recorded
                     mapping.refusals.append(ResultMapping.Refusal(result: mapped, reason: refusal))
                 }
-                mapped.url = mapped.url.map(ResultURLRule.withoutCredentials)
+                mapped.url = mapped.url.map(URLText.withoutCredentials)
                 mapping.results.append(mapped)
             }
         }

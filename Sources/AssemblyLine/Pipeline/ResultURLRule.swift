@@ -41,7 +41,7 @@ package struct ResultURLRule: Sendable, Hashable {
 
     /// Why `url` is not fetched, or nil when it is.
     package func problem(with url: String) -> String? {
-        if url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value >= 0x7F }) {
+        if URLText.hasUnsafeByte(url) {
             return "its URL holds a space, a control or a non-ASCII character"
         }
         let target = TransportEndpoint(url: url)
@@ -53,18 +53,11 @@ package struct ResultURLRule: Sendable, Hashable {
         case .publicHosts:
             guard target.scheme == "https" else { return "its URL is not https" }
             if URLText.isLoopback(target.host) { return "its URL names \(target.host), this machine" }
-            if let address = PeerAddress(target.host), let refusal = PeerRule.publicOnly.refusal(of: address, port: target.port ?? 443) {
+            if let refusal = PeerRule.publicOnly.refusal(ofHost: target.host, port: target.port ?? 443) {
                 return "its URL names \(refusal)"
             }
         }
-        if URLText.authority(of: url).contains("@") { return "its URL carries credentials" }
+        if URLText.carriesCredentials(url) { return "its URL carries credentials" }
         return nil
-    }
-
-    /// `url` without the `user:pass@` of its authority, for the ledger.
-    package static func withoutCredentials(_ url: String) -> String {
-        let authority = URLText.authority(of: url)
-        guard let at = authority.lastIndex(of: "@") else { return url }
-        return String(url[..<authority.startIndex]) + String(url[url.index(after: at)...])
     }
 }

@@ -42,7 +42,7 @@ package enum PathText {
     }
 
     /// True when `bytes` split on `/` into names none of which is empty, `.` or `..`.
-    static func hasOnlyPlainNames(_ bytes: some Sequence<UInt8>) -> Bool {
+    package static func hasOnlyPlainNames(_ bytes: some Sequence<UInt8>) -> Bool {
         let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
         var length = 0, dots = 0
         for byte in bytes {

@@ -5,17 +5,11 @@ import HTTPMessages
 /// Path-style requests, `GET {endpoint}/{bucket}?list-type=2&prefix=…&max-keys=…&continuation-token=…`.
 /// Each checked page goes to the caller before the next is asked for, and nothing of it is kept:
 /// the listing holds one page in memory however long it is. It ends when a page is not truncated,
-/// when the caller says ``Decision/stop``, or fails (``S3ListingError``) on a refusal, a transport
+/// when the caller says ``ListingDecision/stop``, or fails (``S3ListingError``) on a refusal, a transport
 /// failure, a page that cannot be trusted, a key out of order, a repeated continuation token or
 /// more than ``maximumPages`` pages. It keeps the tokens it was given (one short text a page) to see
 /// a repeat, and the last key.
 package struct S3BucketLister: Sendable {
-    /// What the caller wants after a page.
-    package enum Decision: Sendable, Hashable {
-        case next
-        case stop
-    }
-
     /// What a listing went through.
     package struct Summary: Sendable, Hashable {
         package var pages: Int
@@ -57,7 +51,7 @@ package struct S3BucketLister: Sendable {
     /// - Throws: ``S3ListingError``; the pages handed over before it stand.
     @discardableResult
     package func list(
-        prefix: String, _ receive: (S3ListPage) async -> Decision
+        prefix: String, _ receive: (S3ListPage) async -> ListingDecision
     ) async throws(S3ListingError) -> Summary {
         var summary = Summary(pages: 0, objects: 0, skipped: 0, stopped: false)
         var token: String?

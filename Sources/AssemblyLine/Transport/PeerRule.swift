@@ -8,6 +8,9 @@ package enum PeerRule: Sendable, Hashable {
     /// Only public addresses: never this machine, a private, shared, unique local or link-local network,
     /// nor a cloud metadata service (``PeerAddress/Scope``).
     case publicOnly
+    /// Any address but a link-local one, a cloud metadata service or the unspecified address: what the service
+    /// of a loopback endpoint may import from (this machine and the local network, where a developer's files lie).
+    case notLinkLocal
 
     /// Why a connection to `address` on `port` is refused, nil when it may be made.
     package func refusal(of address: PeerAddress, port: Int) -> String? {
@@ -20,6 +23,15 @@ package enum PeerRule: Sendable, Hashable {
         case .publicOnly:
             let scope = address.scope
             return scope == .public ? nil : "\(address), \(scope)"
+        case .notLinkLocal:
+            let scope = address.scope
+            return [.linkLocal, .metadata, .unspecified].contains(scope) ? "\(address), \(scope)" : nil
         }
+    }
+
+    /// Why a URL whose host is the literal `host` is refused before any connection, nil when it is allowed or is
+    /// a name (which each connection's address is checked for: ``refusal(of:port:)``).
+    package func refusal(ofHost host: String, port: Int) -> String? {
+        PeerAddress(host).flatMap { refusal(of: $0, port: port) }
     }
 }

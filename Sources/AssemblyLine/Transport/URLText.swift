@@ -18,6 +18,24 @@ package enum URLText {
         return url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     }
 
+    /// True when `url` holds a byte that no URL sends as is: a space, a control character, DEL or a non-ASCII byte
+    /// (percent-encoded, each is fine).
+    package static func hasUnsafeByte(_ url: String) -> Bool {
+        url.utf8.contains { $0 <= 0x20 || $0 >= 0x7F }
+    }
+
+    /// True when the authority of `url` carries `user[:password]@`, which a client would send as Basic auth.
+    package static func carriesCredentials(_ url: String) -> Bool {
+        authority(of: url).contains("@")
+    }
+
+    /// `url` without the `user:pass@` of its authority: what the ledger, a report or a message may hold of it.
+    package static func withoutCredentials(_ url: String) -> String {
+        let authority = authority(of: url)
+        guard let at = authority.lastIndex(of: "@") else { return url }
+        return String(url[..<authority.startIndex]) + String(url[url.index(after: at)...])
+    }
+
     /// True for `localhost`, `127.x.x.x` and `[::1]`.
     package static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "[::1]" { return true }

@@ -153,7 +153,7 @@ import Testing
     }
 
     @Test func credentialsAreLeftOutOfWhatIsStored() {
-        #expect(ResultURLRule.withoutCredentials("https://u:p@host/x@y") == "https://host/x@y")
+        #expect(URLText.withoutCredentials("https://u:p@host/x@y") == "https://host/x@y")
     }
 
     /// The connections a download may make: a loopback endpoint's port on this machine; a public endpoint's, public addresses.

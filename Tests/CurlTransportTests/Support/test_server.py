@@ -14,6 +14,7 @@ Endpoints (query parameters in brackets):
   GET  /sleep?seconds=S            answers {"slept": S} after S seconds
   GET  /status?code=C[&body=TEXT][&size=N]   answers status C with TEXT, or N bytes of "x"
   GET  /redirect?to=PATH[&code=302]          answers a redirect to PATH
+  GET  /object[?size=N][&etag=E][&modified=M]  N bytes of "x" with ETag E and Last-Modified M (a HEAD gets the head alone)
   GET  /connections                {"accepted": number of TCP connections accepted so far}
   GET  /drop                       closes the connection without answering
   GET  /held-head?key=K[&seconds=S]  sends its head only once /release?key=K was asked (or S seconds,
@@ -89,6 +90,7 @@ class Handler(BaseHTTPRequestHandler):
             "/sleep": self.sleep,
             "/status": self.status,
             "/redirect": self.redirect,
+            "/object": self.object,
             "/connections": self.connections,
             "/drop": self.drop,
             "/held-head": self.held_head,
@@ -204,6 +206,11 @@ class Handler(BaseHTTPRequestHandler):
         self.drain_body()
         self.answer(int(query.get("code", "302")), b"moved", content_type="text/plain",
                     extra=[("Location", query.get("to", "/echo"))])
+
+    def object(self, url, query):
+        self.drain_body()
+        extra = [(name, query[key]) for key, name in (("etag", "ETag"), ("modified", "Last-Modified")) if key in query]
+        self.answer(200, b"x" * int(query.get("size", "0")), content_type="application/octet-stream", extra=extra)
 
     def connections(self, url, query):
         self.drain_body()
