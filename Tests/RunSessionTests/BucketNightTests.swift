@@ -108,7 +108,7 @@ import TestSupport
         #expect(next.failures.isEmpty)
 
         let locator = LedgerLocator(scope: .stateDirectory(harness.stateDirectory), store: Self.store)
-        let audit = try await OutputAudit.of(try harness.manifest(), at: locator, check: OutputCheck(checksums: nil), listing: harness.bucketLister)
+        let audit = try await OutputAudit.of(try harness.manifest(), at: locator, check: OutputCheck(checksums: nil), remote: harness.remoteInputs)
         #expect(audit.orphans.map(\.input) == ["s3://night-bucket/photos/a.txt"])
         #expect(audit.findings.isEmpty)
     }

@@ -159,6 +159,6 @@ import Testing
         _ = try await LedgerSet(patterns: [harness.stateDirectory], store: store).withEach { opened in
             try await RunHistory.read(since: .distantPast, job: nil, from: opened)
         }
-        _ = try await OutputAudit.of(try harness.manifest(), at: locator, check: OutputCheck(checksums: nil), listing: harness.bucketLister)
+        _ = try await OutputAudit.of(try harness.manifest(), at: locator, check: OutputCheck(checksums: nil), remote: harness.remoteInputs)
     }
 }

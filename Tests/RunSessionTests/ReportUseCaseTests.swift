@@ -120,8 +120,8 @@ import Testing
         let one = LedgerSet(patterns: [directories[0]], store: Self.store)
 
         let merged = try await both.withEach { try await BatchReport.read(batch, from: $0, files: .none) }
-        let covered = try await both.withEach { try await BatchCoverage.check(manifest, batch: batch, in: $0, listing: harness.bucketLister) }
-        let half = try await one.withEach { try await BatchCoverage.check(manifest, batch: batch, in: $0, listing: harness.bucketLister) }
+        let covered = try await both.withEach { try await BatchCoverage.check(manifest, batch: batch, in: $0, remote: harness.remoteInputs) }
+        let half = try await one.withEach { try await BatchCoverage.check(manifest, batch: batch, in: $0, remote: harness.remoteInputs) }
         let listing = try await RunListing.runs(of: batch, state: nil, in: both)
 
         #expect(both.stateDirectories == directories)

@@ -72,9 +72,9 @@ final class SessionHarness: Sendable {
                    adopts: adopts, acceptsRecipe: acceptsRecipe)
     }
 
-    /// The lister a session of the harness lists a bucket with: over the scripted service.
-    func bucketLister(for bucket: BucketInputSettings) throws -> S3BucketLister {
-        try ScriptedAdapters(transport: service.transport, clock: clock, embedded: true, statements: statements).bucketLister(for: bucket)
+    /// How a session of the harness reaches remote inputs: over the scripted service.
+    var remoteInputs: any RemoteInputAccess {
+        ScriptedAdapters(transport: service.transport, clock: clock, embedded: true, statements: statements)
     }
 
     /// Runs the manifest (`job.yaml`, or another) to its end.
@@ -125,6 +125,10 @@ struct ScriptedAdapters: RunAdapters {
     func bucketLister(for bucket: BucketInputSettings) throws -> S3BucketLister {
         S3BucketLister(address: bucket.address, credentials: S3Credentials(accessKeyID: "AKID", secret: "listing-secret"),
                        hashing: LibcryptoSigV4Hashing(), transport: transport, clock: clock)
+    }
+
+    func headProbe(rule: InputURLRule) -> URLHeadProbe {
+        URLHeadProbe(rule: rule, transport: transport)
     }
 
     func withPorts<T: Sendable>(for manifest: Manifest, stateDirectory: String,

@@ -21,7 +21,7 @@ import Glibc
         let check = OutputCheck(checksums: nil)
 
         let ofRun = try await OutputAudit.of(run: outcome.runID, at: locator, check: check)
-        let ofManifest = try await OutputAudit.of(try harness.manifest(), at: locator, check: check, listing: harness.bucketLister)
+        let ofManifest = try await OutputAudit.of(try harness.manifest(), at: locator, check: check, remote: harness.remoteInputs)
 
         // A run names its inputs by their relative paths, the done index by their paths.
         for (audit, input) in [(ofRun, { (name: String) in name }), (ofManifest, { harness.directory.file("in/\($0)") })] {
@@ -30,7 +30,7 @@ import Glibc
             #expect(audit.findings.first { $0.input == input("c.txt") }?.finding.problem == .resized(recorded: 20, found: 19))
         }
         let nowhere = LedgerLocator(scope: .stateDirectory(harness.directory.file("none")), store: Self.store)
-        await #expect(throws: LedgerReadError.self) { _ = try await OutputAudit.of(try harness.manifest(), at: nowhere, check: check, listing: harness.bucketLister) }
+        await #expect(throws: LedgerReadError.self) { _ = try await OutputAudit.of(try harness.manifest(), at: nowhere, check: check, remote: harness.remoteInputs) }
     }
 
     @Test func pruneTakesTheRunsOlderThanTheCutoffOnlyAndADryRunChangesNothing() async throws {

@@ -19,19 +19,18 @@ extension Manifest {
         try checked(planner.plan())
     }
 
-    /// Plans the manifest's inputs as ``plan()`` does, its files walked or, with `inputs.s3`, its bucket listed by the lister
-    /// `listing` makes.
+    /// Plans the manifest's inputs as ``plan()`` does, its files walked or, with `inputs.s3`, its bucket listed through `remote`.
     ///
     /// - Throws: ``S3ListingError`` when the listing fails, or ``PlanError``.
-    package func planInputs(listing: (BucketInputSettings) throws -> S3BucketLister) async throws -> PlanResult {
-        try checked(await findInputs(listing: listing))
+    package func planInputs(remote: any RemoteInputAccess) async throws -> PlanResult {
+        try checked(await findInputs(remote: remote))
     }
 
     /// The manifest's inputs as found, whole (no partition, no `--files-from`) and unchecked: its files walked, or its bucket listed.
-    package func findInputs(listing: (BucketInputSettings) throws -> S3BucketLister) async throws -> PlanResult {
+    package func findInputs(remote: any RemoteInputAccess) async throws -> PlanResult {
         guard let bucket = inputs.bucket else { return try planner.plan() }
         let planner = BucketPlanner(bucket: bucket, include: inputs.include, exclude: inputs.exclude, limits: shards)
-        return try await planner.plan(listingWith: listing(bucket))
+        return try await planner.plan(listingWith: remote.bucketLister(for: bucket))
     }
 
     /// `result` cut to the manifest's partition and `--files-from`, its outputs checked (see ``plan()``).

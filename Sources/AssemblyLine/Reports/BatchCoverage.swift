@@ -24,8 +24,8 @@ package struct BatchCoverage: Sendable {
 
     /// Plans `manifest` whole and compares it with what each ledger's newest run of `batch` took.
     package static func check(_ manifest: Manifest, batch: BatchID, in ledgers: [OpenedLedger],
-                              listing: (BucketInputSettings) throws -> S3BucketLister) async throws -> BatchCoverage {
-        let files = try await manifest.planInputs(listing: listing).plan.shards.flatMap(\.files)
+                              remote: any RemoteInputAccess) async throws -> BatchCoverage {
+        let files = try await manifest.planInputs(remote: remote).plan.shards.flatMap(\.files)
         let byIdentity = Dictionary(files.map { (FileIdentity($0), $0.relativePath) }, uniquingKeysWith: { first, _ in first })
         var taken: [String: Set<Int>] = [:]
         let runs = try await BatchReport.newestRuns(of: batch, job: manifest.job, in: ledgers)

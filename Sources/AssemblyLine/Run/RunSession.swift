@@ -41,7 +41,7 @@ package struct RunSession: Sendable {
 
     /// The plan of the manifest's inputs: its files walked, or its bucket listed.
     package func planInputs() async throws -> PlanResult {
-        try await manifest.planInputs(listing: adapters.bucketLister)
+        try await manifest.planInputs(remote: adapters)
     }
 
     // MARK: - Forecast

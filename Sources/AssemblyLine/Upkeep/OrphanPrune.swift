@@ -7,7 +7,7 @@ import Foundation
 /// changed since, or elsewhere, is left and said. A file's entry goes unless removing one of its outputs failed, so that
 /// the next `check` finds that one again. Refused while a run of any of the
 /// manifest's state directories holds its lock; an inputs directory that is missing or matches nothing refuses it too
-/// (``OutputAudit/of(_:at:check:listing:)``), so an unmounted share never reads as every input deleted.
+/// (``OutputAudit/of(_:at:check:remote:)``), so an unmounted share never reads as every input deleted.
 package struct OrphanPrune: Sendable {
     /// What went, or in a dry run would go.
     package struct Outcome: Sendable {
@@ -29,13 +29,13 @@ package struct OrphanPrune: Sendable {
     ///
     /// - Throws: ``RunSessionError/locked(path:holder:)`` before anything is read when a run holds a lock.
     package func prune(_ manifest: Manifest, check: OutputCheck, dryRun: Bool,
-                       listing: (BucketInputSettings) throws -> S3BucketLister) async throws -> Outcome {
+                       remote: any RemoteInputAccess) async throws -> Outcome {
         for directory in locator.stateDirectories().directories {
             if let held = RunLock.heldLock(inStateDirectory: directory) {
                 throw RunSessionError.locked(path: held, holder: "a run of this manifest is going; prune when it is done")
             }
         }
-        let audit = try await OutputAudit.of(manifest, at: locator, check: check, listing: listing)
+        let audit = try await OutputAudit.of(manifest, at: locator, check: check, remote: remote)
         var outcome = Outcome(files: 0, removed: [], left: [])
         var forgotten: [String: [Int64]] = [:]
         for orphan in audit.orphans {

@@ -32,14 +32,14 @@ package struct OutputAudit: Sendable {
     }
 
     /// The outputs the next run of `manifest` relies on, in the state directories `locator` means, by input path: those of
-    /// each input as it is now on disk or in its bucket (`listing` makes the lister; an input edited since is made again, whatever its old outputs are); one outside its
+    /// each input as it is now on disk or in its bucket (read through `remote`; an input edited since is made again, whatever its old outputs are); one outside its
     /// output directory is a finding (``OutputCheck/within(_:)``). The done files whose input is no longer one of the
     /// manifest's (deleted, or matched no more) are its ``orphans``.
     ///
     /// - Throws: ``LedgerReadError/noLedger(path:hint:)`` when none of them holds a ledger; the plan's errors (an inputs
     ///   directory that is missing, or in which nothing matches, is never taken for every input deleted).
     package static func of(_ manifest: Manifest, at locator: LedgerLocator, check: OutputCheck,
-                           listing: (BucketInputSettings) throws -> S3BucketLister) async throws -> OutputAudit {
+                           remote: any RemoteInputAccess) async throws -> OutputAudit {
         var done: [(stateDirectory: String, identity: FileIdentity, file: CompletedFile)]?
         var seen = Set<FileIdentity>()
         let directories = locator.stateDirectories().directories
@@ -55,7 +55,7 @@ package struct OutputAudit: Sendable {
                                            hint: "no run has been recorded there")
         }
         var inputs: [String: FileIdentity] = [:]
-        for file in try await manifest.findInputs(listing: listing).plan.shards.lazy.flatMap(\.files) { inputs[file.path] = FileIdentity(file) }
+        for file in try await manifest.findInputs(remote: remote).plan.shards.lazy.flatMap(\.files) { inputs[file.path] = FileIdentity(file) }
         let sorted = done.sorted { $0.identity.path < $1.identity.path }
         let relied = sorted.filter { inputs[$0.identity.path] == $0.identity }
         let check = check.within(manifest.outputDirOfAllParts)

@@ -61,7 +61,7 @@ struct CheckCommand: CLICommand {
         let console = context.console
         if let batch, case .manifest(let path) = target {
             let manifest = try ConfigFileLoader.manifest(path)
-            let coverage = try await batch.ledgers.withEach { try await BatchCoverage.check(manifest, batch: batch.id, in: $0, listing: context.bucketLister)
+            let coverage = try await batch.ledgers.withEach { try await BatchCoverage.check(manifest, batch: batch.id, in: $0, remote: context.remoteInputs)
             }
             console.out(CoverageText.text(coverage))
             guard coverage.problems == 0 else { throw CheckFound(count: coverage.problems) }
@@ -72,7 +72,7 @@ struct CheckCommand: CLICommand {
         switch target {
         case .manifest(let path):
             let manifest = try ConfigFileLoader.manifest(path)
-            audit = try await OutputAudit.of(manifest, at: try ledgers.locator(for: manifest), check: check, listing: context.bucketLister)
+            audit = try await OutputAudit.of(manifest, at: try ledgers.locator(for: manifest), check: check, remote: context.remoteInputs)
         case .run(let run):
             audit = try await OutputAudit.of(run: run, at: try ledgers.locator(), check: check)
         }

@@ -52,7 +52,7 @@ struct PruneCommand: CLICommand {
         if orphans, let path = ledgers.manifest {
             let manifest = try ConfigFileLoader.manifest(path)
             let prune = OrphanPrune(locator: try ledgers.locator(for: manifest))
-            let outcome = try await prune.prune(manifest, check: OutputCheck(checksums: nil), dryRun: dryRun, listing: context.bucketLister)
+            let outcome = try await prune.prune(manifest, check: OutputCheck(checksums: nil), dryRun: dryRun, remote: context.remoteInputs)
             for path in outcome.removed { context.console.line("\(dryRun ? "would remove" : "removed") \(path)") }
             for (path, reason) in outcome.left { context.console.line("left \(path): \(reason)") }
             context.console.line("\(dryRun ? "would remove" : "removed") \(CountText.of(outcome.removed.count, "orphaned output")) and "

@@ -6,8 +6,6 @@ struct CommandContext: Sendable {
     /// The time of day for cutoffs (`--since`, `--older-than`), a page's date and a log line's; a run's own clock is its ports'.
     var clock: any PipelineClock = SystemClock()
 
-    /// The lister of a manifest's bucket (`inputs.s3`) for the commands that read its inputs as they are now.
-    func bucketLister(for bucket: BucketInputSettings) throws -> S3BucketLister {
-        try RunWiring.bucketLister(for: bucket, clock: clock)
-    }
+    /// How the commands that read a manifest's remote inputs as they are now reach them.
+    var remoteInputs: any RemoteInputAccess { RemoteInputWiring(clock: clock) }
 }

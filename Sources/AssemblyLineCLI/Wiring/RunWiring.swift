@@ -26,20 +26,11 @@ struct RunWiring: RunAdapters {
     }
 
     func bucketLister(for bucket: BucketInputSettings) throws -> S3BucketLister {
-        try Self.bucketLister(for: bucket, clock: SystemClock())
+        try RemoteInputWiring(clock: SystemClock()).bucketLister(for: bucket)
     }
 
-    /// The lister of `bucket`: its read-only credentials read from where the manifest says, SigV4 over libcrypto, libcurl.
-    static func bucketLister(for bucket: BucketInputSettings, clock: any PipelineClock) throws -> S3BucketLister {
-        let secrets = SecretReader()
-        let credentials: S3Credentials
-        do {
-            credentials = S3Credentials(accessKeyID: try secrets.read(bucket.accessKeyID), secret: try secrets.read(bucket.secretAccessKey))
-        } catch {
-            throw CommandError.secretUnusable(file: "inputs.s3 (\(bucket.address))", reason: error.description)
-        }
-        return S3BucketLister(address: bucket.address, credentials: credentials, hashing: LibcryptoSigV4Hashing(), transport: CurlTransport(),
-                              clock: clock)
+    func headProbe(rule: InputURLRule) -> URLHeadProbe {
+        RemoteInputWiring(clock: SystemClock()).headProbe(rule: rule)
     }
 
     func withPorts<T: Sendable>(for manifest: Manifest, stateDirectory: String,
