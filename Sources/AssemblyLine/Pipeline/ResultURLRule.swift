@@ -53,7 +53,7 @@ package struct ResultURLRule: Sendable, Hashable {
         case .publicHosts:
             guard target.scheme == "https" else { return "its URL is not https" }
             if URLText.isLoopback(target.host) { return "its URL names \(target.host), this machine" }
-            if let address = PeerAddress(target.host), let refusal = PeerRule.publicOnly.refusal(of: address, port: target.port ?? 443) {
+            if let refusal = PeerRule.publicOnly.refusal(ofLiteral: target.host, port: target.port ?? 443) {
                 return "its URL names \(refusal)"
             }
         }

@@ -8,6 +8,9 @@ package enum PeerRule: Sendable, Hashable {
     /// Only public addresses: never this machine, a private, shared, unique local or link-local network,
     /// nor a cloud metadata service (``PeerAddress/Scope``).
     case publicOnly
+    /// Any address but a link-local network or a cloud metadata service: public hosts, and this machine and
+    /// the local network where an operator lets test endpoints be reached (the local service's imports).
+    case anyButLinkLocal
 
     /// Why a connection to `address` on `port` is refused, nil when it may be made.
     package func refusal(of address: PeerAddress, port: Int) -> String? {
@@ -20,6 +23,15 @@ package enum PeerRule: Sendable, Hashable {
         case .publicOnly:
             let scope = address.scope
             return scope == .public ? nil : "\(address), \(scope)"
+        case .anyButLinkLocal:
+            let scope = address.scope
+            return scope == .linkLocal || scope == .metadata ? "\(address), \(scope)" : nil
         }
+    }
+
+    /// Why a URL whose host is `host` (a literal address) is refused on `port` before any connection; nil for a
+    /// host name, which the transport checks on each address it resolves to.
+    package func refusal(ofLiteral host: String, port: Int) -> String? {
+        PeerAddress(host).flatMap { refusal(of: $0, port: port) }
     }
 }
