@@ -58,7 +58,8 @@ let package = Package(
             "assemblyline", "TestSupport",
         ]),
         .testTarget(name: "LocalTransloaditTests", dependencies: [
-            "LocalTransloadit", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "ImageRobot", "Digests", "YAMLReader", "TestSupport",
+            "LocalTransloadit", "AssemblyLine", "ConfigFormat", "HTTPMessages", "HTTPServer", "CurlTransport", "ImageRobot", "Digests", "YAMLReader",
+            "TestSupport",
         ]),
         .testTarget(name: "PipelineTests", dependencies: [
             "AssemblyLine", "ConfigFormat", "HTTPMessages", "LocalTransloadit", "CurlTransport", "Digests", "ImageRobot", "SQLiteLedger", "TestSupport",
