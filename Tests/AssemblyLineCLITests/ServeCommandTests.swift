@@ -152,6 +152,11 @@ import Testing
         #expect(wrong.status == 65)
         #expect(wrong.stderr.contains("creds.json:1:") && wrong.stderr.contains("night.bucket: the bucket name"), "\(wrong.stderr)")
         #expect(!wrong.stderr.contains(secret))
+        let broken = try directory.write("creds.json", Array(#"{"night": {"secret": "\#(secret)", "key": [}"#.utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: broken)
+        let unparsed = try await BinaryRunner.run(arguments, in: directory.url)
+        #expect(unparsed.status == 65 && unparsed.stderr.contains("creds.json:1:"), "\(unparsed.stderr)")
+        #expect(!unparsed.stderr.contains(secret))
 
         _ = try credentials("night-bucket", mode: 0o600)
         let serve = try ServeProcess(Array(arguments.dropFirst()) + ["--no-signature"], in: directory.url)
