@@ -159,6 +159,18 @@ import Testing
         #expect(done["results"]?["imported"]?[0]?["size"]?.intValue == 100)
     }
 
+    @Test func aReplayImportsItsFilesAgain() async throws {
+        let harness = try ServiceHarness.importing()
+        let (origin, _) = try Self.origin(harness)
+        let done = try await harness.runImport(["imported": .object(["robot": .string("/http/import"), "url": .string("\(origin.base)/photos/a.jpg")])])
+        let replay = try await harness.replay(try #require(done["assembly_id"]?.stringValue))
+        let again = try await harness.waitForEnd(try #require(replay["assembly_id"]?.stringValue))
+        #expect(again["ok"]?.stringValue == "ASSEMBLY_COMPLETED", "\(again.json.serialized)")
+        #expect(again["results"]?["imported"]?[0]?["md5hash"] == done["results"]?["imported"]?[0]?["md5hash"])
+        #expect(again["results"]?["imported"]?[0]?["id"] != done["results"]?["imported"]?[0]?["id"])
+        #expect(origin.paths == ["/photos/a.jpg", "/photos/a.jpg"])
+    }
+
     @Test func withoutATransportAnImportFailsSayingSo() async throws {
         let harness = try ServiceHarness()
         let done = try await harness.runImport(["imported": .object(["robot": .string("/http/import"), "url": .string("https://example.com/a.jpg")])])
