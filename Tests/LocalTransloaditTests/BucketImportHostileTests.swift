@@ -51,6 +51,13 @@ import Testing
         #expect(done["message"]?.stringValue?.contains("photos/gone.jpg") == true)
     }
 
+    @Test(arguments: ["photos/../secret.jpg", "./a.jpg", "a/./"])
+    func aKeyWithADotSegmentIsRefusedAtCreation(key: String) async throws {
+        let harness = try Self.harness(endpoint: "http://127.0.0.1:1")
+        let created = try await harness.create(params: harness.params(["steps": .object(Self.step(key))]))
+        #expect(created.status == 400 && created["error"]?.stringValue == "S3_IMPORT_VALIDATION", "\(created.json.serialized)")
+    }
+
     @Test(arguments: [("169.254.169.254", true, "cloud metadata"), ("10.0.0.7:9000", false, "private"), ("127.0.0.1:9", false, "this machine"),
                       ("user:pw@127.0.0.1:9", true, "credentials")])
     func aMinioHostTheRuleRefusesFailsTheAssembly(host: String, allowsLocal: Bool, saying words: String) async throws {

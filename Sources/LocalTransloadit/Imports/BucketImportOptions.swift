@@ -47,6 +47,10 @@ struct BucketImportOptions: Sendable, Hashable {
         default:
             throw invalid("'path' must be a key or a list of keys (a directory ends in '/')")
         }
+        // A `.` or `..` segment cannot be asked for path-style: the transport would resolve it and fetch another key.
+        if let dotted = paths.first(where: { $0.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == "." || $0 == ".." } }) {
+            throw invalid("the key '\(EchoedText.excerpt(dotted))' has a '.' or '..' segment, which cannot be fetched path-style")
+        }
         switch options["recursive"] {
         case nil, .null?, .bool(false)?, .string("false")?: recursive = false
         case .bool(true)?, .string("true")?: recursive = true
