@@ -145,15 +145,16 @@ import Testing
     @Test func anAssemblyIsExecutingWhileItFetches() async throws {
         let harness = try ServiceHarness.importing()
         var slow = ImportOrigin.body(Array(repeating: 9, count: 100))
-        slow.delay = .milliseconds(1500)
+        slow.delay = .seconds(3)
         let origin = try ImportOrigin(["/slow.bin": slow])
         let created = try await harness.create(params: harness.params(["steps": .object([
             "imported": .object(["robot": .string("/http/import"), "url": .string(origin.base + "/slow.bin")]),
         ])]))
         let id = try #require(created["assembly_id"]?.stringValue)
         #expect(created["ok"]?.stringValue == "ASSEMBLY_EXECUTING")
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(try await harness.get("/assemblies/\(id)")["ok"]?.stringValue == "ASSEMBLY_EXECUTING")
+        let fetching = try await harness.get("/assemblies/\(id)")
+        #expect(fetching["ok"]?.stringValue == "ASSEMBLY_EXECUTING", "\(fetching.json.serialized)")
+        #expect(fetching["uploads"]?.arrayValue?.isEmpty == true)
         let done = try await harness.waitForEnd(id)
         #expect(done["ok"]?.stringValue == "ASSEMBLY_COMPLETED")
         #expect(done["results"]?["imported"]?[0]?["size"]?.intValue == 100)
