@@ -5,7 +5,8 @@ import Foundation
 /// What the import Robots share: the transport, the URL rule, the size bound, the Template Credentials, where files go.
 ///
 /// A fetched body goes to a file of the Assembly (`assemblies/<id>/files/<file id>`) as it arrives, at most
-/// ``maxFileSize`` bytes; a failed or refused fetch leaves nothing behind.
+/// ``maxFileSize`` bytes; a failed or refused fetch leaves nothing behind. A body cut short of its `Content-Length`
+/// is a failure of the transport (`reset`), which reads no byte past it.
 struct ImportContext: Sendable {
     let store: AssemblyStore
     /// Nil when the service was started without a transport: every import fails.
@@ -23,8 +24,6 @@ struct ImportContext: Sendable {
         case transport(TransportError)
         /// A status other than 2xx, with the first bytes of its body.
         case status(Int, body: [UInt8])
-        /// A 2xx whose `Content-Length` is not the bytes it sent.
-        case lengthMismatch(announced: Int64, received: Int64)
         /// The file written could not be read back to hash it.
         case unreadable(String)
     }
@@ -60,10 +59,6 @@ struct ImportContext: Sendable {
         }
         let size: Int64
         if case .file(_, let length) = response.body { size = length } else { size = 0 }
-        if let announced = response.header("Content-Length").flatMap(Int64.init), announced != size {
-            discard()
-            return .failure(.lengthMismatch(announced: announced, received: size))
-        }
         do {
             let md5 = Hex.encode(try Digest.hashFile(.md5, path: path))
             return .success(Fetched(id: id, storedPath: storedPath, size: size, md5hash: md5, contentType: response.header("Content-Type")))
@@ -90,7 +85,6 @@ struct ImportContext: Sendable {
         case .transport(.tooLarge): "it is larger than the \(maxFileSize) bytes the service imports"
         case .transport(let error): FileFailureText(root: store.root).scrubbed(error.description)
         case .status(let status, _): "the answer was HTTP \(status)"
-        case .lengthMismatch(let announced, let received): "the answer announced \(announced) bytes and sent \(received)"
         case .unreadable(let reason): "the file it made could not be read: \(reason)"
         }
     }
