@@ -47,7 +47,8 @@ package struct LocalServiceConfiguration: Sendable {
     /// The Template Credentials the account holds, by name: what `/s3/import` and `/minio/import` steps name in
     /// `credentials` (`serve --template-credentials FILE`).
     package var templateCredentials: [String: TemplateCredential] = [:]
-    /// How the import Robots fetch (the CLI gives its `CurlTransport`); nil fails every import step.
+    /// How the import Robots fetch (the CLI gives a `CurlTransport`); nil fails every import step. A transport of the
+    /// service's own: a stop aborts every transfer in flight on it (``HTTPTransport/cancelAll()``).
     package var importTransport: (any HTTPTransport)?
     /// True lets imports reach this machine and private networks: test endpoints (the embedded service, whose only
     /// client is on this machine; `serve --allow-local-imports`). Link-local and cloud metadata addresses never.

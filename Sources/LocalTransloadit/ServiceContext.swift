@@ -16,6 +16,8 @@ final class ServiceContext: Sendable {
     let statusRequests: ServiceRateLimiter
     let faults: FaultInjector
     let queue: ExecutionQueue
+    /// What the import Robots share; its fetcher is stopped before the workers.
+    let imports: ImportContext
     let resultTTL: Duration
     /// ``LocalServiceConfiguration/dropsUploadsOnceFetched``.
     let dropsUploadsOnceFetched: Bool
@@ -51,6 +53,7 @@ final class ServiceContext: Sendable {
         self.creations = ServiceRateLimiter(limit: configuration.creationsPerMinute, window: .seconds(60))
         self.statusRequests = ServiceRateLimiter(limit: configuration.statusRequestsPerSecond, window: .seconds(1))
         self.faults = faults
+        self.imports = imports
         self.queue = ExecutionQueue(workers: configuration.workers) { executor.execute($0) }
         self.resultTTL = configuration.resultTTL
         self.dropsUploadsOnceFetched = configuration.dropsUploadsOnceFetched

@@ -160,6 +160,27 @@ import Testing
         #expect(done["results"]?["imported"]?[0]?["size"]?.intValue == 100)
     }
 
+    @Test func aStopAbortsAnImportInFlightAndARestartRunsItAgain() async throws {
+        let directory = try TemporaryDirectory()
+        var slow = ImportOrigin.body(Array(repeating: 5, count: 64))
+        slow.delay = .seconds(4)
+        let origin = try ImportOrigin(["/slow.bin": slow])
+        let first = try ServiceHarness.importing(directory: directory)
+        let created = try await first.create(params: first.params(["steps": .object([
+            "imported": .object(["robot": .string("/http/import"), "url": .string(origin.base + "/slow.bin")]),
+        ])]))
+        let id = try #require(created["assembly_id"]?.stringValue)
+        try await Task.sleep(for: .milliseconds(500))
+        let stopping = ContinuousClock.now
+        try await offThePool { first.service.stop() }
+        #expect(ContinuousClock.now - stopping < .seconds(3), "the stop waited for the import")
+        let second = try ServiceHarness.importing(directory: directory)
+        let done = try await second.waitForEnd(id)
+        #expect(done["ok"]?.stringValue == "ASSEMBLY_COMPLETED", "\(done.json.serialized)")
+        #expect(done["results"]?["imported"]?[0]?["size"]?.intValue == 64)
+        #expect(origin.paths == ["/slow.bin", "/slow.bin"])
+    }
+
     @Test func aReplayImportsItsFilesAgain() async throws {
         let harness = try ServiceHarness.importing()
         let (origin, _) = try Self.origin(harness)

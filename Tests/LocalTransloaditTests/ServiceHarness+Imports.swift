@@ -2,12 +2,14 @@ import AssemblyLine
 import ConfigFormat
 import CurlTransport
 @testable import LocalTransloadit
+import TestSupport
 
 /// Assemblies with no uploads whose steps import their files.
 extension ServiceHarness {
     /// A service that imports through libcurl, from test endpoints on this machine unless `allowsLocalImports` is false.
-    static func importing(allowsLocalImports: Bool = true, configure: (inout LocalServiceConfiguration) -> Void = { _ in }) throws -> ServiceHarness {
-        try ServiceHarness { configuration in
+    static func importing(directory: TemporaryDirectory? = nil, allowsLocalImports: Bool = true,
+                          configure: (inout LocalServiceConfiguration) -> Void = { _ in }) throws -> ServiceHarness {
+        try ServiceHarness(directory: directory) { configuration in
             configuration.importTransport = CurlTransport()
             configuration.allowsLocalImports = allowsLocalImports
             configure(&configuration)

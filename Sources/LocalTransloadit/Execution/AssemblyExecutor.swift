@@ -132,11 +132,16 @@ struct AssemblyExecutor: Sendable {
     }
 
     /// Runs an import step: each file it fetches becomes one of the step's files (shown at once when the step is a
-    /// result); a failure is kept as the Assembly's first; a cancel stops it.
+    /// result); a failure is kept as the Assembly's first; a cancel or a stop of the service stops it, uncommitted.
     private func fetch(into files: inout [ServiceAssemblyFile], outcome: inout Outcome, step: ServiceInstructions.Step, assembly: String,
                        _ importer: ((Result<ServiceAssemblyFile, AssemblyFailure>) -> Bool) -> Void) throws(Canceled) {
         var canceled = false
         importer { result in
+            // A stop aborted the transfer: the Assembly runs again when the service starts on its data directory.
+            if imports.fetcher?.isStopped == true {
+                canceled = true
+                return false
+            }
             switch result {
             case .success(let fetched):
                 let file = withMeta(fetched)
