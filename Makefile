@@ -7,7 +7,8 @@ RELEASE_BIN := .build/release/assemblyline
 VENV := .venv
 # Real clients nobody here wrote, pinned: the compatibility suite drives `assemblyline serve` with them;
 # kubernetes-validate checks deploy/kubernetes/ against the Kubernetes schemas offline; moto is the
-# S3-compatible server the bucket listing is checked against, seeded by boto3 (S3ListingMotoTests).
+# S3-compatible server the bucket listing and the local service's bucket imports are checked against, seeded by
+# boto3 (S3ListingMotoTests, BucketImportMotoTests; ASSEMBLYLINE_TEST_PYTHON may name another venv's python).
 PYTHON_CLIENTS := pytransloadit==1.0.4 tuspy==1.1.0 pytest==8.3.4 kubernetes-validate==1.37.0 \
 	'moto[server]==5.2.6' boto3==1.44.8
 
@@ -54,7 +55,7 @@ check-imports:
 check: check-imports
 	@scripts/stamp-commit.sh
 	$(SWIFT_TOOL) build --build-tests
-	$(SWIFT_TOOL) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests|S3ListingMotoTests'
+	$(SWIFT_TOOL) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests|MotoTests'
 
 ## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary, hostile input, official clients)
 ## The binary's end-to-end suites wait on child processes and hold threads meanwhile: they run in a

@@ -39,7 +39,7 @@ let package = Package(
             "CurlTransport", "HTTPServer", "ImageRobot", "BuildStamp",
         ]),
         .executableTarget(name: "assemblyline", dependencies: ["AssemblyLineCLI"]),
-        .target(name: "TestSupport", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages"]),
+        .target(name: "TestSupport", dependencies: ["AssemblyLine", "ConfigFormat", "HTTPMessages"], exclude: ["s3_server.py"]),
         .executableTarget(name: "ledger-bench", dependencies: ["AssemblyLine", "SQLiteLedger"], path: "bench/LedgerBench"),
 
         .testTarget(name: "HTTPMessagesTests", dependencies: ["HTTPMessages", "TestSupport"]),
@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "ManifestTests", dependencies: ["AssemblyLine", "ConfigFormat", "YAMLReader", "TestSupport"]),
         .testTarget(name: "DigestsTests", dependencies: ["Digests", "TestSupport"]),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "AssemblyLine", "HTTPMessages", "Digests", "TestSupport"],
-                    exclude: ["Support/test_server.py", "Support/s3_server.py"]),
+                    exclude: ["Support/test_server.py"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPMessages", "TestSupport"]),
         .testTarget(name: "ImageRobotTests", dependencies: ["ImageRobot", "TestSupport"]),
         .testTarget(name: "SignServerTests", dependencies: [
@@ -58,7 +58,8 @@ let package = Package(
             "assemblyline", "TestSupport",
         ]),
         .testTarget(name: "LocalTransloaditTests", dependencies: [
-            "LocalTransloadit", "AssemblyLine", "ConfigFormat", "HTTPMessages", "CurlTransport", "ImageRobot", "Digests", "YAMLReader", "TestSupport",
+            "LocalTransloadit", "AssemblyLine", "ConfigFormat", "HTTPMessages", "HTTPServer", "CurlTransport", "ImageRobot", "Digests", "YAMLReader",
+            "TestSupport",
         ]),
         .testTarget(name: "PipelineTests", dependencies: [
             "AssemblyLine", "ConfigFormat", "HTTPMessages", "LocalTransloadit", "CurlTransport", "Digests", "ImageRobot", "SQLiteLedger", "TestSupport",

@@ -123,13 +123,15 @@ package final class RunningService: Sendable {
     /// True when the service listens on every address and its URLs name the host each request came in on.
     package var namesRequestHost: Bool { context.urls.namesRequestHost }
 
-    /// Stops listening (uploads in flight end as aborted), lets each worker finish its Assembly, and returns.
+    /// Stops listening (uploads in flight end as aborted), aborts the imports in flight, lets each worker finish its
+    /// Assembly, and returns.
     ///
-    /// Queued Assemblies stay `ASSEMBLY_EXECUTING` on disk and run when the service starts again on
-    /// the same data directory. Calling it again does nothing.
+    /// Queued Assemblies, and those whose imports were aborted, stay `ASSEMBLY_EXECUTING` on disk and run when the
+    /// service starts again on the same data directory. Calling it again does nothing.
     package func stop() {
         machines.stop()
         server.stop()
+        context.imports.fetcher?.stop()
         context.queue.stop()
         sweeper.stop()
     }

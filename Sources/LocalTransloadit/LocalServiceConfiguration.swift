@@ -44,6 +44,17 @@ package struct LocalServiceConfiguration: Sendable {
     package var log: ServiceLog
     /// A machine goes away for good after serving this many requests, and a new one takes over; nil keeps one machine.
     package var cycleMachinesAfter: Int?
+    /// The Template Credentials the account holds, by name: what `/s3/import` and `/minio/import` steps name in
+    /// `credentials` (`serve --template-credentials FILE`).
+    package var templateCredentials: [String: TemplateCredential] = [:]
+    /// How the import Robots fetch (the CLI gives a `CurlTransport`); nil fails every import step. A transport of the
+    /// service's own: a stop aborts every transfer in flight on it (``HTTPTransport/cancelAll()``).
+    package var importTransport: (any HTTPTransport)?
+    /// True lets imports reach this machine and private networks: test endpoints (the embedded service, whose only
+    /// client is on this machine; `serve --allow-local-imports`). Link-local and cloud metadata addresses never.
+    package var allowsLocalImports = false
+    /// The largest file one import fetches (10 GiB by default).
+    package var maxImportSize: Int64 = 10 << 30
     /// Where the service reads the time now: Assemblies' times, signatures' expiry, results' lifetime.
     ///
     /// Its waits (the expiry sweeper's timer, change streams' keep-alives) and its rate limits keep real, monotonic time.

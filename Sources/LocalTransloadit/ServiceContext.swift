@@ -16,6 +16,8 @@ final class ServiceContext: Sendable {
     let statusRequests: ServiceRateLimiter
     let faults: FaultInjector
     let queue: ExecutionQueue
+    /// What the import Robots share; its fetcher is stopped before the workers.
+    let imports: ImportContext
     let resultTTL: Duration
     /// ``LocalServiceConfiguration/dropsUploadsOnceFetched``.
     let dropsUploadsOnceFetched: Bool
@@ -38,7 +40,10 @@ final class ServiceContext: Sendable {
             throw .imagingUnavailable(error.description)
         }
         let faults = FaultInjector(plan: configuration.faults, log: log)
-        let executor = AssemblyExecutor(store: store, faults: faults, resizer: resizer, log: log, clock: configuration.clock)
+        let imports = ImportContext(
+            store: store, fetcher: configuration.importTransport.map(ImportFetcher.init), rule: ImportURLRule(allowsLocalPeers: configuration.allowsLocalImports),
+            maxFileSize: configuration.maxImportSize, credentials: configuration.templateCredentials, clock: configuration.clock)
+        let executor = AssemblyExecutor(store: store, faults: faults, resizer: resizer, log: log, clock: configuration.clock, imports: imports)
         self.store = store
         self.tus = try TusUploadStore(directory: "\(configuration.dataDirectory)/tus")
         self.verifier = AuthVerifier(
@@ -48,6 +53,7 @@ final class ServiceContext: Sendable {
         self.creations = ServiceRateLimiter(limit: configuration.creationsPerMinute, window: .seconds(60))
         self.statusRequests = ServiceRateLimiter(limit: configuration.statusRequestsPerSecond, window: .seconds(1))
         self.faults = faults
+        self.imports = imports
         self.queue = ExecutionQueue(workers: configuration.workers) { executor.execute($0) }
         self.resultTTL = configuration.resultTTL
         self.dropsUploadsOnceFetched = configuration.dropsUploadsOnceFetched
@@ -75,8 +81,8 @@ final class ServiceContext: Sendable {
         record.executionEnd.map { $0.addingTimeInterval(Double(resultTTL.milliseconds) / 1000) }
     }
 
-    /// Deletes the uploads of a completed Assembly each of whose results has been fetched, when the service
-    /// is configured to (``dropsUploadsOnceFetched``); an upload that is also a result (`:original`) stays.
+    /// Deletes the uploads (and imported files) of a completed Assembly each of whose results has been fetched, when the
+    /// service is configured to (``dropsUploadsOnceFetched``); an upload that is also a result (`:original`) stays.
     /// Asked at each fetch of a result and at each status of a finished Assembly (results fetched while it ran).
     /// An Assembly that failed or was canceled keeps its uploads for their lifetime: they are what its replay runs on.
     func dropUploadsIfFetched(_ record: AssemblyRecord) {
@@ -84,7 +90,7 @@ final class ServiceContext: Sendable {
         let results = record.results.values.flatMap { $0 }.filter { $0.exported != true }
         guard !results.isEmpty, fetches.fetchedEach(assembly: record.id, files: results.map(\.id)) else { return }
         let kept = Set(results.map(\.storedPath))
-        for upload in record.uploads where !kept.contains(upload.storedPath) {
+        for upload in record.uploads + (record.imports ?? []) where !kept.contains(upload.storedPath) {
             try? FileManager.default.removeItem(atPath: store.absolute(upload.storedPath))
         }
     }

@@ -31,6 +31,19 @@ package struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
         self.snippet = nil
     }
 
+    /// The same error without the line it quotes: for a file whose lines hold secrets.
+    package var unquoted: YAMLError {
+        YAMLError(file: file, mark: mark, message: message)
+    }
+
+    /// An error at `mark` that quotes nothing.
+    private init(file: String, mark: SourceMark?, message: String) {
+        self.file = file
+        self.mark = mark
+        self.message = message
+        self.snippet = nil
+    }
+
     /// The one-line form, without the snippet: `FILE:LINE:COL: message` or `FILE: message`.
     package var summary: String {
         SourceText.format(file: file, mark: mark, message: message, snippet: nil)

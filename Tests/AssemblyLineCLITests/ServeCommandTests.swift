@@ -130,6 +130,54 @@ import Testing
         #expect(outcome.stdout.isEmpty)
     }
 
+    /// `--template-credentials`: a secret file (mode 600 or stricter), decoded strictly without quoting a line, the names
+    /// printed and never a secret, and import steps that reach the bucket through the transport `serve` wires.
+    @Test func templateCredentialsAreASecretFileWhoseBucketsImportStepsReach() async throws {
+        let directory = try TemporaryDirectory()
+        let secret = "night-secret-4f1d9c"
+        func credentials(_ bucket: String, mode: Int) throws -> String {
+            let path = try directory.write("creds.json", Array("""
+                {"night": {"type": "s3", "endpoint": "http://127.0.0.1:1", "region": "us-east-1", "bucket": "\(bucket)", "key": "AKIDNIGHT", "secret": "\(secret)"}}
+                """.utf8))
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+            return path
+        }
+        let arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", "d", "--template-credentials", "creds.json"]
+        _ = try credentials("night-bucket", mode: 0o644)
+        let open = try await BinaryRunner.run(arguments, in: directory.url)
+        #expect(open.status == 78)
+        #expect(open.stderr.contains("creds.json") && open.stderr.contains("mode 644"), "\(open.stderr)")
+        _ = try credentials("Night_Bucket", mode: 0o600)
+        let wrong = try await BinaryRunner.run(arguments, in: directory.url)
+        #expect(wrong.status == 65)
+        #expect(wrong.stderr.contains("creds.json:1:") && wrong.stderr.contains("night.bucket: the bucket name"), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains(secret))
+        let broken = try directory.write("creds.json", Array(#"{"night": {"secret": "\#(secret)", "key": [}"#.utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: broken)
+        let unparsed = try await BinaryRunner.run(arguments, in: directory.url)
+        #expect(unparsed.status == 65 && unparsed.stderr.contains("creds.json:1:"), "\(unparsed.stderr)")
+        #expect(!unparsed.stderr.contains(secret))
+
+        _ = try credentials("night-bucket", mode: 0o600)
+        let serve = try ServeProcess(Array(arguments.dropFirst()) + ["--no-signature"], in: directory.url)
+        let lines = try await serve.lines(atLeast: 5)
+        #expect(lines.contains("template credentials: night (secrets never printed)"), "\(lines)")
+        let base = String(try #require(lines.first).dropFirst("listening on ".count))
+        let key = String(try #require(lines.first { $0.hasPrefix("auth key: ") }).dropFirst("auth key: ".count))
+        let params = #"{"auth":{"key":"\#(key)"},"steps":{"imported":{"robot":"/s3/import","credentials":"night","path":"a.jpg"}}}"#
+        let created = try await BinaryRunner.run(["-sS", "--max-time", "10", "-F", "params=\(params)", "\(base)/assemblies"], in: directory.url,
+                                                 executable: URL(fileURLWithPath: "/usr/bin/curl")).stdout
+        let id = try #require(created.firstMatch(of: /"assembly_id":"([0-9a-f]{32})"/)?.1)
+        var status = ""
+        for _ in 0..<200 where !status.contains("S3_IMPORT") {
+            try await Task.sleep(for: .milliseconds(50))
+            status = try await Self.curl("\(base)/assemblies/\(id)")
+        }
+        #expect(status.contains(#""error":"S3_IMPORT_ERROR""#) && status.contains("127.0.0.1:1"), "\(status)")
+        #expect(await serve.stop() == 0)
+        #expect(!serve.output.contains(secret) && !serve.errors.contains(secret) && !status.contains(secret))
+    }
+
     @Test(arguments: [
         ["--listen", "localhost"], ["--key", "k"], ["--secret-env", "S"], ["--secret-env", "A", "--secret-file", "B", "--key", "k"],
         ["--result-ttl", "soon"], ["--workers", "0"],

@@ -1,5 +1,6 @@
 import AssemblyLine
 import ConfigFormat
+import CurlTransport
 import Foundation
 import LocalTransloadit
 
@@ -13,7 +14,10 @@ struct ServeCommand: CLICommand {
             hands out name the host each request came in on. Without --key, the key and \
             secret are generated on the first start and kept in the data directory (the secret in \
             DIR/auth-secret, mode 0600, never printed). SIGINT or SIGTERM stops it cleanly (exit 0); \
-            Assemblies and files under --data-dir survive a restart. See docs/local-service.md.
+            Assemblies and files under --data-dir survive a restart. Import steps (/s3/import, /minio/import) \
+            name the buckets of --template-credentials; /http/import and /minio/import's host never reach \
+            link-local or metadata addresses, nor this machine or a private network without \
+            --allow-local-imports. See docs/local-service.md.
             """,
         options: [
             OptionSpec(name: "listen", valueName: "host:port", help: "Listen here (default 127.0.0.1:9442; port 0 picks a free one)."),
@@ -23,6 +27,9 @@ struct ServeCommand: CLICommand {
             OptionSpec(name: "secret-file", valueName: "path", help: "Read the Auth Secret from this file's first line."),
             OptionSpec(name: "templates", valueName: "file", help: "Templates (YAML or JSON): Template ID → {name, require_signature_auth, steps, allow_steps_override, ...}."),
             OptionSpec(name: "faults", valueName: "file", help: "Fault injection plan (YAML), seeded and reproducible."),
+            OptionSpec(name: "template-credentials", valueName: "file",
+                       help: "Template Credentials (JSON, mode 600): name → {type: s3, endpoint, region, bucket, key, secret}."),
+            OptionSpec(name: "allow-local-imports", help: "Let import steps reach this machine and private networks (test endpoints)."),
             OptionSpec(name: "workers", valueName: "n", help: "Worker threads executing Assemblies (default 2)."),
             OptionSpec(name: "no-signature", help: "Accept requests without a signature (the key must still match)."),
             OptionSpec(name: "result-ttl", valueName: "duration", help: "Serve result files this long (default 24h)."),
@@ -43,6 +50,8 @@ struct ServeCommand: CLICommand {
     var secretFile: String?
     var templatesPath: String?
     var faultsPath: String?
+    var templateCredentialsPath: String?
+    var allowsLocalImports: Bool
     var workers: Int
     var requireSignature: Bool
     var resultTTL: Duration
@@ -60,6 +69,8 @@ struct ServeCommand: CLICommand {
         secretFile = values.option("secret-file")
         templatesPath = values.option("templates")
         faultsPath = values.option("faults")
+        templateCredentialsPath = values.option("template-credentials")
+        allowsLocalImports = values.flag("allow-local-imports")
         workers = try values.integer("workers", in: 1...256) ?? 2
         requireSignature = !values.flag("no-signature")
         creationsPerMinute = try values.integer("creations-per-minute", in: 0...1_000_000) ?? 250
@@ -106,6 +117,11 @@ struct ServeCommand: CLICommand {
             creationsPerMinute: creationsPerMinute, statusRequestsPerSecond: statusPerSecond,
             maxConnections: maxConnections, maxConnectionsPerAddress: maxConnectionsPerAddress,
             log: ServiceLog { console.error($0 + "\n") }, cycleMachinesAfter: cycleMachinesAfter)
+        configuration.importTransport = CurlTransport()
+        configuration.allowsLocalImports = allowsLocalImports
+        if let templateCredentialsPath {
+            configuration.templateCredentials = try TemplateCredentialsFile.load(templateCredentialsPath, environment: environment)
+        }
         if let templatesPath {
             configuration.templates = try ConfigFileLoader.load(templatesPath) { (node: ConfigNode, _: String) throws(ConfigError) in
                 try TemplateLibrary.decode(node, file: templatesPath, environment: environment)
@@ -132,6 +148,9 @@ struct ServeCommand: CLICommand {
         console.line("auth key: \(service.key)")
         if let secretPath {
             console.line("auth secret: \(generated ? "generated and written to" : "read from") \(secretPath) (mode 0600; never printed)")
+        }
+        if !configuration.templateCredentials.isEmpty {
+            console.line("template credentials: \(configuration.templateCredentials.keys.sorted().joined(separator: ", ")) (secrets never printed)")
         }
         console.line("data directory: \(dataDirectory)")
         let received = await signals.wait()

@@ -171,8 +171,7 @@ struct CreateAssemblyHandler: Sendable {
         try FileManager.default.moveItem(atPath: staged.temporaryPath, toPath: service.store.absolute(storedPath))
         let name = Self.baseName(staged.filename)
         let (basename, ext) = ServiceAssemblyFile.split(name: name)
-        let declared = staged.contentType.flatMap(MediaType.init(parsing:))?.essence
-        let mime = declared.flatMap { $0 == MediaType.octetStream ? nil : $0 } ?? MediaType.forPath(name)
+        let mime = ServiceAssemblyFile.mime(declared: staged.contentType, name: name)
         return ServiceAssemblyFile(
             id: fileID, assemblyID: assembly, name: name, basename: basename, ext: ext, size: staged.size, mime: mime,
             field: staged.field, md5hash: staged.md5hash, originalID: fileID, originalName: name, originalBasename: basename,

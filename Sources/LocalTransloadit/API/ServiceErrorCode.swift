@@ -93,4 +93,25 @@ enum ServiceErrorCode: String, Sendable, Hashable {
     case internalCommandError = "INTERNAL_COMMAND_ERROR"
     /// An export step could not store a file.
     case s3StoreError = "S3_STORE_ERROR"
+
+    // MARK: Import Robots
+
+    /// An `/s3/import` or `/minio/import` step's options are invalid (the service's name, after `IMAGE_RESIZE_VALIDATION`).
+    case s3ImportValidation = "S3_IMPORT_VALIDATION"
+    /// An `/http/import` step's options are invalid (the service's name).
+    case httpImportValidation = "HTTP_IMPORT_VALIDATION"
+    /// A bucket import names Template Credentials the service does not hold (the service's name).
+    case s3ImportCredentialsNotFound = "S3_IMPORT_CREDENTIALS_NOT_FOUND"
+    /// A bucket import's key (or its bucket) does not exist: 404, `NoSuchKey`, `NoSuchBucket` (the service's name).
+    case s3ImportNotFound = "S3_IMPORT_NOT_FOUND"
+    /// The bucket refused the credentials: 401, 403, `AccessDenied`, `SignatureDoesNotMatch`, `InvalidAccessKeyId` (the service's name).
+    case s3ImportAccessDenied = "S3_IMPORT_ACCESS_DENIED"
+    /// A bucket import failed otherwise: no answer, another error, a body over the bound or cut short (the service's name).
+    case s3ImportError = "S3_IMPORT_ERROR"
+    /// An import's URL or host is one the service does not fetch: credentials in it, a link-local or metadata address,
+    /// this machine or a private network without test endpoints allowed (the service's name).
+    case importURLRefused = "IMPORT_URL_REFUSED"
+    /// An `/http/import` fetch failed: no answer, a status other than 2xx, a body over the bound or cut short
+    /// (node-sdk's `checkResult` names the code).
+    case importFileError = "IMPORT_FILE_ERROR"
 }

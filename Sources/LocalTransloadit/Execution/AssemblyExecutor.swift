@@ -8,7 +8,8 @@ import ImageRobot
 /// Runs one Assembly's steps on a worker thread and records the outcome.
 ///
 /// Steps run in dependency order: `:original` (and any `/upload/handle` step) is the uploads,
-/// `/image/resize` resizes each file it uses, `/s3/store` copies each into `storage/` (the
+/// `/s3/import`, `/minio/import` and `/http/import` fetch files into the Assembly (``BucketImporter``,
+/// ``HTTPImporter``), `/image/resize` resizes each file it uses, `/s3/store` copies each into `storage/` (the
 /// export Robots' stand-in). Each result is added to the Assembly as soon as it is made (the
 /// status shows it and the change stream announces it while the Assembly executes, as in
 /// production), and the whole outcome is committed at the end. A file that fails does not stop the others: the
@@ -20,10 +21,12 @@ struct AssemblyExecutor: Sendable {
     let resizer: ImageResizer
     let log: ServiceLog
     let clock: any PipelineClock
+    let imports: ImportContext
 
     /// What a run produced before it was committed.
     private struct Outcome {
         var uploads: [ServiceAssemblyFile]
+        var imports: [ServiceAssemblyFile] = []
         var results: [String: [ServiceAssemblyFile]] = [:]
         var written: [ServiceAssemblyFile] = []
         var failure: AssemblyFailure?
@@ -36,8 +39,11 @@ struct AssemblyExecutor: Sendable {
         guard let record = store.update(id, { record -> AssemblyRecord? in
             guard record.state == .executing else { return nil }
             record.executionStart = record.executionStart ?? started
-            stale = record.results.values.flatMap { $0 }.filter { old in !record.uploads.contains { $0.storedPath == old.storedPath } }
+            stale = (record.results.values.flatMap { $0 } + (record.imports ?? [])).filter { old in
+                !record.uploads.contains { $0.storedPath == old.storedPath }
+            }
             record.results = [:]
+            record.imports = nil
             return record
         }), let record else { return }
         var outcome = Outcome(uploads: record.uploads.map(withMeta))
@@ -55,6 +61,7 @@ struct AssemblyExecutor: Sendable {
         let committed = store.update(id) { record -> Bool in
             guard record.state == .executing else { return false }
             record.uploads = outcome.uploads
+            record.imports = outcome.imports.isEmpty ? nil : outcome.imports
             record.results = outcome.results
             record.failure = outcome.failure
             record.state = outcome.failure == nil ? .completed : .failed
@@ -98,6 +105,14 @@ struct AssemblyExecutor: Sendable {
                         outcome.failure = outcome.failure ?? error
                     }
                 }
+            case .bucketImport(let options):
+                try fetch(into: &files, outcome: &outcome, step: step, assembly: record.id) { each in
+                    BucketImporter(context: imports).run(options, step: step.name, assembly: record.id, each: each)
+                }
+            case .httpImport(let options):
+                try fetch(into: &files, outcome: &outcome, step: step, assembly: record.id) { each in
+                    HTTPImporter(context: imports).run(options, step: step.name, assembly: record.id, each: each)
+                }
             case .s3Store:
                 for input in inputs {
                     do {
@@ -114,6 +129,33 @@ struct AssemblyExecutor: Sendable {
                 outcome.results[step.name] = files
             }
         }
+    }
+
+    /// Runs an import step: each file it fetches becomes one of the step's files (shown at once when the step is a
+    /// result); a failure is kept as the Assembly's first; a cancel or a stop of the service stops it, uncommitted.
+    private func fetch(into files: inout [ServiceAssemblyFile], outcome: inout Outcome, step: ServiceInstructions.Step, assembly: String,
+                       _ importer: ((Result<ServiceAssemblyFile, AssemblyFailure>) -> Bool) -> Void) throws(Canceled) {
+        var canceled = false
+        importer { result in
+            // A stop aborted the transfer: the Assembly runs again when the service starts on its data directory.
+            if imports.fetcher?.isStopped == true {
+                canceled = true
+                return false
+            }
+            switch result {
+            case .success(let fetched):
+                let file = withMeta(fetched)
+                files.append(file)
+                outcome.imports.append(file)
+                outcome.written.append(file)
+                if step.isResult { show([file], of: step.name, in: assembly) }
+            case .failure(let failure):
+                outcome.failure = outcome.failure ?? failure
+            }
+            canceled = store.record(assembly)?.state != .executing
+            return !canceled
+        }
+        if canceled { throw Canceled() }
     }
 
     /// Adds results of `step` to the executing Assembly, for its status and its change stream; in memory

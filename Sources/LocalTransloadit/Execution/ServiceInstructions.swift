@@ -18,6 +18,10 @@ struct ServiceInstructions: Sendable {
             /// `/s3/store`, standing in for every export Robot: files copied into the data directory's
             /// `storage/`, reported at URLs that refuse to serve them (private storage).
             case s3Store
+            /// `/s3/import` or `/minio/import`: objects of a bucket the service's Template Credentials reach.
+            case bucketImport(BucketImportOptions)
+            /// `/http/import`: files fetched from URLs.
+            case httpImport(HTTPImportOptions)
         }
 
         var name: String
@@ -41,7 +45,7 @@ struct ServiceInstructions: Sendable {
     ///
     /// - Throws: an ``APIError`` with the API's code: `TEMPLATE_DENIES_STEPS_OVERRIDE`, `ASSEMBLY_NO_STEPS`,
     ///   `ASSEMBLY_INVALID_STEPS`, `ASSEMBLY_STEP_UNKNOWN_ROBOT`, `ASSEMBLY_STEP_INVALID_USE`,
-    ///   `ASSEMBLY_STEP_UNKNOWN_USE` or `IMAGE_RESIZE_VALIDATION`.
+    ///   `ASSEMBLY_STEP_UNKNOWN_USE`, `IMAGE_RESIZE_VALIDATION`, `S3_IMPORT_VALIDATION` or `HTTP_IMPORT_VALIDATION`.
     init(params: [String: JSONValue], template: ServiceTemplate?) throws(APIError) {
         let merged = try template?.merged(under: params) ?? params
         self.requestParams = .object(params)
@@ -97,6 +101,12 @@ struct ServiceInstructions: Sendable {
         case "/s3/store":
             let inputs = try uses(object["use"], step: name)
             return (Step(name: name, robot: .s3Store, inputs: inputs, isResult: false), explicitResult)
+        case "/s3/import", "/minio/import":
+            let options = try BucketImportOptions(step: name, robot: robot, json: object)
+            return (Step(name: name, robot: .bucketImport(options), inputs: [], isResult: false), explicitResult)
+        case "/http/import":
+            let options = try HTTPImportOptions(step: name, json: object)
+            return (Step(name: name, robot: .httpImport(options), inputs: [], isResult: false), explicitResult)
         default:
             throw .validation(.assemblyStepUnknownRobot, "Step '\(EchoedText.excerpt(name))' uses the unknown robot '\(EchoedText.excerpt(robot))'.")
         }

@@ -31,6 +31,9 @@ struct AssemblyRecord: Codable, Sendable, Hashable {
     var expectedTusUploads: Int
     var tusUploads: [TusUploadEntry]
     var uploads: [ServiceAssemblyFile]
+    /// The files the import steps fetched, each its own original (shown in `results` when the step is a result);
+    /// nil in records stored before imports.
+    var imports: [ServiceAssemblyFile]?
     var results: [String: [ServiceAssemblyFile]]
     /// The Assembly this one replays (`parent_id`, and its URL as `parent_assembly_status`).
     var parentID: String?
@@ -65,6 +68,6 @@ struct AssemblyRecord: Codable, Sendable, Hashable {
     /// Every file the Assembly holds on disk, uploads and results, each once.
     var storedFiles: [ServiceAssemblyFile] {
         var seen = Set<String>()
-        return (uploads + results.values.flatMap { $0 }).filter { seen.insert($0.storedPath).inserted }
+        return (uploads + (imports ?? []) + results.values.flatMap { $0 }).filter { seen.insert($0.storedPath).inserted }
     }
 }

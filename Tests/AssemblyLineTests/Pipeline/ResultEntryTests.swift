@@ -169,9 +169,16 @@ import Testing
         (.publicOnly, "100.100.100.200", 80, "100.100.100.200, a cloud metadata address"),
         (.publicOnly, "fe80::1", 443, "fe80::1, a link-local address"),
         (.any, "169.254.169.254", 80, nil),
+        (.notLinkLocal, "127.0.0.1", 9000, nil),
+        (.notLinkLocal, "10.1.2.3", 80, nil),
+        (.notLinkLocal, "93.184.215.14", 443, nil),
+        (.notLinkLocal, "169.254.169.254", 80, "169.254.169.254, a cloud metadata address"),
+        (.notLinkLocal, "::ffff:169.254.0.1", 80, "::ffff:169.254.0.1, a link-local address"),
+        (.notLinkLocal, "fd00:ec2::254", 80, "fd00:ec2::254, a cloud metadata address"),
     ] as [(PeerRule, String, Int, String?)])
     func aConnectionGoesOnlyWhereItsRuleLetsIt(rule: PeerRule, address: String, port: Int, refusal: String?) throws {
         #expect(rule.refusal(of: try #require(PeerAddress(address)), port: port) == refusal)
+        #expect(rule.refusal(ofHost: address.contains(":") ? "[\(address)]" : address, port: port) == refusal)
     }
 
     @Test(arguments: [#""name":"a.","ext":"""#, #""name":"a.j\u0000pg","ext":"j\u0000pg""#, #""name":"a.jpg/x","ext":"jpg/x""#,

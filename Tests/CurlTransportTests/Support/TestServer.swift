@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The Python stdlib HTTP server of `test_server.py`, started on an ephemeral loopback port for one test.
 ///

@@ -1,11 +1,12 @@
-"""moto's S3 on an ephemeral loopback port, seeded with boto3, for the listing tests.
+"""moto's S3 on an ephemeral loopback port, seeded with boto3, for the listing and import tests.
 
 Usage: s3_server.py BUCKET KEYS_FILE
 
 Starts moto (ThreadedMotoServer) on 127.0.0.1, port 0, with INITIAL_NO_AUTH_ACTION_COUNT=3: the first
 three requests (create an IAM user, its access key, its policy) pass unsigned, every later one is
-checked with SigV4. The bucket and one object per line of KEYS_FILE (UTF-8) are then created with the
-new key by boto3, signed. Prints one JSON line (port, access key ID, secret, region), then serves until
+checked with SigV4. The bucket and one object per line of KEYS_FILE (UTF-8: a key, or a key, a tab and the
+path of a file holding its body; else the body is the key's bytes) are then created with the new key by
+boto3, signed. Prints one JSON line (port, access key ID, secret, region), then serves until
 its standard input closes. The secret goes to the test through this pipe only, never argv.
 """
 import json
@@ -28,7 +29,7 @@ POLICY = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "
 def main():
     bucket, keys_file = sys.argv[1], sys.argv[2]
     with open(keys_file, encoding="utf-8") as handle:
-        keys = [line.rstrip("\n") for line in handle if line.rstrip("\n")]
+        entries = [line.rstrip("\n").partition("\t") for line in handle if line.rstrip("\n")]
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
@@ -45,8 +46,15 @@ def main():
         config=Config(s3={"addressing_style": "path"}, max_pool_connections=16),
     )
     s3.create_bucket(Bucket=bucket)
+    def body(entry):
+        name, _, path = entry
+        if not path:
+            return name.encode("utf-8")
+        with open(path, "rb") as source:
+            return source.read()
+
     with ThreadPoolExecutor(max_workers=8) as pool:
-        list(pool.map(lambda name: s3.put_object(Bucket=bucket, Key=name, Body=name.encode("utf-8")), keys))
+        list(pool.map(lambda entry: s3.put_object(Bucket=bucket, Key=entry[0], Body=body(entry)), entries))
     print(json.dumps({"port": port, "accessKeyID": key["AccessKeyId"], "secret": key["SecretAccessKey"], "region": REGION}),
           flush=True)
     sys.stdin.read()

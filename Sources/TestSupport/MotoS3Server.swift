@@ -1,23 +1,25 @@
-import Foundation
-import TestSupport
+package import Foundation
 
 /// moto's S3 (`s3_server.py`) on an ephemeral loopback port, seeded by boto3 with one object per key, checking SigV4.
+///
+/// Shared by the bucket listing's tests (CurlTransportTests) and the local service's import Robots' (LocalTransloaditTests).
 ///
 /// The script runs in the project's venv (`.venv`, which `make` fills with `moto[server]` and `boto3`).
 /// The access key it created reaches the test through the script's standard output, never argv. The
 /// server exits when its stdin closes, so it never outlives the test process; `deinit` also terminates it.
-final class MotoS3Server: Sendable {
-    let endpoint: String
-    let accessKeyID: String
-    let secret: String
-    let region: String
+package final class MotoS3Server: Sendable {
+    package let endpoint: String
+    package let accessKeyID: String
+    package let secret: String
+    package let region: String
     private let process: Process
     private let stdin: Pipe
     private let directory: TemporaryDirectory
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    static let python = root.appendingPathComponent(".venv/bin/python").path
+        .deletingLastPathComponent()
+    /// The venv's Python, or the one `ASSEMBLYLINE_TEST_PYTHON` names (a venv of another checkout that holds moto).
+    static let python = ProcessInfo.processInfo.environment["ASSEMBLYLINE_TEST_PYTHON"] ?? root.appendingPathComponent(".venv/bin/python").path
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("s3_server.py").path
 
     /// What the script prints once the bucket is seeded.
@@ -28,22 +30,19 @@ final class MotoS3Server: Sendable {
         var region: String
     }
 
-    /// Starts moto with `bucket` holding `keys`, and waits for the seeding on a thread of its own,
-    /// so that parallel tests never block the cooperative pool.
-    static func start(bucket: String, keys: [String]) async throws -> MotoS3Server {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try MotoS3Server(bucket: bucket, keys: keys) })
-            }.start()
-        }
+    /// Starts moto with `bucket` holding `keys` (each object's body its key's bytes, or the file `bodies` names for
+    /// it), and waits for the seeding on a thread of its own, so that parallel tests never block the cooperative pool.
+    package static func start(bucket: String, keys: [String], bodies: [String: String] = [:]) async throws -> MotoS3Server {
+        try await offThePool { try MotoS3Server(bucket: bucket, keys: keys, bodies: bodies) }
     }
 
-    private init(bucket: String, keys: [String]) throws {
+    private init(bucket: String, keys: [String], bodies: [String: String]) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.python) else {
-            throw TestServerError(message: "\(Self.python) is missing: `make .venv/installed` installs moto and boto3")
+            throw ChildServer.Failure(message: "\(Self.python) is missing: `make .venv/installed` installs moto and boto3")
         }
         directory = try TemporaryDirectory()
-        let keysFile = try directory.write("keys.txt", Array(keys.map { $0 + "\n" }.joined().utf8))
+        let lines = keys.map { key in bodies[key].map { "\(key)\t\($0)\n" } ?? "\(key)\n" }
+        let keysFile = try directory.write("keys.txt", Array(lines.joined().utf8))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [Self.script, bucket, keysFile]
@@ -58,7 +57,7 @@ final class MotoS3Server: Sendable {
         guard let ready = try? JSONDecoder().decode(Ready.self, from: line) else {
             process.terminate()
             let errors = (try? String(contentsOfFile: directory.file("moto.err"), encoding: .utf8)) ?? ""
-            throw TestServerError(message: "s3_server.py did not start: \(errors.suffix(2000))")
+            throw ChildServer.Failure(message: "s3_server.py did not start: \(errors.suffix(2000))")
         }
         endpoint = "http://127.0.0.1:\(ready.port)"
         accessKeyID = ready.accessKeyID
