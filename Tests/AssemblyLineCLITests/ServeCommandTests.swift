@@ -164,18 +164,37 @@ import Testing
         #expect(lines.contains("template credentials: night (secrets never printed)"), "\(lines)")
         let base = String(try #require(lines.first).dropFirst("listening on ".count))
         let key = String(try #require(lines.first { $0.hasPrefix("auth key: ") }).dropFirst("auth key: ".count))
-        let params = #"{"auth":{"key":"\#(key)"},"steps":{"imported":{"robot":"/s3/import","credentials":"night","path":"a.jpg"}}}"#
+        let bucket = #"{"imported":{"robot":"/s3/import","credentials":"night","path":"a.jpg"}}"#
+        let status = try await Self.failedImport(base: base, key: key, steps: bucket, in: directory)
+        #expect(status.contains(#""error":"S3_IMPORT_ERROR""#) && status.contains("127.0.0.1:1"), "\(status)")
+        let local = #"{"imported":{"robot":"/http/import","url":"\#(base)/nowhere"}}"#
+        let refused = try await Self.failedImport(base: base, key: key, steps: local, in: directory)
+        #expect(refused.contains(#""error":"IMPORT_URL_REFUSED""#), "\(refused)")
+        #expect(await serve.stop() == 0)
+        #expect(!serve.output.contains(secret) && !serve.errors.contains(secret) && !status.contains(secret))
+
+        let allowing = try ServeProcess(["--listen", "127.0.0.1:0", "--data-dir", "d", "--no-signature", "--allow-local-imports"], in: directory.url)
+        let allowed = try await allowing.lines(atLeast: 4)
+        let allowingBase = String(try #require(allowed.first).dropFirst("listening on ".count))
+        let allowingKey = String(try #require(allowed.first { $0.hasPrefix("auth key: ") }).dropFirst("auth key: ".count))
+        let own = #"{"imported":{"robot":"/http/import","url":"\#(allowingBase)/nowhere"}}"#
+        let fetched = try await Self.failedImport(base: allowingBase, key: allowingKey, steps: own, in: directory)
+        #expect(fetched.contains(#""error":"IMPORT_FILE_ERROR""#) && fetched.contains("HTTP 404"), "\(fetched)")
+        #expect(await allowing.stop() == 0)
+    }
+
+    /// The status of an Assembly of `steps` (JSON) created unsigned on `base`, once it has failed (10 s at most).
+    static func failedImport(base: String, key: String, steps: String, in directory: TemporaryDirectory) async throws -> String {
+        let params = #"{"auth":{"key":"\#(key)"},"steps":\#(steps)}"#
         let created = try await BinaryRunner.run(["-sS", "--max-time", "10", "-F", "params=\(params)", "\(base)/assemblies"], in: directory.url,
                                                  executable: URL(fileURLWithPath: "/usr/bin/curl")).stdout
         let id = try #require(created.firstMatch(of: /"assembly_id":"([0-9a-f]{32})"/)?.1)
         var status = ""
-        for _ in 0..<200 where !status.contains("S3_IMPORT") {
+        for _ in 0..<200 where !status.contains(#""error":"#) {
             try await Task.sleep(for: .milliseconds(50))
-            status = try await Self.curl("\(base)/assemblies/\(id)")
+            status = try await curl("\(base)/assemblies/\(id)")
         }
-        #expect(status.contains(#""error":"S3_IMPORT_ERROR""#) && status.contains("127.0.0.1:1"), "\(status)")
-        #expect(await serve.stop() == 0)
-        #expect(!serve.output.contains(secret) && !serve.errors.contains(secret) && !status.contains(secret))
+        return status
     }
 
     @Test(arguments: [

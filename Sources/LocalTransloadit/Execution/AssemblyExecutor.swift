@@ -137,11 +137,6 @@ struct AssemblyExecutor: Sendable {
                        _ importer: ((Result<ServiceAssemblyFile, AssemblyFailure>) -> Bool) -> Void) throws(Canceled) {
         var canceled = false
         importer { result in
-            // A stop aborted the transfer: the Assembly runs again when the service starts on its data directory.
-            if imports.fetcher?.isStopped == true {
-                canceled = true
-                return false
-            }
             switch result {
             case .success(let fetched):
                 let file = withMeta(fetched)
@@ -152,7 +147,9 @@ struct AssemblyExecutor: Sendable {
             case .failure(let failure):
                 outcome.failure = outcome.failure ?? failure
             }
-            canceled = store.record(assembly)?.state != .executing
+            // A stop aborts the transfers in flight: nothing is committed, and the Assembly runs again when the service
+            // starts on its data directory.
+            canceled = imports.fetcher?.isStopped == true || store.record(assembly)?.state != .executing
             return !canceled
         }
         if canceled { throw Canceled() }
