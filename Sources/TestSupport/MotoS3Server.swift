@@ -14,6 +14,7 @@ package final class MotoS3Server: Sendable {
     package let region: String
     private let process: Process
     private let stdin: Pipe
+    private let stdout: Pipe
     private let directory: TemporaryDirectory
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -65,6 +66,29 @@ package final class MotoS3Server: Sendable {
         region = ready.region
         self.process = process
         self.stdin = stdin
+        self.stdout = stdout
+    }
+
+    /// Puts `key` with the bytes of the file `bodyFile` (boto3, signed), as a night's producer would; returns once it is stored.
+    package func put(_ key: String, bodyFile: String) async throws {
+        try await command("put\t\(key)\t\(bodyFile)\n")
+    }
+
+    /// Deletes `key` (boto3, signed); returns once it is gone.
+    package func delete(_ key: String) async throws {
+        try await command("delete\t\(key)\n")
+    }
+
+    /// Sends the script one command line and waits for its `ok`, off the cooperative pool.
+    private func command(_ line: String) async throws {
+        let (stdin, stdout) = (stdin, stdout)
+        let answer = try await offThePool {
+            try stdin.fileHandleForWriting.write(contentsOf: Data(line.utf8))
+            return stdout.firstLine()
+        }
+        guard String(decoding: answer, as: UTF8.self).hasPrefix("ok") else {
+            throw ChildServer.Failure(message: "s3_server.py did not do \(line.prefix { $0 != "\t" })")
+        }
     }
 
     deinit {

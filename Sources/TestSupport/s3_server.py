@@ -7,7 +7,7 @@ three requests (create an IAM user, its access key, its policy) pass unsigned, e
 checked with SigV4. The bucket and one object per line of KEYS_FILE (UTF-8: a key, or a key, a tab and the
 path of a file holding its body; else the body is the key's bytes) are then created with the new key by
 boto3, signed. Prints one JSON line (port, access key ID, secret, region), then serves until
-its standard input closes. The secret goes to the test through this pipe only, never argv.
+its standard input closes, putting or deleting objects with boto3 as the lines it reads there say. The secret goes to the test through this pipe only, never argv.
 """
 import json
 import logging
@@ -57,7 +57,15 @@ def main():
         list(pool.map(lambda entry: s3.put_object(Bucket=bucket, Key=entry[0], Body=body(entry)), entries))
     print(json.dumps({"port": port, "accessKeyID": key["AccessKeyId"], "secret": key["SecretAccessKey"], "region": REGION}),
           flush=True)
-    sys.stdin.read()
+    # Commands, one a line, until stdin closes: "put<TAB>KEY<TAB>PATH" or "delete<TAB>KEY"; each answered "ok".
+    for line in sys.stdin:
+        command, _, rest = line.rstrip("\n").partition("\t")
+        if command == "put":
+            key, _, path = rest.partition("\t")
+            s3.put_object(Bucket=bucket, Key=key, Body=body((key, "", path)))
+        elif command == "delete":
+            s3.delete_object(Bucket=bucket, Key=rest)
+        print("ok", flush=True)
     server.stop()
 
 

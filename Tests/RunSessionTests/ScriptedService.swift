@@ -255,22 +255,20 @@ final class ScriptedService: Sendable {
         return nil
     }
 
-    /// The completed status of an Assembly that imported `keys` from the bucket and copied each: an `imported` result a key,
-    /// naming it in `original_path`, and a `copy` result made from it (`original_id`), served from the bucket's file.
+    /// The completed status of an Assembly that imported `keys` from the bucket and copied each: the import step, used by
+    /// `copy`, is no result step, so only a `copy` result a key is listed, made from the imported file (`original_id`) and
+    /// naming its key in `original_path`, as the local service does; served from the bucket's file.
     private static func importStatus(_ id: String, keys: [String], bucketDirectory: String) -> String {
-        var imported: [String] = [], copies: [String] = []
-        for (position, key) in keys.enumerated() {
+        let copies = keys.enumerated().map { position, key in
             let path = bucketDirectory + "/" + key
             let bytes = Array(FileManager.default.contents(atPath: path) ?? Data())
             let link = "https://tmp.test/files?path=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-            let name = JSONValue.string(PathText.lastComponent(of: key)).serialized
-            imported.append(#"{"id":"i\#(position)","name":\#(name),"original_id":"i\#(position)","original_path":\#(JSONValue.string(key).serialized),"#
-                + #""size":\#(bytes.count),"ssl_url":"\#(link)&imported"}"#)
-            copies.append(#"{"id":"c\#(position)","name":\#(name),"original_id":"i\#(position)","size":\#(bytes.count),"#
-                + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(link)&assembly=\#(id)"}"#)
+            return #"{"id":"c\#(position)","name":\#(JSONValue.string(PathText.lastComponent(of: key)).serialized),"original_id":"i\#(position)","#
+                + #""original_path":\#(JSONValue.string(key).serialized),"size":\#(bytes.count),"#
+                + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(link)&assembly=\#(id)"}"#
         }
         return #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)","#
-            + #""uploads":[],"results":{"imported":[\#(imported.joined(separator: ","))],"copy":[\#(copies.joined(separator: ","))]}}"#
+            + #""uploads":[],"results":{"copy":[\#(copies.joined(separator: ","))]}}"#
     }
 
     /// The completed status of Assembly `id` that copied `uploads`; failed naming the first upload whose file name is in `failing`.

@@ -49,7 +49,8 @@ package struct ResultMapper: Sendable {
     ///
     /// A result maps to the inputs of this Assembly (`files`) that its `field`, else its `original_id`s
     /// and their uploads, name: one (the file's own), several (a zip, a concatenation), or none
-    /// (``ResultSource/unmatched``: recorded, never downloaded). A result of a step `output.steps`
+    /// (``ResultSource/unmatched``: recorded, never downloaded). Of imported inputs, a result of one names its input by its
+    /// own `import_url` or `original_path`; one of several is bound only when the import step's files are listed. A result of a step `output.steps`
     /// selects is downloaded when it has a URL; one of an export Robot's step is recorded as exported;
     /// the rest are recorded. A result to download whose URL ``urls`` refuses, or whose output path an
     /// earlier result of the Assembly took, is recorded instead and listed in ``ResultMapping/refusals``
@@ -76,7 +77,9 @@ package struct ResultMapper: Sendable {
 
     /// The inputs as `status` names them: each upload's ID by its field (`file_<index>`); with an ``importStep``, each file the
     /// import step gave by the URL it was fetched from (`import_url`) or the key it was found at (`original_path`, with or
-    /// without a leading `/`), matched against what the step was sent for `files`.
+    /// without a leading `/`), matched against what the step was sent for `files`. The import step's files are listed only
+    /// when it is a result step; a result made from one imported file carries the same `import_url` or `original_path`
+    /// itself, and is bound by it (``result(_:step:ordinal:inputs:byIndex:)``).
     func inputNames(in status: AssemblyStatus, files: [FileRecord]) -> InputNames {
         var names = InputNames()
         for upload in status.uploads {
@@ -125,7 +128,8 @@ package struct ResultMapper: Sendable {
                         byIndex: [Int: FileRecord]) -> NewResult {
         let named: [Int] = if let field = file.field {
             Self.fileIndex(ofField: field).map { [$0] } ?? []
-        } else if importStep != nil, file.originalIDs.isEmpty, let imported = file.id.flatMap({ names.byID[$0] }) ?? input(of: file, in: names) {
+        } else if importStep != nil, file.originalIDs.count <= 1,
+                  let imported = input(of: file, in: names) ?? (file.originalIDs.first ?? file.id).flatMap({ names.byID[$0] }) {
             [imported]
         } else {
             file.originalIDs.compactMap { names.byID[$0] }

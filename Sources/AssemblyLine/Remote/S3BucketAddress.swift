@@ -35,9 +35,12 @@ package struct S3BucketAddress: Sendable, Hashable, CustomStringConvertible {
         self.bucket = bucket
     }
 
+    /// `scheme://host[:port]`, as the endpoint was given (a default port left out).
+    package var endpoint: String { "\(scheme)://\(host)" }
+
     /// The absolute URL of a request whose encoded path and query are `suffix`.
     package func url(_ suffix: String) -> String {
-        "\(scheme)://\(host)\(suffix)"
+        endpoint + suffix
     }
 
     package var description: String { "\(scheme)://\(host)/\(bucket)" }

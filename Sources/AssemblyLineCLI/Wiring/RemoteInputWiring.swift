@@ -7,15 +7,18 @@ struct RemoteInputWiring: RemoteInputAccess {
     let clock: any PipelineClock
 
     func bucketLister(for bucket: BucketInputSettings) throws -> S3BucketLister {
+        S3BucketLister(address: bucket.address, credentials: try Self.credentials(of: bucket), hashing: LibcryptoSigV4Hashing(),
+                       transport: CurlTransport(), clock: clock)
+    }
+
+    /// The bucket's credentials, read from where the manifest says.
+    static func credentials(of bucket: BucketInputSettings) throws -> S3Credentials {
         let secrets = SecretReader()
-        let credentials: S3Credentials
         do {
-            credentials = S3Credentials(accessKeyID: try secrets.read(bucket.accessKeyID), secret: try secrets.read(bucket.secretAccessKey))
+            return S3Credentials(accessKeyID: try secrets.read(bucket.accessKeyID), secret: try secrets.read(bucket.secretAccessKey))
         } catch {
             throw CommandError.secretUnusable(file: "inputs.s3 (\(bucket.address))", reason: error.description)
         }
-        return S3BucketLister(address: bucket.address, credentials: credentials, hashing: LibcryptoSigV4Hashing(), transport: CurlTransport(),
-                              clock: clock)
     }
 
     func headProbe(rule: InputURLRule) -> URLHeadProbe {

@@ -56,7 +56,8 @@ struct RunWiring: RunAdapters {
                 if case .local(let source) = manifest.signer {
                     credentials = ServiceCredentials(key: manifest.auth.key ?? "embedded", secret: try SecretReader().read(source))
                 }
-                let service = try Self.startEmbedded(in: Self.embeddedServiceDirectory(in: stateDirectory), credentials: credentials)
+                let service = try Self.startEmbedded(in: Self.embeddedServiceDirectory(in: stateDirectory), credentials: credentials,
+                                                     importing: manifest.inputs.bucket, transport: transport)
                 return (ports(endpoint: service.baseURL, key: service.key, signer: HMACSigner(secret: service.secret), embedded: true), service)
             case .url(let url):
                 return (ports(endpoint: url, key: manifest.auth.key ?? "", signer: try Self.accountSigner(of: manifest, transport: transport),
@@ -111,11 +112,23 @@ struct RunWiring: RunAdapters {
 
     /// Starts the embedded service on the port it had last time in this state directory, so that the
     /// status and result URLs in the ledger stay valid for `resume`; on another port when that one is taken.
-    private static func startEmbedded(in directory: String, credentials: ServiceCredentials?) throws -> RunningService {
+    ///
+    /// With a `bucket` to import from, the service holds it as the account's Template Credentials of the manifest's name, with
+    /// the listing's credentials (the embedded service stands for the account), and fetches over `transport`; this machine
+    /// and the local network are its test endpoints, as the run's own loopback results are.
+    private static func startEmbedded(in directory: String, credentials: ServiceCredentials?, importing bucket: BucketInputSettings?,
+                                      transport: any HTTPTransport) throws -> RunningService {
         let portFile = directory + "/port"
         let previous = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         // The run is the embedded service's only client: it may use every connection slot.
         var configuration = LocalServiceConfiguration(port: previous ?? 0, dataDirectory: directory, credentials: credentials)
+        configuration.importTransport = transport
+        configuration.allowsLocalImports = true
+        if let bucket {
+            configuration.templateCredentials[bucket.templateCredentials] = try TemplateCredential(
+                endpoint: bucket.address.endpoint, region: bucket.address.region, bucket: bucket.address.bucket,
+                keys: RemoteInputWiring.credentials(of: bucket))
+        }
         configuration.maxConnectionsPerAddress = configuration.maxConnections
         // No account stands behind it: no creations budget either, unless the manifest sets one (``Governor``).
         configuration.creationsPerMinute = 0

@@ -38,6 +38,19 @@ import Testing
         #expect(imported.allSatisfy { $0.delivery == .recorded })
     }
 
+    @Test func withoutTheImportStepsFilesAResultOfOneIsBoundByItsOwnKeyAndOneOfSeveralByNothing() throws {
+        let step = ImportStep(robot: .minio, credentials: "media", host: "127.0.0.1:9000", bucket: "media")
+        let files = [Self.record(0, path: "s3://media/in/ü/a b.png", relative: "ü/a b.png"), Self.record(1, path: "s3://media/in/c.png", relative: "c.png")]
+        let status = try Self.status(#"""
+            {"resize":[{"id":"r0","name":"a b.png","ext":"png","original_id":"i0","original_path":"in/ü/a b.png","ssl_url":"https://tmp/r0"},
+                       {"id":"r1","name":"c.png","ext":"png","original_id":"i1","original_path":"in/elsewhere.png","ssl_url":"https://tmp/r1"}],
+             "zip":[{"id":"z","name":"all.zip","ext":"zip","original_id":["i0","i1"],"original_path":"in/c.png","ssl_url":"https://tmp/z"}]}
+            """#)
+        let results = try Self.mapper(step).results(of: status, files: files).results
+        #expect(results.map(\.source) == [.file(0), .unmatched, .unmatched])
+        #expect(results.map(\.outputPath) == ["/out/resize/ü/a b.png", nil, nil])
+    }
+
     @Test func urlResultsAreBoundByTheirImportURLAndAnUnknownURLByNothing() throws {
         let step = ImportStep(robot: .http, credentials: nil, host: nil, bucket: nil)
         let files = [Self.record(0, path: "https://cdn.example.com/a.jpg", relative: "a.jpg")]

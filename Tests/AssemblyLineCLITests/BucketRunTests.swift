@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Nights of a bucket on a real S3-compatible server (moto, seeded and changed by boto3), imported by the embedded service.
+@Suite(.timeLimit(.minutes(8))) struct BucketRunTests {
+    /// Writes a 4×4 PNG of one grey `shade` at `path`, with Python's zlib (no image library needed).
+    static func png(_ path: String, shade: Int) async throws {
+        let script = """
+            import struct, sys, zlib
+            def chunk(kind, data):
+                return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+            rows = b"".join(b"\\x00" + bytes([\(shade)] * 4) for _ in range(4))
+            png = b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 4, 8, 0, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+            open(sys.argv[1], "wb").write(png)
+            """
+        let made = try await BinaryRunner.run(["python3", "-c", script, path], in: URL(fileURLWithPath: "/"),
+                                              executable: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(made.status == 0, "\(made.stderr)")
+    }
+
+    /// A key of the bucket: nested folders, some names with a space, a tenth of them in a non-ASCII folder.
+    static func key(_ index: Int) -> String {
+        index % 10 == 0 ? "photos/2026/über straße/\(index).png" : "photos/2026/d\(index % 50)/img \(index).png"
+    }
+
+    /// Every file under `directory`, as paths relative to it.
+    static func files(under directory: String) -> [String] {
+        (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []).filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+    }
+
+    @Test func aNightImportsEachObjectOnceTheNextSendsNothingAndThenOnlyWhatChanged() async throws {
+        let directory = try TemporaryDirectory()
+        try await Self.png(directory.file("dark.png"), shade: 20)
+        try await Self.png(directory.file("light.png"), shade: 230)
+        let keys = (0..<5_000).map(Self.key) + ["photos/2026/notes.txt", "other/x.png"]
+        let moto = try await MotoS3Server.start(bucket: "night-bucket", keys: keys,
+                                                bodies: Dictionary(uniqueKeysWithValues: keys.map { ($0, directory.file("dark.png")) }))
+        try directory.write("s3.secret", moto.secret)
+        chmod(directory.file("s3.secret"), 0o600)
+        try directory.write("m.yaml", """
+            version: 1
+            name: bucket-night
+            inputs:
+              s3: {endpoint: "\(moto.endpoint)", bucket: night-bucket, prefix: photos/, access_key_id_env: NIGHT_KEY_ID,
+                   secret_access_key_file: s3.secret, template_credentials: night}
+              include: "**/*.png"
+            resize: {width: 2, height: 2, format: png}
+            shards: {files: 100}
+            output: {dir: out, layout: "{relpath}.{ext}"}
+            state_dir: state
+
+            """)
+        let environment = ["NIGHT_KEY_ID": moto.accessKeyID]
+
+        let first = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url, environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let made = Self.files(under: directory.file("out"))
+        #expect(made.count == 5_000, "\(first.stdout)\n\(first.stderr)")
+        let expected = Set((0..<5_000).map { String(Self.key($0).dropFirst("photos/".count)) })
+        #expect(Set(made).symmetricDifference(expected).isEmpty, "\(Set(made).symmetricDifference(expected).count) outputs differ")
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory.file("out/2026/d1/img 1.png")))
+
+        let quiet = try await BinaryRunner.run(["plan", "m.yaml"], in: directory.url, environment: environment)
+        #expect(quiet.stdout.contains("0 files") && quiet.stdout.contains("5000 skipped"), "\(quiet.stdout)")
+        let second = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url, environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+
+        try await moto.put(Self.key(1), bodyFile: directory.file("light.png"))
+        try await moto.put("photos/2026/new one.png", bodyFile: directory.file("light.png"))
+        try await moto.delete(Self.key(2))
+        let busy = try await BinaryRunner.run(["plan", "m.yaml"], in: directory.url, environment: environment)
+        #expect(busy.stdout.contains("2 files") && busy.stdout.contains("4998 skipped"), "\(busy.stdout)")
+        let third = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url, environment: environment)
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.file("out/2026/new one.png")))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("out/2026/d1/img 1.png"))) != before, "made again from its new bytes")
+
+        let check = try await BinaryRunner.run(["check", "m.yaml"], in: directory.url, environment: environment)
+        #expect(check.stdout.contains("out/2026/d2/img 2.png"), "the deleted object's output is an orphan: \(check.stdout)")
+        #expect(check.status == 0 && check.stdout.contains("0 missing, 0 changed; 1 done file whose input is gone"), "\(check.stdout)")
+
+        for outcome in [first, second, third, quiet, busy, check] {
+            #expect(!outcome.stdout.contains(moto.secret) && !outcome.stderr.contains(moto.secret))
+        }
+        for file in Self.files(under: directory.file("state")) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.file("state/\(file)")))
+            #expect(bytes.range(of: Data(moto.secret.utf8)) == nil, "the secret is in state/\(file)")
+        }
+    }
+}
