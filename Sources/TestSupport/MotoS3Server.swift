@@ -1,4 +1,5 @@
 package import Foundation
+import Synchronization
 
 /// moto's S3 (`s3_server.py`) on an ephemeral loopback port, seeded by boto3 with one object per key, checking SigV4.
 ///
@@ -15,6 +16,8 @@ package final class MotoS3Server: Sendable {
     private let process: Process
     private let stdin: Pipe
     private let stdout: Pipe
+    /// One command at a time on the pipes: each waits for its own `ok`.
+    private let commands = Mutex(())
     private let directory: TemporaryDirectory
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -81,10 +84,11 @@ package final class MotoS3Server: Sendable {
 
     /// Sends the script one command line and waits for its `ok`, off the cooperative pool.
     private func command(_ line: String) async throws {
-        let (stdin, stdout) = (stdin, stdout)
-        let answer = try await offThePool {
-            try stdin.fileHandleForWriting.write(contentsOf: Data(line.utf8))
-            return stdout.firstLine()
+        let answer = try await offThePool { [self] in
+            try commands.withLock { _ in
+                try stdin.fileHandleForWriting.write(contentsOf: Data(line.utf8))
+                return stdout.firstLine()
+            }
         }
         guard String(decoding: answer, as: UTF8.self).hasPrefix("ok") else {
             throw ChildServer.Failure(message: "s3_server.py did not do \(line.prefix { $0 != "\t" })")

@@ -1,6 +1,10 @@
+import AssemblyLine
 import Foundation
 import TestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Nights of a bucket on a real S3-compatible server (moto, seeded and changed by boto3), imported by the embedded service.
 @Suite(.timeLimit(.minutes(8))) struct BucketRunTests {
@@ -30,6 +34,48 @@ import Testing
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
         }
+    }
+
+    /// One moto of 12 objects for every crash: the kills change nothing in the bucket.
+    static let crashBucket = Task {
+        let bodies = try TemporaryDirectory()
+        try await png(bodies.file("dark.png"), shade: 20)
+        let keys = (0..<12).map(Self.key)
+        return try await MotoS3Server.start(bucket: "crash-bucket", keys: keys,
+                                            bodies: Dictionary(uniqueKeysWithValues: keys.map { ($0, bodies.file("dark.png")) }))
+    }
+
+    @Test(arguments: PipelineCheckpoint.allCases.filter { $0 != .midUpload })
+    func aBucketNightKilledAtACheckpointIsFinishedByResume(point: PipelineCheckpoint) async throws {
+        let moto = try await Self.crashBucket.value
+        let directory = try TemporaryDirectory()
+        try directory.write("s3.secret", moto.secret)
+        chmod(directory.file("s3.secret"), 0o600)
+        try directory.write("m.yaml", """
+            version: 1
+            name: crash-night
+            inputs:
+              s3: {endpoint: "\(moto.endpoint)", bucket: crash-bucket, prefix: photos/, access_key_id_env: NIGHT_KEY_ID,
+                   secret_access_key_file: s3.secret, template_credentials: night}
+              include: "**/*.png"
+            resize: {width: 2, height: 2, format: png}
+            shards: {files: 5}
+            output: {dir: out, layout: "{relpath}.{ext}"}
+            state_dir: state
+
+            """)
+        let environment = ["NIGHT_KEY_ID": moto.accessKeyID]
+        let killed = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url,
+                                                environment: environment.merging(["ASSEMBLYLINE_KILL_AT": "\(point.rawValue):2"]) { $1 })
+        try #require(killed.wasKilled(by: SIGKILL), "\(point): \(killed.reason) \(killed.status): \(killed.stderr)")
+        let runID = try #require(killed.stdout.split(separator: "\n").first.map(String.init))
+
+        let resumed = try await BinaryRunner.run(["resume", runID, "--state-dir", "state"], in: directory.url, environment: environment)
+        #expect(resumed.status == 0 && resumed.stdout.contains("files 12 done, 0 failed, 0 skipped, 0 pending"), "\(point): \(resumed.stdout) \(resumed.stderr)")
+        let made = Set(Self.files(under: directory.file("out")))
+        #expect(made == Set((0..<12).map { String(Self.key($0).dropFirst("photos/".count)) }), "\(point): \(made.sorted())")
+        let next = try await BinaryRunner.run(["plan", "m.yaml"], in: directory.url, environment: environment)
+        #expect(next.stdout.contains("0 files") && next.stdout.contains("12 skipped"), "\(point): \(next.stdout)")
     }
 
     @Test func aNightImportsEachObjectOnceTheNextSendsNothingAndThenOnlyWhatChanged() async throws {
