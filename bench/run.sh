@@ -7,6 +7,7 @@ bench/plan.sh
 DIRS=1000 bench/plan.sh
 bench/ledger.sh
 bench/listing.sh
+bench/bucket.sh
 bench/service.sh
 bench/pipeline.sh
 bench/scale.sh

@@ -12,13 +12,16 @@ import TestSupport
     static let store = SQLiteLedgerStore()
     static let endpoint = "http://127.0.0.1:9"
 
-    /// A harness whose bucket `night-bucket` holds `objects` (key: content) under `bucket/`, listed by the scripted transport.
-    static func harness(_ objects: [String: String], extra: String = "") throws -> SessionHarness {
+    /// A harness whose bucket `night-bucket` holds `objects` (key: content) under `bucket/`, listed by the scripted transport
+    /// unless the test scripts the listing itself (`listed: false`).
+    static func harness(_ objects: [String: String], extra: String = "", listed: Bool = true) throws -> SessionHarness {
         let harness = try SessionHarness(files: [:], bucket: true)
         for (key, text) in objects { _ = try harness.directory.write("bucket/\(key)", text) }
         let bucket = harness.directory.file("bucket")
-        harness.service.transport.script(.get, "\(endpoint)/night-bucket?", times: 1000) { request in
-            .bytes(200, Array(listing(of: bucket, url: request.url).utf8))
+        if listed {
+            harness.service.transport.script(.get, "\(endpoint)/night-bucket?", times: 1000) { request in
+                .bytes(200, Array(listing(of: bucket, url: request.url).utf8))
+            }
         }
         try harness.directory.write("job.yaml", """
             version: 1
@@ -111,6 +114,34 @@ import TestSupport
         let audit = try await OutputAudit.of(try harness.manifest(), at: locator, check: OutputCheck(checksums: nil), remote: harness.remoteInputs)
         #expect(audit.orphans.map(\.input) == ["s3://night-bucket/photos/a.txt"])
         #expect(audit.findings.isEmpty)
+    }
+
+    @Test func hostileKeysOfAListingAreLeftOutWithAWarningAndTheNightGoesOn() async throws {
+        let harness = try Self.harness(["photos/a.txt": "first\n"], listed: false)
+        let page = "<?xml version=\"1.0\"?><ListBucketResult><KeyCount>4</KeyCount><IsTruncated>false</IsTruncated>"
+            + "<Contents><Key>photos/../../etc/passwd.txt</Key><ETag>&quot;1&quot;</ETag><Size>5</Size></Contents>"
+            + "<Contents><Key>photos/a.txt</Key><ETag>&quot;2&quot;</ETag><Size>6</Size></Contents>"
+            + "<Contents><Key>photos/b&#x1B;[2J.txt</Key><ETag>&quot;3&quot;</ETag><Size>5</Size></Contents>"
+            + "<Contents><Key>photos/c.txt</Key><ETag>&quot;4&quot;</ETag><Size>-5</Size></Contents></ListBucketResult>"
+        harness.service.transport.script(.get, "\(Self.endpoint)/night-bucket?", times: 1) { _ in .bytes(200, Array(page.utf8)) }
+        let outcome = try await harness.run()
+
+        #expect(outcome.state == .finished)
+        #expect(harness.service.imported == [["photos/a.txt"]])
+        let warnings = harness.observer.warnings.all.map(\.description)
+        #expect(warnings.count == 3)
+        #expect(warnings.contains { $0.contains("etc/passwd") && $0.contains("`..` path segment") })
+        #expect(warnings.contains { $0.contains("control character") } && warnings.allSatisfy { !$0.contains("\u{1B}") })
+        #expect(warnings.contains { $0.contains("photos/c.txt") && $0.contains("size") })
+    }
+
+    @Test func aListingTheBucketRefusesStopsTheNightBeforeAnythingIsSent() async throws {
+        let harness = try Self.harness(["photos/a.txt": "first\n"], listed: false)
+        let refusal = "<?xml version=\"1.0\"?><Error><Code>SignatureDoesNotMatch</Code><Message>no</Message></Error>"
+        harness.service.transport.script(.get, "\(Self.endpoint)/night-bucket?", times: 1) { _ in .bytes(403, Array(refusal.utf8)) }
+        await #expect(throws: S3ListingError.self) { _ = try await harness.run() }
+        #expect(harness.service.created.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: harness.stateDirectory + "/ledger.sqlite"))
     }
 
     @Test func theImportStepNamesTheKeysAsAnArrayAndTheStepsReadIt() throws {
