@@ -78,6 +78,32 @@ import Glibc
         #expect(next.stdout.contains("0 files") && next.stdout.contains("12 skipped"), "\(point): \(next.stdout)")
     }
 
+    @Test func aListingRefusedForItsCredentialsExits77AndABucketThatDoesNotAnswer69() async throws {
+        let moto = try await Self.crashBucket.value
+        let directory = try TemporaryDirectory()
+        try directory.write("s3.secret", "not-the-secret-7f3a")
+        chmod(directory.file("s3.secret"), 0o600)
+        for (name, endpoint) in [("refused", moto.endpoint), ("silent", "http://127.0.0.1:9")] {
+            try directory.write("\(name).yaml", """
+                version: 1
+                name: \(name)
+                inputs:
+                  s3: {endpoint: "\(endpoint)", bucket: crash-bucket, access_key_id_env: NIGHT_KEY_ID,
+                       secret_access_key_file: s3.secret, template_credentials: night}
+                  include: "**/*.png"
+                resize: {width: 2, height: 2}
+                state_dir: state-\(name)
+
+                """)
+        }
+        let refused = try await BinaryRunner.run(["run", "refused.yaml"], in: directory.url, environment: ["NIGHT_KEY_ID": moto.accessKeyID])
+        #expect(refused.status == 77 && refused.stderr.contains("SignatureDoesNotMatch"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("not-the-secret-7f3a") && !refused.stdout.contains("not-the-secret-7f3a"))
+        let silent = try await BinaryRunner.run(["plan", "silent.yaml"], in: directory.url, environment: ["NIGHT_KEY_ID": moto.accessKeyID])
+        #expect(silent.status == 69, "\(silent.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("state-refused/ledger.sqlite")), "nothing recorded")
+    }
+
     @Test func aNightImportsEachObjectOnceTheNextSendsNothingAndThenOnlyWhatChanged() async throws {
         let directory = try TemporaryDirectory()
         try await Self.png(directory.file("dark.png"), shade: 20)
