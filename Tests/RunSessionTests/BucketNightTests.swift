@@ -144,6 +144,30 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: harness.stateDirectory + "/ledger.sqlite"))
     }
 
+    @Test func partsOfABucketNightTakeEachKeyOnceAndFilesFromNamesKeysBelowThePrefix() async throws {
+        let harness = try Self.harness(Self.objects)
+        let adapters = ScriptedAdapters(transport: harness.service.transport, clock: harness.clock, embedded: true, statements: harness.statements)
+        let whole = try harness.manifest()
+        var taken: [String] = []
+        for index in 0..<2 {
+            let part = try #require(Partition(index: index, count: 2))
+            let session = RunSession(manifest: whole.partitioned(part), stateDirectory: harness.directory.file("parts/\(index)"), adapters: adapters)
+            let outcome = try await session.run(force: false, checksums: false, maxDuration: nil, observer: harness.observer, stop: RunStop())
+            #expect(outcome.state == .finished)
+            let files = try await harness.ledger(in: harness.directory.file("parts/\(index)")) { try await $0.files(of: outcome.runID) }
+            #expect(files.allSatisfy { part.contains($0.file.relativePath) })
+            taken += files.map(\.file.relativePath)
+        }
+        #expect(taken.sorted() == ["a.txt", "nested/deep/b.txt", "über straße/c.txt"])
+
+        var named = whole
+        named.onlyFiles = [PathKey("über straße/c.txt")]
+        let session = RunSession(manifest: named, stateDirectory: harness.directory.file("named"), adapters: adapters)
+        let outcome = try await session.run(force: false, checksums: false, maxDuration: nil, observer: harness.observer, stop: RunStop())
+        let files = try await harness.ledger(in: harness.directory.file("named")) { try await $0.files(of: outcome.runID) }
+        #expect(files.map(\.file.path) == ["s3://night-bucket/photos/über straße/c.txt"])
+    }
+
     @Test func theImportStepNamesTheKeysAsAnArrayAndTheStepsReadIt() throws {
         let harness = try Self.harness(Self.objects)
         let manifest = try harness.manifest()

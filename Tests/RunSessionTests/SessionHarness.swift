@@ -95,9 +95,9 @@ final class SessionHarness: Sendable {
         try await ledger { try await RunSession.resumption(of: run, shards: shards, matching: RunFilter(), in: $0, path: "ledger.sqlite") }
     }
 
-    /// Reads the state directory's ledger.
-    func ledger<T>(_ body: (SQLiteLedger) async throws -> T) async throws -> T {
-        try await SQLiteLedger.with(stateDirectory: stateDirectory, mode: .readOnly, body)
+    /// Reads the state directory's ledger, or another's.
+    func ledger<T>(in directory: String? = nil, _ body: (SQLiteLedger) async throws -> T) async throws -> T {
+        try await SQLiteLedger.with(stateDirectory: directory ?? stateDirectory, mode: .readOnly, body)
     }
 
     /// The bytes of the output of input `name` (`a.txt` → `state/output/a.txt`), nil when it is not on disk.
