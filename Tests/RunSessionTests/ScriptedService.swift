@@ -256,13 +256,19 @@ final class ScriptedService: Sendable {
     /// The list `member` (`path` for the bucket imports, `url` for `/http/import`) of the `imported` step of the creating
     /// request's params, when it has one.
     private static func imported(_ member: String, in request: HTTPRequestSpec) -> [String]? {
+        guard case let .array(paths)? = params(of: request)?.objectValue?["steps"]?.objectValue?[ImportStep.name]?.objectValue?[member] else {
+            return nil
+        }
+        return paths.compactMap(\.stringValue)
+    }
+
+    /// The params of a creating request, when it has them.
+    static func params(of request: HTTPRequestSpec) -> JSONValue? {
         for case let .bytes(bytes) in request.body.asPlan.segments {
             let text = String(decoding: bytes, as: UTF8.self)
             guard let start = text.range(of: "name=\"params\"\r\n\r\n") else { continue }
             let rest = text[start.upperBound...]
-            let params = try? JSONValue(parsing: String(rest[..<(rest.range(of: "\r\n")?.lowerBound ?? rest.endIndex)]))
-            guard case let .array(paths)? = params?.objectValue?["steps"]?.objectValue?[ImportStep.name]?.objectValue?[member] else { return nil }
-            return paths.compactMap(\.stringValue)
+            return try? JSONValue(parsing: String(rest[..<(rest.range(of: "\r\n")?.lowerBound ?? rest.endIndex)]))
         }
         return nil
     }

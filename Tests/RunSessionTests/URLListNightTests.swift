@@ -65,13 +65,63 @@ import TestSupport
         #expect(harness.output("e.txt") == "a new row\n")
     }
 
-    @Test func aRowWithFieldsFailsTheListUntilFieldsAreSent() async throws {
-        let rows = "url,etag,fields.album\n\(Self.cdn)/media/a.txt,e-a1,summer\n"
-        let harness = try Self.harness(rows, content: Self.content)
-        await #expect(throws: URLListError(file: harness.directory.file("lists/tonight.csv"), line: 2, column: 1, problem: .fieldsNotSupported)) {
-            try await harness.run()
+    /// The URLs each creation imported, with the `fields` its params carried (null for none).
+    static func creations(of harness: SessionHarness) -> [[String]: JSONValue] {
+        var found: [[String]: JSONValue] = [:]
+        for request in harness.service.transport.requests(.post, "\(SessionHarness.endpoint)/assemblies/") {
+            let params = ScriptedService.params(of: request)?.objectValue
+            guard case let .array(urls)? = params?["steps"]?.objectValue?[ImportStep.name]?.objectValue?["url"] else { continue }
+            found[urls.compactMap(\.stringValue)] = params?["fields"] ?? .null
         }
-        #expect(harness.service.created.isEmpty)
+        return found
+    }
+
+    @Test func rowsOfOtherFieldsGoToOtherAssembliesWhoseParamsCarryThem() async throws {
+        let rows = """
+            url,etag,fields.album
+            \(Self.cdn)/media/a.txt,e-a1,summer
+            \(Self.cdn)/media/b%20c.txt,e-b1,summer
+            \(Self.cdn)/media/%C3%BCber.txt,e-c1,winter
+            \(Self.cdn)/d.txt,e-d1,
+
+            """
+        let harness = try Self.harness(rows, content: Self.content)
+        let first = try await harness.run()
+        #expect(first.state == .finished)
+        let summer = JSONValue.object(["album": .string("summer")]), winter = JSONValue.object(["album": .string("winter")])
+        #expect(Self.creations(of: harness) == [
+            ["\(Self.cdn)/media/a.txt", "\(Self.cdn)/media/b%20c.txt"]: summer, ["\(Self.cdn)/media/%C3%BCber.txt"]: winter,
+            ["\(Self.cdn)/d.txt"]: .null,
+        ])
+        #expect(harness.output("media/über.txt") == "third\n")
+
+        // A night of two edited rows shards them again: still apart, each with its own fields.
+        let edited = rows.replacingOccurrences(of: "e-b1", with: "e-b2").replacingOccurrences(of: "e-c1", with: "e-c2")
+        _ = try harness.directory.write("lists/tonight.csv", edited)
+        _ = try await harness.run()
+        #expect(harness.service.imported.dropFirst(3).sorted { $0[0] < $1[0] }
+            == [["\(Self.cdn)/media/%C3%BCber.txt"], ["\(Self.cdn)/media/b%20c.txt"]])
+        #expect(Self.creations(of: harness)[["\(Self.cdn)/media/b%20c.txt"]] == summer)
+
+        // A row whose fields are edited is made again, with them.
+        _ = try harness.directory.write("lists/tonight.csv", edited.replacingOccurrences(of: "e-d1,", with: "e-d1,winter"))
+        _ = try await harness.run()
+        #expect(harness.service.imported.dropFirst(5) == [["\(Self.cdn)/d.txt"]])
+        #expect(Self.creations(of: harness)[["\(Self.cdn)/d.txt"]] == winter)
+    }
+
+    @Test func aResumeSignsEachShardWithTheFieldsItWasPlannedWith() async throws {
+        let rows = "url,etag,fields.album\n\(Self.cdn)/media/a.txt,e-a1,summer\n\(Self.cdn)/d.txt,e-d1,winter\n"
+        let harness = try Self.harness(rows, content: Self.content, extra: "concurrency: {assemblies: 1}")
+        let stop = RunStop()
+        harness.service.stopAtFirstDownload(stop)
+        let interrupted = try await harness.run(stop: stop)
+        #expect(interrupted.state == .interrupted)
+        #expect(Self.creations(of: harness) == [["\(Self.cdn)/media/a.txt"]: .object(["album": .string("summer")])])
+
+        let resumed = try await harness.resume(interrupted.runID)
+        #expect(resumed.state == .finished)
+        #expect(Self.creations(of: harness)[["\(Self.cdn)/d.txt"]] == .object(["album": .string("winter")]))
     }
 
     @Test func aListWithoutIdentityAsksEachURLOnceAndAMissingOneIsAWarning() async throws {

@@ -46,8 +46,8 @@ extension Manifest {
         if !partition.isWhole || onlyFiles != nil {
             // The whole batch was checked, for outputs shared across partitions; the part is checked as its shards write it.
             let files = result.plan.shards.flatMap(\.files)
-            result.plan = Plan(sharding: files.filter { partition.contains($0.relativePath) && onlyFiles?.contains(PathKey($0.relativePath)) != false },
-                               limits: shards)
+            result.plan = result.plan.resharded(files.filter { partition.contains($0.relativePath) && onlyFiles?.contains(PathKey($0.relativePath)) != false },
+                                                limits: shards)
             tooLong = try checkOutputs(of: result.plan)
             if let onlyFiles, let warning = Self.unplanned(onlyFiles, among: files) { result.warnings.append(warning) }
         }

@@ -6,8 +6,9 @@ package import ConfigFormat
 /// path the row's output name, its size the row's (or its HEAD's, else 0) and its version stamp, where a file has
 /// its modification time, the stamp of its ETag (else its Last-Modified) and its fields (``versionStamp(of:fields:)``).
 /// A row that gives no identity is asked for one with one HEAD request. A row the reader skipped, or whose HEAD
-/// fails, is left out with a warning naming the list's line. The list is read row by row; the plan holds what a
-/// plan of files holds.
+/// fails, is left out with a warning naming the list's line. Rows of other fields go to other shards: the plan holds
+/// the rows of each set of fields (sorted by its canonical JSON) in plan order, cut into shards that carry those fields.
+/// The list is read row by row; the plan holds what a plan of files holds.
 package struct URLListPlanner: Sendable {
     package var list: URLListSettings
     /// Patterns over `/` and a row's output name; none selects every row.
@@ -34,31 +35,31 @@ package struct URLListPlanner: Sendable {
         try limits.validate()
         let reader = try URLListReader(path: list.file, displayPath: list.file, format: list.format, rule: rule)
         let probe = remote.headProbe(rule: rule)
-        var files: [PlannedFile] = []
+        // The rows of each set of fields, by its canonical JSON: an Assembly carries one set.
+        var groups: [String: Plan.FieldGroup] = [:]
         var warnings: [PlanWarning] = []
-        var fieldsLine: Int?
         try await reader.read { row in
             switch row {
             case let .skipped(skipped):
                 warnings.append(PlanWarning(path: "\(list.file):\(skipped.line)", problem: "left out: \(skipped.url): \(skipped.problem)"))
             case let .entry(entry):
-                guard entry.fields.isEmpty else {
-                    fieldsLine = entry.line
-                    return .stop
-                }
                 guard isSelected(entry.outputName) else { break }
                 do throws(URLHeadProbe.Failure) {
-                    files.append(try await planned(entry, probe: probe))
+                    let file = try await planned(entry, probe: probe)
+                    groups[JSONValue.object(entry.fields).serialized, default: (fields: entry.fields, files: [])].files.append(file)
                 } catch {
                     warnings.append(PlanWarning(path: "\(list.file):\(entry.line)", problem: "left out: \(Self.printable(entry.url)): \(error)"))
                 }
             }
             return .next
         }
-        if let fieldsLine { throw URLListError(file: list.file, line: fieldsLine, column: 1, problem: .fieldsNotSupported) }
-        guard !files.isEmpty else { throw PlanError.noListedInput(list: list.file) }
-        Planner.sortInPlanOrder(&files)
-        return PlanResult(plan: Plan(sharding: files, limits: limits), warnings: warnings)
+        guard !groups.isEmpty else { throw PlanError.noListedInput(list: list.file) }
+        let ordered = groups.sorted { PathText.precedes($0.key, $1.key) }.map { _, group in
+            var group = group
+            Planner.sortInPlanOrder(&group.files)
+            return group
+        }
+        return PlanResult(plan: Plan(shardingGroups: ordered, limits: limits), warnings: warnings)
     }
 
     /// The planned input of `entry`, its identity asked with one HEAD when the row gives none.

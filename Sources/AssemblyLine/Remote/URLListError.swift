@@ -36,8 +36,6 @@ package struct URLListError: Error, Sendable, Hashable, CustomStringConvertible 
         case repeatedURL(firstLine: Int)
         /// The output name was given to another row before, on `line`.
         case repeatedName(String, firstLine: Int)
-        /// A row with its own fields, which a night does not send yet.
-        case fieldsNotSupported
 
         package var description: String {
             switch self {
@@ -57,7 +55,6 @@ package struct URLListError: Error, Sendable, Hashable, CustomStringConvertible 
             case .noURL: "expected a url"
             case let .repeatedURL(firstLine): "the URL is listed on line \(firstLine) already; expected each URL once"
             case let .repeatedName(name, firstLine): "the output name \(Self.quoted(name)) is taken by line \(firstLine) already; expected a name for each"
-            case .fieldsNotSupported: "the row has fields, and per-row fields are not supported yet; expected rows without fields (put shared fields in the recipe)"
             }
         }
 
