@@ -124,6 +124,20 @@ import TestSupport
         #expect(Self.creations(of: harness)[["\(Self.cdn)/d.txt"]] == .object(["album": .string("winter")]))
     }
 
+    @Test func theEmbeddedServiceMayImportFromThisMachineAndAnEndpointURLMayNot() async throws {
+        let rows = "url,etag\nhttp://127.0.0.1:8080/a.txt,e-a1\n\(Self.cdn)/d.txt,e-d1\n"
+        let harness = try Self.harness(rows, content: Self.content)
+        let list = URLListSettings(file: harness.directory.file("lists/tonight.csv"), format: nil)
+        func planned(_ endpoint: Endpoint) async throws -> PlanResult {
+            try await URLListPlanner(list: list, include: [], exclude: [], limits: ShardLimits(), endpoint: endpoint)
+                .plan(probingWith: harness.remoteInputs)
+        }
+        #expect(try await planned(.embedded).plan.shards.flatMap(\.files).map(\.path) == ["http://127.0.0.1:8080/a.txt", "\(Self.cdn)/d.txt"])
+        let remote = try await planned(.url(SessionHarness.endpoint))
+        #expect(remote.plan.shards.flatMap(\.files).map(\.path) == ["\(Self.cdn)/d.txt"])
+        #expect(remote.warnings.map(\.path) == ["\(list.file):2"])
+    }
+
     @Test func aListWithoutIdentityAsksEachURLOnceAndAMissingOneIsAWarning() async throws {
         let rows = "\(Self.cdn)/media/a.txt\n# not a row\n\(Self.cdn)/gone.txt\n\(Self.cdn)/d.txt\n"
         let harness = try Self.harness(list: "tonight.txt", rows, content: Self.content)
