@@ -110,6 +110,16 @@ import TestSupport
         #expect(Self.creations(of: harness)[["\(Self.cdn)/d.txt"]] == winter)
     }
 
+    @Test func filesFromKeepsTheRowsOfOtherFieldsInOtherShards() async throws {
+        let rows = "url,etag,fields.album\n\(Self.cdn)/media/a.txt,e-a1,summer\n\(Self.cdn)/d.txt,e-d1,winter\n\(Self.cdn)/e.txt,e-e1,winter\n"
+        let harness = try Self.harness(rows, content: Self.content)
+        var manifest = try harness.manifest()
+        manifest.onlyFiles = [PathKey("media/a.txt"), PathKey("d.txt")]
+        let planned = try await manifest.planInputs(remote: harness.remoteInputs).plan
+        #expect(planned.shards.map { $0.files.map(\.relativePath) } == [["media/a.txt"], ["d.txt"]])
+        #expect(planned.shards.map(\.fields) == [["album": .string("summer")], ["album": .string("winter")]])
+    }
+
     @Test func aResumeSignsEachShardWithTheFieldsItWasPlannedWith() async throws {
         let rows = "url,etag,fields.album\n\(Self.cdn)/media/a.txt,e-a1,summer\n\(Self.cdn)/d.txt,e-d1,winter\n"
         let harness = try Self.harness(rows, content: Self.content, extra: "concurrency: {assemblies: 1}")
