@@ -8,7 +8,7 @@ extension LedgerRowReader {
         """
 
     static let shardColumns = """
-        shard_index, state, file_count, bytes, attempt_count, error_code, error_message, retryable, updated_at
+        shard_index, state, file_count, bytes, attempt_count, error_code, error_message, retryable, updated_at, fields
         """
 
     static let fileColumns = """
@@ -44,7 +44,7 @@ extension LedgerRowReader {
 
     mutating func shardRecord() throws -> ShardRecord {
         ShardRecord(index: try int(), state: try value(ShardState.self), fileCount: try int(),
-                    bytes: try integer(), attemptCount: try int(), failure: failure(), updatedAt: try date())
+                    bytes: try integer(), attemptCount: try int(), failure: failure(), updatedAt: try date(), fieldsJSON: optionalText())
     }
 
     mutating func fileRecord() throws -> FileRecord {

@@ -42,8 +42,8 @@ extension SQLiteLedger {
     /// One reused statement for every shard; the run ID and time are bound once.
     private func insertShards(of run: NewRun, createdAt: String, in database: SQLiteConnection) throws {
         let insert = try database.cachedStatement("""
-            INSERT INTO shards (run_id, shard_index, state, file_count, bytes, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO shards (run_id, shard_index, state, file_count, bytes, updated_at, fields)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         try insert.bind(.text(run.id.rawValue), at: 1)
         try insert.bind(.state(ShardState.planned), at: 3)
@@ -52,6 +52,7 @@ extension SQLiteLedger {
             try insert.bind(.integer(Int64(shard.index)), at: 2)
             try insert.bind(.integer(Int64(shard.files.count)), at: 4)
             try insert.bind(.integer(shard.bytes), at: 5)
+            try insert.bind(shard.fieldsJSON.map(SQLiteValue.text) ?? .null, at: 7)
             try insert.step()
             insert.reset()
         }

@@ -91,6 +91,16 @@ import Testing
         #expect(noMatch.status == 65 && noMatch.stderr.contains("no file matches the include patterns"), "\(noMatch.stderr)")
     }
 
+    @Test func sixtyFiveForAURLListThatCannotBeReadNamingItsLine() async throws {
+        let urls = [(#"inputs: {include: "in/**/*.png", base: in}"#, "inputs: {urls: {file: urls.csv}}")]
+        let outcome = try await Self.outcome(urls, prepare: { directory in
+            _ = try directory.write("job/urls.csv", "url,etag\nhttps://cdn.example.com/a.png,e1,extra\n")
+        }, arguments: ["plan", "job/m.yaml"])
+        #expect(outcome.status == 65, "\(outcome.stderr)")
+        #expect(outcome.stderr.hasPrefix("Error: /") && outcome.stderr.hasSuffix("/job/urls.csv:2:1: 3 cells; expected 2, one for each column of the header\n"),
+                "\(outcome.stderr)")
+    }
+
     @Test func sixtyNineWhenTheEndpointDoesNotAnswerAndNothingIsSent() async throws {
         let outcome = try await Self.outcome(Self.unreachable, environment: ["TL_SECRET": "s"])
         #expect(outcome.status == 69, "\(outcome.stderr)")

@@ -1,4 +1,5 @@
 @testable import AssemblyLine
+import ConfigFormat
 import Foundation
 import TestSupport
 import Testing
@@ -165,6 +166,20 @@ extension Plan {
         let files = (0..<5).map { PlannedFile(path: "/p/\($0)", relativePath: "\($0)", size: 1 << 40, modifiedNanoseconds: 0) }
         #expect(Plan(sharding: files, limits: ShardLimits()).shards.map(\.files) == [files])
         #expect(Plan(sharding: [], limits: ShardLimits(maxFiles: 3)).shards.isEmpty)
+    }
+
+    @Test func groupsOfFieldsAreShardedApartAndStayApartWhenCutAgain() {
+        let files = (0..<5).map { PlannedFile(path: "https://cdn.test/\($0)", relativePath: "\($0)", size: 1, modifiedNanoseconds: 0) }
+        let summer: [String: JSONValue] = ["album": .string("summer")], winter: [String: JSONValue] = ["album": .string("winter")]
+        let plan = Plan(shardingGroups: [(fields: summer, files: Array(files[0..<3])), (fields: winter, files: Array(files[3...]))],
+                        limits: ShardLimits(maxFiles: 2))
+        #expect(plan.shards.map(\.files) == [Array(files[0..<2]), [files[2]], Array(files[3...])])
+        #expect(plan.shards.map(\.fields) == [summer, summer, winter])
+
+        let cut = plan.resharded([files[0], files[2], files[3]], limits: ShardLimits(maxFiles: 10))
+        #expect(cut.shards.map(\.files) == [[files[0], files[2]], [files[3]]])
+        #expect(cut.shards.map(\.fields) == [summer, winter])
+        #expect(cut.shards.map(\.fieldsJSON) == [#"{"album":"summer"}"#, #"{"album":"winter"}"#])
     }
 
     @Test func plannedFilesCarrySizeAndModificationTime() throws {

@@ -42,7 +42,7 @@ struct BadManifest: CustomTestStringConvertible, Sendable {
         BadManifest(yaml: minimalManifest + "endpoint: https://api2.transloadit.com\nauth: {key: k}\nsigner: {kind: embedded}\n",
                     issue: "m.yaml:10:16: signer.kind: signer kind embedded signs only for endpoint: embedded; expected backend or local with an endpoint URL"),
         BadManifest(yaml: "version: 1\nname: a\nresize: {width: 1}\n",
-                    issue: "m.yaml:1:1: inputs: missing; expected a mapping with keys include, exclude, base, case_insensitive, s3"),
+                    issue: "m.yaml:1:1: inputs: missing; expected a mapping with keys include, exclude, base, case_insensitive, s3, urls"),
         BadManifest(yaml: minimalManifest.replacingOccurrences(of: "inputs:\n", with: "inputs:\n  case_insensitive: sometimes\n"),
                     issue: "m.yaml:4:21: inputs.case_insensitive: expected true or false, found 'sometimes'"),
         BadManifest(yaml: "version: 1\nname: a\ninputs:\n  include: []\nresize: {width: 1}\n",

@@ -23,24 +23,12 @@ import TestSupport
                 .bytes(200, Array(listing(of: bucket, url: request.url).utf8))
             }
         }
-        try harness.directory.write("job.yaml", """
-            version: 1
-            name: bucket-night
-            endpoint: \(SessionHarness.endpoint)
-            auth: {key: k}
-            signer: {kind: local, secret_env: TL_SECRET}
-            inputs:
+        try harness.writeRemoteManifest(name: "bucket-night", inputs: """
               s3: {endpoint: "\(endpoint)", bucket: night-bucket, prefix: photos/, access_key_id_env: S3_KEY_ID,
                    secret_access_key_env: S3_SECRET, template_credentials: night}
               include: "**/*.txt"
               exclude: "drafts"
-            steps: {copy: {robot: /file/filter, use: ":original", result: true}}
-            shards: {files: 2}
-            output: {layout: "{relpath}.{ext}"}
-            state_dir: state
-            \(extra)
-
-            """)
+            """, extra: extra)
         return harness
     }
 

@@ -43,16 +43,20 @@ final class ScriptedService: Sendable {
         var replays: [(parent: String, id: String)] = []
         /// Replays are refused `ASSEMBLY_CANNOT_BE_REPLAYED`, as outside the window.
         var refusesReplays = false
-        /// The keys each creating request's import step named, in order.
+        /// The keys (or URLs) each creating request's import step named, in order.
         var imported: [[String]] = []
     }
 
     private let state = Mutex(State())
     /// Where the bucket's objects are, as files named by their keys: what `imported` steps fetch.
     let bucketDirectory: String?
+    /// Where the content of imported URLs is, as files named by each URL's last path segment (as written): what
+    /// `/http/import` steps fetch.
+    let urlDirectory: String?
 
-    init(bucketDirectory: String? = nil) {
+    init(bucketDirectory: String? = nil, urlDirectory: String? = nil) {
         self.bucketDirectory = bucketDirectory
+        self.urlDirectory = urlDirectory
         transport.script(.post, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in create($0) }
         transport.script(.get, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in status($0) }
         transport.script(.delete, "\(SessionHarness.endpoint)/assemblies/", times: 100_000) { [self] in cancel($0) }
@@ -141,21 +145,18 @@ final class ScriptedService: Sendable {
         String(request.url.split(separator: "/").last ?? "")
     }
 
-    /// The keys every creating request's import step named, one list a request.
+    /// The keys (or URLs) every creating request's import step named, one list a request.
     var imported: [[String]] { state.withLock { $0.imported } }
 
     private func create(_ request: HTTPRequestSpec) -> ScriptedTransport.Answer {
         guard !request.url.hasSuffix("/replay") else { return replay(request) }
         let id = Self.id(of: request)
         let uploads = Self.uploads(in: request)
-        if uploads.isEmpty, let bucketDirectory, let keys = Self.importedKeys(in: request) {
-            return state.withLock { state in
-                state.created.append(id)
-                state.imported.append(keys)
-                let status = Self.importStatus(id, keys: keys, bucketDirectory: bucketDirectory)
-                state.statuses[id] = status
-                return .json(200, status)
-            }
+        if uploads.isEmpty, let bucketDirectory, let keys = Self.imported("path", in: request) {
+            return imported(id, keys, status: Self.importStatus(id, keys: keys, bucketDirectory: bucketDirectory))
+        }
+        if uploads.isEmpty, let urlDirectory, let urls = Self.imported("url", in: request) {
+            return imported(id, urls, status: Self.urlImportStatus(id, urls: urls, urlDirectory: urlDirectory))
         }
         return state.withLock { state in
             if state.creationRateLimits > 0 {
@@ -242,15 +243,32 @@ final class ScriptedService: Sendable {
         return found
     }
 
-    /// The `path` list of the `imported` step of the creating request's params, when it has one.
-    private static func importedKeys(in request: HTTPRequestSpec) -> [String]? {
+    /// Records Assembly `id`, created to import `sources`, completed with `status`.
+    private func imported(_ id: String, _ sources: [String], status: String) -> ScriptedTransport.Answer {
+        state.withLock { state in
+            state.created.append(id)
+            state.imported.append(sources)
+            state.statuses[id] = status
+            return .json(200, status)
+        }
+    }
+
+    /// The list `member` (`path` for the bucket imports, `url` for `/http/import`) of the `imported` step of the creating
+    /// request's params, when it has one.
+    private static func imported(_ member: String, in request: HTTPRequestSpec) -> [String]? {
+        guard case let .array(paths)? = params(of: request)?.objectValue?["steps"]?.objectValue?[ImportStep.name]?.objectValue?[member] else {
+            return nil
+        }
+        return paths.compactMap(\.stringValue)
+    }
+
+    /// The params of a creating request, when it has them.
+    static func params(of request: HTTPRequestSpec) -> JSONValue? {
         for case let .bytes(bytes) in request.body.asPlan.segments {
             let text = String(decoding: bytes, as: UTF8.self)
             guard let start = text.range(of: "name=\"params\"\r\n\r\n") else { continue }
             let rest = text[start.upperBound...]
-            let params = try? JSONValue(parsing: String(rest[..<(rest.range(of: "\r\n")?.lowerBound ?? rest.endIndex)]))
-            guard case let .array(paths)? = params?.objectValue?["steps"]?.objectValue?[ImportStep.name]?.objectValue?["path"] else { return nil }
-            return paths.compactMap(\.stringValue)
+            return try? JSONValue(parsing: String(rest[..<(rest.range(of: "\r\n")?.lowerBound ?? rest.endIndex)]))
         }
         return nil
     }
@@ -269,6 +287,24 @@ final class ScriptedService: Sendable {
         }
         return #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)","#
             + #""uploads":[],"results":{"copy":[\#(copies.joined(separator: ","))]}}"#
+    }
+
+    /// The completed status of an Assembly that imported `urls` and copied each: an `imported` result a URL and a `copy`
+    /// result made from it, both naming the URL in `meta.import_url`, served from the file of the URL's last path segment.
+    private static func urlImportStatus(_ id: String, urls: [String], urlDirectory: String) -> String {
+        var imported: [String] = [], copies: [String] = []
+        for (position, url) in urls.enumerated() {
+            let segment = String(url.split(separator: "/").last ?? "")
+            let path = urlDirectory + "/" + segment
+            let bytes = Array(FileManager.default.contents(atPath: path) ?? Data())
+            let link = "https://tmp.test/files?path=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            let (name, meta) = (JSONValue.string(segment).serialized, #""meta":{"import_url":\#(JSONValue.string(url).serialized)}"#)
+            imported.append(#"{"id":"i\#(position)","name":\#(name),\#(meta),"size":\#(bytes.count),"ssl_url":"\#(link)&imported"}"#)
+            copies.append(#"{"id":"c\#(position)","name":\#(name),"original_id":"i\#(position)",\#(meta),"size":\#(bytes.count),"#
+                + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(link)&assembly=\#(id)"}"#)
+        }
+        return #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)","#
+            + #""uploads":[],"results":{"imported":[\#(imported.joined(separator: ","))],"copy":[\#(copies.joined(separator: ","))]}}"#
     }
 
     /// The completed status of Assembly `id` that copied `uploads`; failed naming the first upload whose file name is in `failing`.

@@ -25,12 +25,13 @@ final class SessionHarness: Sendable {
     let layout: String
 
     /// A job of `files` (names under `in/`, with their contents), sharded by two.
-    /// With `bucket`, the service's import steps fetch `bucket/<key>` of the directory (``ScriptedService/bucketDirectory``).
+    /// With `bucket`, the service's import steps fetch `bucket/<key>` of the directory (``ScriptedService/bucketDirectory``);
+    /// with `urls`, its `/http/import` steps fetch `web/<the URL's last segment>` (``ScriptedService/urlDirectory``).
     init(files: [String: String] = ["a.txt": "first\n", "b.txt": "second file\n", "c.txt": "third, longest file\n"],
-         extra: String = "", layout: String = "{relpath}.{ext}", bucket: Bool = false) throws {
+         extra: String = "", layout: String = "{relpath}.{ext}", bucket: Bool = false, urls: Bool = false) throws {
         directory = try TemporaryDirectory()
         for (name, text) in files { try directory.write("in/\(name)", text) }
-        service = ScriptedService(bucketDirectory: bucket ? directory.file("bucket") : nil)
+        service = ScriptedService(bucketDirectory: bucket ? directory.file("bucket") : nil, urlDirectory: urls ? directory.file("web") : nil)
         self.extra = extra
         self.layout = layout
         try writeManifest()
@@ -51,6 +52,26 @@ final class SessionHarness: Sendable {
             output: {layout: "\(layout)"}
             state_dir: state
             \(extra ?? self.extra)
+
+            """)
+    }
+
+    /// Writes `job.yaml` of a night of remote inputs named `name`: `inputs` (the section's lines, indented by two), the step `copy`
+    /// of `:original` (the import step's files), shards of two, outputs at `{relpath}.{ext}`, and `extra`.
+    func writeRemoteManifest(name: String, inputs: String, extra: String) throws {
+        try directory.write("job.yaml", """
+            version: 1
+            name: \(name)
+            endpoint: \(Self.endpoint)
+            auth: {key: k}
+            signer: {kind: local, secret_env: TL_SECRET}
+            inputs:
+            \(inputs)
+            steps: {copy: {robot: /file/filter, use: ":original", result: true}}
+            shards: {files: 2}
+            output: {layout: "{relpath}.{ext}"}
+            state_dir: state
+            \(extra)
 
             """)
     }

@@ -19,7 +19,7 @@ private struct Boom: Error, Equatable {}
                            "v7-result-sources", "v8-known-bad-files",
                            "v9-files-by-shard-in-order", "v10-done-sets-and-reviews", "v11-batches-and-partitions",
                            "v12-attempt-phases-and-usage", "v13-jobs-and-takeovers", "v14-one-done-version-a-path",
-                           "v15-replays-and-template-runs"]
+                           "v15-replays-and-template-runs", "v16-shard-fields"]
 
     @Test func anEmptyFileIsMigratedToTheLatestVersion() async throws {
         let directory = try TemporaryDirectory()

@@ -1,3 +1,4 @@
+package import ConfigFormat
 package import Foundation
 
 /// One shard as the `shards` table holds it.
@@ -12,9 +13,12 @@ package struct ShardRecord: Sendable, Hashable {
     package var failure: FailureReason?
     /// When its state last changed.
     package var updatedAt: Date
+    /// The Assembly fields its inputs carry (``Shard/fields``), which every attempt sends.
+    package var fields: [String: JSONValue]
 
+    /// A shard whose fields are `fieldsJSON`, the text ``Shard/fieldsJSON`` gave the ledger (nil: none).
     package init(index: Int, state: ShardState, fileCount: Int, bytes: Int64, attemptCount: Int,
-                failure: FailureReason?, updatedAt: Date) {
+                failure: FailureReason?, updatedAt: Date, fieldsJSON: String? = nil) {
         self.index = index
         self.state = state
         self.fileCount = fileCount
@@ -22,5 +26,6 @@ package struct ShardRecord: Sendable, Hashable {
         self.attemptCount = attemptCount
         self.failure = failure
         self.updatedAt = updatedAt
+        fields = fieldsJSON.flatMap { try? JSONValue(parsing: $0).objectValue } ?? [:]
     }
 }

@@ -19,15 +19,21 @@ extension Manifest {
         try checked(planner.plan())
     }
 
-    /// Plans the manifest's inputs as ``plan()`` does, its files walked or, with `inputs.s3`, its bucket listed through `remote`.
+    /// Plans the manifest's inputs as ``plan()`` does, its files walked or, through `remote`, its bucket listed (`inputs.s3`)
+    /// or its list of URLs read (`inputs.urls`).
     ///
-    /// - Throws: ``S3ListingError`` when the listing fails, or ``PlanError``.
+    /// - Throws: ``S3ListingError`` when the listing fails, ``URLListError`` when the list cannot be read, or ``PlanError``.
     package func planInputs(remote: any RemoteInputAccess) async throws -> PlanResult {
         try checked(await findInputs(remote: remote))
     }
 
-    /// The manifest's inputs as found, whole (no partition, no `--files-from`) and unchecked: its files walked, or its bucket listed.
+    /// The manifest's inputs as found, whole (no partition, no `--files-from`) and unchecked: its files walked, its bucket
+    /// listed, or its list of URLs read.
     package func findInputs(remote: any RemoteInputAccess) async throws -> PlanResult {
+        if let list = inputs.urlList {
+            let planner = URLListPlanner(list: list, include: inputs.include, exclude: inputs.exclude, limits: shards, endpoint: endpoint)
+            return try await planner.plan(probingWith: remote)
+        }
         guard let bucket = inputs.bucket else { return try planner.plan() }
         let planner = BucketPlanner(bucket: bucket, include: inputs.include, exclude: inputs.exclude, limits: shards)
         return try await planner.plan(listingWith: remote.bucketLister(for: bucket))
@@ -40,8 +46,8 @@ extension Manifest {
         if !partition.isWhole || onlyFiles != nil {
             // The whole batch was checked, for outputs shared across partitions; the part is checked as its shards write it.
             let files = result.plan.shards.flatMap(\.files)
-            result.plan = Plan(sharding: files.filter { partition.contains($0.relativePath) && onlyFiles?.contains(PathKey($0.relativePath)) != false },
-                               limits: shards)
+            result.plan = result.plan.resharded(files.filter { partition.contains($0.relativePath) && onlyFiles?.contains(PathKey($0.relativePath)) != false },
+                                                limits: shards)
             tooLong = try checkOutputs(of: result.plan)
             if let onlyFiles, let warning = Self.unplanned(onlyFiles, among: files) { result.warnings.append(warning) }
         }

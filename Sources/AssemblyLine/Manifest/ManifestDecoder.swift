@@ -134,25 +134,32 @@ struct ManifestSections {
     }
 
     private func inputs(_ table: ConfigTable) -> InputSettings? {
-        guard let section = table.table("inputs", keys: ["include", "exclude", "base", "case_insensitive", "s3"], required: true) else {
+        guard let section = table.table("inputs", keys: ["include", "exclude", "base", "case_insensitive", "s3", "urls"], required: true) else {
             return nil
         }
         var bucket: BucketInputSettings?
-        if section.has("s3") {
+        var urlList: URLListSettings?
+        if section.has("urls") {
+            guard let settings = ManifestURLListSection(directory: directory).decode(section) else { return nil }
+            if section.has("s3") { section.report("s3", "not used with inputs.urls: a night reads one list or one bucket") }
+            if section.has("base") { section.report("base", "not used with inputs.urls: relative paths are the rows' output names") }
+            urlList = settings
+        } else if section.has("s3") {
             guard let settings = ManifestBucketSection(directory: directory).decode(section) else { return nil }
             if section.has("base") { section.report("base", "not used with inputs.s3: relative paths start below inputs.s3.prefix") }
             bucket = settings
         }
         let ignoringCase = section.bool("case_insensitive") ?? false
-        let include = section.strings("include", required: true)
+        // A list's rows are every input by default: globs, when given, only narrow them.
+        let include = section.strings("include", required: urlList == nil) ?? (urlList == nil ? nil : [])
         let exclude = section.strings("exclude") ?? []
-        if include?.isEmpty == true { section.report("include", "expected at least one glob, found an empty list") }
-        let root = bucket?.root ?? directory
-        let base = bucket?.root ?? section.string("base").map(resolve) ?? directory
-        guard let include, !include.isEmpty,
+        if include?.isEmpty == true, section.has("include") { section.report("include", "expected at least one glob, found an empty list") }
+        let root = urlList.map { _ in URLListSettings.root } ?? bucket?.root ?? directory
+        let base = urlList.map { _ in URLListSettings.root } ?? bucket?.root ?? section.string("base").map(resolve) ?? directory
+        guard let include, !include.isEmpty || (urlList != nil && !section.has("include")),
               let includePatterns = patterns(include, section, "include", relativeTo: root, ignoringCase: ignoringCase),
               let excludePatterns = patterns(exclude, section, "exclude", relativeTo: root, ignoringCase: ignoringCase) else { return nil }
-        return InputSettings(include: includePatterns, exclude: excludePatterns, base: base, bucket: bucket)
+        return InputSettings(include: includePatterns, exclude: excludePatterns, base: base, bucket: bucket, urlList: urlList)
     }
 
     /// The patterns resolved against `root` (the manifest's directory, or a bucket's prefix); a malformed one is reported at its key.

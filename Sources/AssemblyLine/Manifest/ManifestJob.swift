@@ -53,6 +53,7 @@ extension Manifest {
             "exclude": .array(inputs.exclude.map { .string(PathText.normalizedAbsolute($0.description)) }),
         ]
         if let bucket = inputs.bucket { members["bucket"] = .string("\(bucket.address)/\(bucket.prefix)") }
+        if let list = inputs.urlList { members["urls"] = .string(list.file) }
         return JSONValue.object(members).serialized
     }
 }

@@ -15,6 +15,8 @@ package struct InputSettings: Sendable, Hashable {
     package var base: String
     /// `inputs.s3`: the inputs are the keys of a bucket, matched by the globs under its prefix, and imported by the service.
     package var bucket: BucketInputSettings?
+    /// `inputs.urls`: the inputs are the rows of a list of URLs, matched by the globs (every row without any), and imported by the service.
+    package var urlList: URLListSettings?
 }
 
 /// The resize Step of a manifest: Transloadit's `/image/resize` parameters.

@@ -25,9 +25,9 @@ extension ShardRunner {
             _ = try await ledger.recordAttempt(run, shard: index, assemblyID: id, replaying: parent, at: context.clock.now)
             return .attemptRecorded(id)
         case .sign:
-            return .signed(try await signed(context.params.serialized(now: context.clock.now, importing: try await importSources())))
+            return .signed(try await signed(params.serialized(now: context.clock.now, importing: try await importSources())))
         case .signReplay:
-            return .signed(try await signed(context.params.replaySerialized(now: context.clock.now)))
+            return .signed(try await signed(params.replaySerialized(now: context.clock.now)))
         case let .lookUp(url):
             return .lookedUp(try await status(at: url))
         case let .checkUnchanged(files):
@@ -55,6 +55,13 @@ extension ShardRunner {
             guard let watch = watches.current else { preconditionFailure("the machine awaits a change only while it follows a stream") }
             return .changeAwaited(try await watch.wait(atMost: longest, clock: context.clock))
         }
+    }
+
+    /// The run's params with the fields the shard's inputs carry.
+    private var params: AssemblyParams {
+        var params = context.params
+        params.inputFields = shard.fields
+        return params
     }
 
     /// The signer's signature of `params`; a refusal or an unreachable signer is the step's failure.

@@ -50,7 +50,7 @@ package struct BucketPlanner: Sendable {
     private func planned(_ object: S3Object, folder: inout String, warnings: inout [PlanWarning]) -> PlannedFile? {
         guard !object.key.hasSuffix("/") else { return nil }
         let path = "/" + object.key
-        guard include.contains(where: { $0.matches(path) }), !isExcluded(path) else { return nil }
+        guard include.contains(where: { $0.matches(path) }), !exclude.matchesPathOrFolder(path) else { return nil }
         let remote = RemoteInputPath.of(key: object.key, bucket: bucket.address.bucket)
         guard !object.key.contains("//"), let relative = PathText.relative(path, to: bucket.root) else {
             warnings.append(PlanWarning(path: remote, problem: "left out: an empty path segment, which no output path can mirror"))
@@ -60,16 +60,5 @@ package struct BucketPlanner: Sendable {
         if !PathText.same(directory, folder) { folder = directory }
         return PlannedFile(relativePath: relative, realDirectory: folder, realName: name, size: object.size,
                            modifiedNanoseconds: RemoteInputPath.versionStamp(of: object.etag))
-    }
-
-    /// True when an exclude pattern matches the key or a folder above it.
-    private func isExcluded(_ path: String) -> Bool {
-        guard !exclude.isEmpty else { return false }
-        var folder = path
-        while folder != "/" && !folder.isEmpty {
-            if exclude.contains(where: { $0.matches(folder) }) { return true }
-            folder = PathText.directory(of: folder)
-        }
-        return false
     }
 }

@@ -61,3 +61,16 @@ extension GlobPattern {
         }
     }
 }
+
+extension [GlobPattern] {
+    /// True when a pattern matches `path` or a folder above it: how excludes apply to a bucket's keys and a list's rows.
+    func matchesPathOrFolder(_ path: String) -> Bool {
+        guard !isEmpty else { return false }
+        var folder = path
+        while folder != "/" && !folder.isEmpty {
+            if contains(where: { $0.matches(folder) }) { return true }
+            folder = PathText.directory(of: folder)
+        }
+        return false
+    }
+}

@@ -69,6 +69,6 @@ package struct IncrementalPlan: Sendable, Hashable {
         // Missed: every entry of the index the night did not skip (redone, changed, or gone from the plan), unless missed already.
         review.missed = done.values.lazy.filter { !$0.missed && !skippedEntries.contains($0.entry) }.map(\.entry).sorted()
         self.review = review
-        self.plan = skipped.isEmpty && knownBad.isEmpty ? plan : Plan(sharding: sent, limits: limits)
+        self.plan = skipped.isEmpty && knownBad.isEmpty ? plan : plan.resharded(sent, limits: limits)
     }
 }

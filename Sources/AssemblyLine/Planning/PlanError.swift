@@ -20,6 +20,8 @@ package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     case outsideBase(path: String, base: String, others: Int)
     /// Nothing matched the include patterns (after excludes).
     case noMatch(patterns: [String])
+    /// No row of the URL list `list` is an input: it has none, or each was left out (a warning each).
+    case noListedInput(list: String)
     /// The output layout gives two inputs (relative paths) one output path; `others` counts further such pairs.
     case sharedOutput(output: String, first: String, second: String, others: Int)
 
@@ -43,6 +45,8 @@ package enum PlanError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .noMatch(patterns):
             let list = patterns.map { "'\($0)'" }.joined(separator: ", ")
             return "no file matches the include patterns \(list)"
+        case let .noListedInput(list):
+            return "no row of the URL list '\(list)' is an input; expected at least one row the globs take and that is not left out"
         case let .sharedOutput(output, first, second, others):
             let more = others > 0 ? " (and \(others) more such pairs)" : ""
             let (firstStem, firstExt) = PathText.stemAndExtension(of: first)

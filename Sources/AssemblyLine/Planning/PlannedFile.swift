@@ -1,3 +1,5 @@
+package import ConfigFormat
+
 /// One input file as the planner found it: where it is, what it is called in the outputs, and its identity.
 ///
 /// A plan can hold a million of these, so the real path is not kept whole when it ends in the
@@ -53,14 +55,22 @@ package struct Shard: Sendable, Hashable {
     /// The shard's position in the plan, from 0.
     package var index: Int
     package var files: [PlannedFile]
+    /// The Assembly fields its inputs carry (a URL list's rows), which every file of the shard shares; empty for most inputs.
+    package var fields: [String: JSONValue]
 
-    package init(index: Int, files: [PlannedFile]) {
+    package init(index: Int, files: [PlannedFile], fields: [String: JSONValue] = [:]) {
         self.index = index
         self.files = files
+        self.fields = fields
     }
 
     /// The sum of the files' sizes.
     package var bytes: Int64 { files.reduce(0) { $0 + $1.size } }
+
+    /// Its fields as the ledger keeps them: canonical JSON, nil when there are none.
+    package var fieldsJSON: String? {
+        fields.isEmpty ? nil : JSONValue.object(fields).serialized
+    }
 }
 
 /// The whole plan of a run: every input file in exactly one shard, in a deterministic order.

@@ -127,17 +127,18 @@ extension RunSession {
         let claims = OutputClaims(try await ports.ledger.severalInputOutputs(of: runID))
         let client = TransloaditClient(transport: ports.transport, endpoint: ports.endpoint)
         let retry = RetryPolicy(manifest.retry)
+        let importStep = manifest.inputs.urlList?.importStep ?? manifest.inputs.bucket?.importStep
         return PipelineContext(
             runID: runID, ledger: ports.ledger, client: client,
             downloader: ResultDownloader(client: client, digester: adapters.digester, limits: manifest.resultLimits, claims: claims),
             signer: ports.signer,
-            tus: manifest.upload.mode == .tus && manifest.inputs.bucket == nil
+            tus: manifest.upload.mode == .tus && importStep == nil
                 ? TusUploader(transport: ports.transport, digester: adapters.digester, chunkSize: manifest.upload.chunkSize, retry: retry,
                               useChecksums: manifest.upload.checksums, clock: ports.clock, seed: ports.seed)
                 : nil,
             params: AssemblyParams(key: ports.key, expiresIn: manifest.auth.expiresIn, recipe: manifest.recipe, notifyURL: manifest.notifyURL,
                                    tags: AssemblyParams.tags(batch: started.batch, partition: started.partition),
-                                   importStep: manifest.inputs.bucket?.importStep),
+                                   importStep: importStep),
             governor: Governor(limits: manifest.limits, concurrency: manifest.concurrency, embeddedEndpoint: ports.endpointIsEmbedded,
                                creationsAhead: started.shards.count { [.planned, .signed, .failed].contains($0.state) }, clock: ports.clock,
                                waiting: { observer.waiting($0) }),

@@ -23,8 +23,10 @@ package struct AssemblyParams: Sendable, Hashable {
     /// Fields AssemblyLine adds to every Assembly of a partition's run (`assemblyline_batch`, `assemblyline_partition`):
     /// not part of the recipe, so not of its fingerprint; they win over the recipe's fields of the same name.
     package var tags: [String: JSONValue]
-    /// The step that imports each Assembly's inputs when they are remote (`inputs.s3`); nil when they are uploaded.
+    /// The step that imports each Assembly's inputs when they are remote (`inputs.s3`, `inputs.urls`); nil when they are uploaded.
     package var importStep: ImportStep?
+    /// The fields the Assembly's inputs carry (a URL list's rows, ``Shard/fields``): over the recipe's fields, under the ``tags``.
+    package var inputFields: [String: JSONValue] = [:]
 
     package init(key: String, expiresIn: Duration, instructions: AssemblyInstructions, notifyURL: String? = nil,
                  tags: [String: JSONValue] = [:], importStep: ImportStep? = nil) {
@@ -89,7 +91,10 @@ package struct AssemblyParams: Sendable, Hashable {
     /// The params as a JSON value, before serialization; with an ``importStep``, importing `sources`.
     package func value(now: Date, nonce: String, importing sources: [String] = []) -> JSONValue {
         var members = importStep.map { instructions.members(importing: $0, sources: sources) } ?? instructions.members
-        if !tags.isEmpty { members["fields"] = .object((members["fields"]?.objectValue ?? [:]).merging(tags) { _, tag in tag }) }
+        if !tags.isEmpty || !inputFields.isEmpty {
+            let recipe = members["fields"]?.objectValue ?? [:]
+            members["fields"] = .object(recipe.merging(inputFields) { _, input in input }.merging(tags) { _, tag in tag })
+        }
         members["auth"] = Self.auth(key: key, expiresIn: expiresIn, now: now, nonce: nonce)
         if let notifyURL { members["notify_url"] = .string(notifyURL) }
         return .object(members)

@@ -52,6 +52,9 @@ enum ErrorReporter {
             console.error("Error: \(plan)\n")
             if case .missingBase = plan { return .noInput }
             return .invalidInput
+        case let list as URLListError:
+            console.error("Error: \(list)\n")
+            return .invalidInput
         case let listing as S3ListingError:
             console.error("Error: \(listing)\n")
             return status(of: listing)

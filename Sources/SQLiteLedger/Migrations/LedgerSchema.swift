@@ -20,6 +20,7 @@ enum LedgerSchema {
         Migration13JobsAndTakeovers.self,
         Migration14OneDoneVersionAPath.self,
         Migration15ReplaysAndTemplateRuns.self,
+        Migration16ShardFields.self,
     ]
 
     /// The migrator that knows every version of the schema this binary can read and write.

@@ -29,6 +29,15 @@ import Testing
             + #""fields":{"assemblyline_partition":"1/2","size":320},"notify_url":"https://example.com/hook","reparse_template":1}"#)
     }
 
+    @Test func theInputsFieldsGoOverTheRecipesAndTheTagsOverBoth() {
+        var params = AssemblyParams(key: "k", expiresIn: .seconds(60),
+                                    recipe: .template(id: "tpl-1", fields: ["album": .string("recipe"), "size": .integer(320)]),
+                                    tags: ["assemblyline_partition": .string("1/2")])
+        params.inputFields = ["album": .string("summer"), "assemblyline_partition": .string("row")]
+        #expect(params.value(now: Self.now, nonce: "n").objectValue?["fields"]
+            == .object(["album": .string("summer"), "size": .integer(320), "assemblyline_partition": .string("1/2")]))
+    }
+
     @Test func resizeParamsCarryStepsAndNoFields() {
         let settings = ResizeSettings(width: 200, height: nil, strategy: .fit, format: nil, quality: nil, background: nil, zoom: true)
         let text = AssemblyParams(key: "k", expiresIn: .seconds(60), recipe: .resize(settings))

@@ -191,7 +191,7 @@ CREATE TABLE shards (
     error_code TEXT,
     error_message TEXT,
     retryable INTEGER CHECK (retryable IN (0, 1)),
-    updated_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL, fields TEXT CHECK (fields GLOB '{*}'),
     PRIMARY KEY (run_id, shard_index)
 );
 
