@@ -1,4 +1,5 @@
 import Foundation
+import ImageRobot
 import TestSupport
 import Testing
 
@@ -37,7 +38,7 @@ import Testing
         deinit { process.terminate() }
     }
 
-    @Test func aListsRowsAreImportedByFieldsInAssembliesOfTheirOwnAndTheNextNightSendsNothing() async throws {
+    @Test func aListsRowsAreMadeAsTheirFieldsAskInAssembliesOfTheirOwnAndTheNextNightSendsNothing() async throws {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.file("origin/ü"), withIntermediateDirectories: true)
         for (name, shade) in [("a.png", 20), ("b c.png", 120), ("ü/d.png", 220)] {
@@ -45,11 +46,11 @@ import Testing
         }
         let origin = try Origin(serving: directory.file("origin"), log: directory.file("origin.log"))
         try directory.write("tonight.csv", """
-            url,name,fields.tag,etag
-            \(origin.base)/a.png,first/a.png,red,"v1"
-            \(origin.base)/b%20c.png,,red,"v1"
-            \(origin.base)/%C3%BC/d.png,,blue,
-            http://169.254.169.254/latest/meta-data,,red,"v1"
+            url,name,fields.w,etag
+            \(origin.base)/a.png,first/a.png,2,"v1"
+            \(origin.base)/b%20c.png,,2,"v1"
+            \(origin.base)/%C3%BC/d.png,,3,
+            http://169.254.169.254/latest/meta-data,,2,"v1"
 
             """)
         try directory.write("m.yaml", """
@@ -57,7 +58,8 @@ import Testing
             name: url-night
             inputs:
               urls: {file: tonight.csv}
-            resize: {width: 2, height: 2, format: png}
+            steps:
+              thumb: {robot: /image/resize, use: ":original", width: "$${fields.w}", height: "$${fields.w}", format: png}
             output: {dir: out, layout: "{relpath}.{ext}"}
             state_dir: state
 
@@ -65,12 +67,13 @@ import Testing
         let night = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url)
         #expect(night.status == 0, "\(night.stderr)")
         #expect(night.stderr.contains("tonight.csv:5") && night.stderr.contains("169.254.169.254"), "the metadata row is left out, named: \(night.stderr)")
-        for output in ["first/a.png", "b c.png", "ü/d.png"] {
-            #expect(FileManager.default.fileExists(atPath: directory.file("out/\(output)")), "\(output)")
+        for (output, side) in [("first/a.png", 2), ("b c.png", 2), ("ü/d.png", 3)] {
+            let info = try ImageInspector.inspect(directory.file("out/\(output)"))
+            #expect(info.width == side && info.height == side, "\(output) is \(info.width)×\(info.height): its row's fields.w is \(side)")
         }
         let report = try await BinaryRunner.run(["report", "latest", "--manifest", "m.yaml", "--format", "json"], in: directory.url)
         let json = try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any]
-        #expect(json?["shards"] as? Int == 2, "the red rows and the blue row go to Assemblies of their own: \(report.stdout.prefix(400))")
+        #expect(json?["shards"] as? Int == 2, "the rows of width 2 and the row of width 3 go to Assemblies of their own: \(report.stdout.prefix(400))")
         let asked = try String(contentsOfFile: origin.log, encoding: .utf8).split(separator: "\n").compactMap { line in
             line.split(separator: "\"").dropFirst().first.map(String.init)
         }

@@ -40,8 +40,8 @@ struct ServiceInstructions: Sendable {
     var templateID: String?
     var steps: [Step]
 
-    /// Checks `params` (the parsed `params` object), with `template`'s content merged under them, against the
-    /// robots the service has.
+    /// Checks `params` (the parsed `params` object), with `template`'s content merged under them and the Assembly's fields
+    /// put into its steps (``FieldVariables``), against the robots the service has.
     ///
     /// - Throws: an ``APIError`` with the API's code: `TEMPLATE_DENIES_STEPS_OVERRIDE`, `ASSEMBLY_NO_STEPS`,
     ///   `ASSEMBLY_INVALID_STEPS`, `ASSEMBLY_STEP_UNKNOWN_ROBOT`, `ASSEMBLY_STEP_INVALID_USE`,
@@ -51,9 +51,10 @@ struct ServiceInstructions: Sendable {
         self.requestParams = .object(params)
         self.mergedParams = .object(merged)
         self.templateID = template?.id
-        guard let stepsValue = merged["steps"], stepsValue != .null else {
+        guard let rawSteps = merged["steps"], rawSteps != .null else {
             throw .validation(.assemblyNoSteps, "The params have no steps and no template_id.")
         }
+        let stepsValue = FieldVariables.interpolate(rawSteps, fields: merged["fields"]?.objectValue ?? [:])
         guard let stepObjects = stepsValue.objectValue else {
             throw .validation(.assemblyInvalidSteps, "steps must be an object of step names to steps.")
         }
