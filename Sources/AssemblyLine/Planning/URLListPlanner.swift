@@ -5,7 +5,7 @@ package import ConfigFormat
 /// A row is planned as a local file is (``PlannedFile``): its path is the URL (``RemoteInputPath``), its relative
 /// path the row's output name, its size the row's (or its HEAD's, else 0) and its version stamp, where a file has
 /// its modification time, the stamp of its ETag (else its Last-Modified) and its fields (``versionStamp(of:fields:)``).
-/// A row that gives no identity is asked for one with one HEAD request. A row the reader skipped, or whose HEAD
+/// A row that gives no identity is asked for one with one HEAD request, ``parallelProbes`` at a time. A row the reader skipped, or whose HEAD
 /// fails, is left out with a warning naming the list's line. Rows of other fields go to other shards: the plan holds
 /// the rows of each set of fields (sorted by its canonical JSON) in plan order, cut into shards that carry those fields.
 /// The list is read row by row; the plan holds what a plan of files holds.
@@ -28,6 +28,11 @@ package struct URLListPlanner: Sendable {
         rule = InputURLRule(endpoint: origin)
     }
 
+    /// How many HEAD requests are in flight at once, and how many rows wait for one before they are sent: a long list
+    /// without identity columns is asked in parallel, politely, in flat memory.
+    package static let parallelProbes = 8
+    static let probeWindow = 256
+
     /// Reads the list, asks `remote` for the identity of the rows that give none, and makes the plan.
     ///
     /// - Throws: ``URLListError`` when the list cannot be read; ``PlanError/noListedInput(list:)`` when no row is an input.
@@ -37,36 +42,69 @@ package struct URLListPlanner: Sendable {
         let probe = remote.headProbe(rule: rule)
         // The rows of each set of fields, by its canonical JSON: an Assembly carries one set.
         var groups: [String: Plan.FieldGroup] = [:]
-        var warnings: [PlanWarning] = []
+        var warnings: [(line: Int, warning: PlanWarning)] = []
+        var unknown: [URLListEntry] = []
+        func add(_ entry: URLListEntry, _ identity: URLIdentity) {
+            let file = PlannedFile(path: entry.url, relativePath: entry.outputName, size: identity.size ?? 0,
+                                   modifiedNanoseconds: Self.versionStamp(of: identity, fields: entry.fields))
+            groups[JSONValue.object(entry.fields).serialized, default: (fields: entry.fields, files: [])].files.append(file)
+        }
+        func probeUnknown() async {
+            for (entry, answer) in await Self.identities(of: unknown, probe: probe) {
+                switch answer {
+                case let .success(identity): add(entry, identity)
+                case let .failure(error): warnings.append((entry.line, warning(entry.line, "\(Self.printable(entry.url)): \(error)")))
+                }
+            }
+            unknown.removeAll(keepingCapacity: true)
+        }
         try await reader.read { row in
             switch row {
             case let .skipped(skipped):
-                warnings.append(PlanWarning(path: "\(list.file):\(skipped.line)", problem: "left out: \(skipped.url): \(skipped.problem)"))
+                warnings.append((skipped.line, warning(skipped.line, "\(skipped.url): \(skipped.problem)")))
             case let .entry(entry):
                 guard isSelected(entry.outputName) else { break }
-                do throws(URLHeadProbe.Failure) {
-                    let file = try await planned(entry, probe: probe)
-                    groups[JSONValue.object(entry.fields).serialized, default: (fields: entry.fields, files: [])].files.append(file)
-                } catch {
-                    warnings.append(PlanWarning(path: "\(list.file):\(entry.line)", problem: "left out: \(Self.printable(entry.url)): \(error)"))
-                }
+                guard entry.identity.isEmpty else { add(entry, entry.identity); break }
+                unknown.append(entry)
+                if unknown.count == Self.probeWindow { await probeUnknown() }
             }
             return .next
         }
+        await probeUnknown()
         guard !groups.isEmpty else { throw PlanError.noListedInput(list: list.file) }
         let ordered = groups.sorted { PathText.precedes($0.key, $1.key) }.map { _, group in
             var group = group
             Planner.sortInPlanOrder(&group.files)
             return group
         }
-        return PlanResult(plan: Plan(shardingGroups: ordered, limits: limits), warnings: warnings)
+        return PlanResult(plan: Plan(shardingGroups: ordered, limits: limits), warnings: warnings.sorted { $0.line < $1.line }.map(\.warning))
     }
 
-    /// The planned input of `entry`, its identity asked with one HEAD when the row gives none.
-    private func planned(_ entry: URLListEntry, probe: URLHeadProbe) async throws(URLHeadProbe.Failure) -> PlannedFile {
-        let identity = entry.identity.isEmpty ? try await probe.identity(of: entry.url) : entry.identity
-        return PlannedFile(path: entry.url, relativePath: entry.outputName, size: identity.size ?? 0,
-                           modifiedNanoseconds: Self.versionStamp(of: identity, fields: entry.fields))
+    /// The warning that the row on `line` is left out, and why.
+    private func warning(_ line: Int, _ why: String) -> PlanWarning {
+        PlanWarning(path: "\(list.file):\(line)", problem: "left out: \(why)")
+    }
+
+    /// Each of `entries` with its identity from one HEAD, or the probe's failure: ``parallelProbes`` at a time, in order.
+    static func identities(of entries: [URLListEntry], probe: URLHeadProbe)
+        async -> [(URLListEntry, Result<URLIdentity, URLHeadProbe.Failure>)] {
+        await withTaskGroup(of: (Int, Result<URLIdentity, URLHeadProbe.Failure>).self) { group in
+            var answers = [Result<URLIdentity, URLHeadProbe.Failure>?](repeating: nil, count: entries.count)
+            var next = 0
+            func ask() {
+                let (index, url) = (next, entries[next].url)
+                group.addTask {
+                    do throws(URLHeadProbe.Failure) { return (index, .success(try await probe.identity(of: url))) } catch { return (index, .failure(error)) }
+                }
+                next += 1
+            }
+            while next < min(parallelProbes, entries.count) { ask() }
+            while let (index, answer) = await group.next() {
+                answers[index] = answer
+                if next < entries.count { ask() }
+            }
+            return zip(entries, answers.compactMap { $0 }).map { ($0, $1) }
+        }
     }
 
     /// The stamp of a row's version: of canonical JSON of its ETag (else its Last-Modified) and its fields, so that
