@@ -95,7 +95,7 @@ import Testing
         let killed = try #require(RunID("20990101T000000Z-0c0c0c"))
         _ = try await SQLiteLedger.with(stateDirectory: harness.stateDirectory) { ledger in
             try await ledger.createRun(NewRun(id: killed, manifestPath: manifest.file, manifestName: manifest.name,
-                                              recipeFingerprint: manifest.recipe.fingerprint, plan: try manifest.plan().plan, createdAt: harness.clock.now,
+                                              recipeFingerprint: manifest.recipe.fingerprint, plan: try await manifest.planInputs(remote: harness.remoteInputs).plan, createdAt: harness.clock.now,
                                               job: manifest.job, inputsKey: manifest.inputsKey))
         }
 

@@ -149,7 +149,7 @@ import Testing
         let harness = try SessionHarness(files: ["a.txt": "first\n", long: "a long name\n", "z.txt": "third\n"],
                                          layout: "{relpath}-thumbnail-of-the-night.{ext}")
 
-        let planned = try harness.manifest().plan()
+        let planned = try await harness.manifest().planInputs(remote: harness.remoteInputs)
         let outcome = try await harness.run()
 
         #expect(planned.plan.fileCount == 3 && planned.warnings.map(\.path) == [harness.directory.file("in/\(long)")],
@@ -311,7 +311,7 @@ import Testing
         let run = try #require(RunID("20990101T000000Z-0c0c0c"))
         let open = try #require(AssemblyID("0123456789abcdef0123456789abcdef"))
         try await SQLiteLedger.with(stateDirectory: harness.stateDirectory) { ledger in
-            let plan = try manifest.plan().plan
+            let plan = try await manifest.planInputs(remote: harness.remoteInputs).plan
             try await ledger.createRun(NewRun(id: run, manifestPath: manifest.file, manifestName: manifest.name,
                                               recipeFingerprint: manifest.recipe.fingerprint, plan: plan, createdAt: harness.clock.now))
             try await ledger.recordAttempt(run, shard: 0, assemblyID: open, at: harness.clock.now)

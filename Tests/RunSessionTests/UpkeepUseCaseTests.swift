@@ -156,7 +156,7 @@ import Glibc
         let open = try #require(AssemblyID("0123456789abcdef0123456789abcdef"))
         let record = try await SQLiteLedger.with(stateDirectory: harness.stateDirectory) { ledger in
             let record = try await ledger.createRun(NewRun(id: run, manifestPath: manifest.file, manifestName: manifest.name,
-                                                           recipeFingerprint: manifest.recipe.fingerprint, plan: try manifest.plan().plan,
+                                                           recipeFingerprint: manifest.recipe.fingerprint, plan: try await manifest.planInputs(remote: harness.remoteInputs).plan,
                                                            createdAt: harness.clock.now))
             try await ledger.recordAttempt(run, shard: 0, assemblyID: open, at: harness.clock.now)
             try await ledger.transition(run, shard: 0, .signed, at: harness.clock.now)

@@ -4,25 +4,18 @@ extension Manifest {
         Planner(include: inputs.include, exclude: inputs.exclude, base: inputs.base, limits: shards)
     }
 
-    /// Plans the inputs (of its ``partition`` alone; the outputs are checked over the whole batch too), and refuses a plan in which the layout gives two inputs one output path; an input
-    /// whose output no file can have (a name over 255 bytes, a path over 4,095) is a warning, since a run
-    /// fails it alone before sending it.
+    /// Plans the inputs (of its ``partition`` alone; the outputs are checked over the whole batch too): its files walked or,
+    /// through `remote`, its bucket listed (`inputs.s3`) or its list of URLs read (`inputs.urls`). A plan in which the
+    /// layout gives two inputs one output path is refused; an input whose output no file can have (a name over 255 bytes,
+    /// a path over 4,095) is a warning, since a run fails it alone before sending it.
     ///
     /// Each input's path is rendered for every step whose results are downloaded (for a Template,
     /// whose steps are not known here, once) by the run's own function (``ResultMapper/outputPath(_:run:shard:step:from:)``),
     /// so that the paths checked are the paths written. Paths are compared
     /// by a 64-bit hash, and a match is confirmed on the paths, so that a million inputs need no
     /// million paths in memory.
-    /// - Throws: ``PlanError/sharedOutput(output:first:second:others:)`` naming the first two
-    ///   inputs of a shared path, or the planner's errors.
-    package func plan() throws(PlanError) -> PlanResult {
-        try checked(planner.plan())
-    }
-
-    /// Plans the manifest's inputs as ``plan()`` does, its files walked or, through `remote`, its bucket listed (`inputs.s3`)
-    /// or its list of URLs read (`inputs.urls`).
-    ///
-    /// - Throws: ``S3ListingError`` when the listing fails, ``URLListError`` when the list cannot be read, or ``PlanError``.
+    /// - Throws: ``PlanError/sharedOutput(output:first:second:others:)`` naming the first two inputs of a shared path, the
+    ///   planner's errors, ``S3ListingError`` when the listing fails, or ``URLListError`` when the list cannot be read.
     package func planInputs(remote: any RemoteInputAccess) async throws -> PlanResult {
         try checked(await findInputs(remote: remote))
     }
@@ -39,7 +32,7 @@ extension Manifest {
         return try await planner.plan(listingWith: remote.bucketLister(for: bucket))
     }
 
-    /// `result` cut to the manifest's partition and `--files-from`, its outputs checked (see ``plan()``).
+    /// `result` cut to the manifest's partition and `--files-from`, its outputs checked (see ``planInputs(remote:)``).
     private func checked(_ planned: PlanResult) throws(PlanError) -> PlanResult {
         var result = planned
         var tooLong = try checkOutputs(of: result.plan)
