@@ -78,6 +78,38 @@ import Glibc
         #expect(next.stdout.contains("0 files") && next.stdout.contains("12 skipped"), "\(point): \(next.stdout)")
     }
 
+    @Test func aCorruptObjectFailsAloneAndTheNextNightLeavesItOutAsKnownBad() async throws {
+        let directory = try TemporaryDirectory()
+        try await Self.png(directory.file("dark.png"), shade: 20)
+        try directory.write("bad.png", "not an image at all")
+        let keys = ["photos/a.png", "photos/bad.png", "photos/c.png"]
+        let moto = try await MotoS3Server.start(bucket: "bad-bucket", keys: keys, bodies: [
+            "photos/a.png": directory.file("dark.png"), "photos/bad.png": directory.file("bad.png"), "photos/c.png": directory.file("dark.png"),
+        ])
+        try directory.write("s3.secret", moto.secret)
+        chmod(directory.file("s3.secret"), 0o600)
+        try directory.write("m.yaml", """
+            version: 1
+            name: bad-night
+            inputs:
+              s3: {endpoint: "\(moto.endpoint)", bucket: bad-bucket, prefix: photos/, access_key_id_env: NIGHT_KEY_ID,
+                   secret_access_key_file: s3.secret, template_credentials: night}
+              include: "*.png"
+            resize: {width: 2, height: 2, format: png}
+            output: {dir: out, layout: "{relpath}.{ext}"}
+            state_dir: state
+
+            """)
+        let environment = ["NIGHT_KEY_ID": moto.accessKeyID]
+        let first = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url, environment: environment)
+        #expect(first.status == 1 && first.stdout.contains("files 2 done, 1 failed"), "\(first.stdout) \(first.stderr)")
+        #expect(Set(Self.files(under: directory.file("out"))) == ["a.png", "c.png"])
+        let failed = try await BinaryRunner.run(["report", "latest", "--manifest", "m.yaml", "--failed", "--format", "paths"], in: directory.url)
+        #expect(failed.stdout == "bad.png\n", "\(failed.stdout)")
+        let next = try await BinaryRunner.run(["plan", "m.yaml"], in: directory.url, environment: environment)
+        #expect(next.stdout.contains("0 files") && next.stdout.contains("1 known bad"), "\(next.stdout)")
+    }
+
     @Test func aListingRefusedForItsCredentialsExits77AndABucketThatDoesNotAnswer69() async throws {
         let moto = try await Self.crashBucket.value
         let directory = try TemporaryDirectory()

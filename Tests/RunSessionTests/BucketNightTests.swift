@@ -90,6 +90,23 @@ import TestSupport
         #expect(try String(contentsOfFile: harness.outputDirectory + "/a.txt", encoding: .utf8) == "first, edited\n")
     }
 
+    @Test func aCorruptObjectFailsAloneAndIsKnownBadUntilItChanges() async throws {
+        let harness = try Self.harness(Self.objects)
+        harness.service.fail("a.txt")
+        let first = try await harness.run()
+        #expect(first.summary.filesByState[.failed] == 1 && first.summary.filesByState[.done] == 2)
+        let failed = try await harness.ledger { try await $0.files(of: first.runID) }.filter { $0.state == .failed }
+        #expect(failed.map(\.file.path) == ["s3://night-bucket/photos/a.txt"] && failed.first?.failure?.code == "IMAGE_RESIZE_ERROR")
+        let firstNight = harness.service.imported.count
+
+        let second = try await harness.run()
+        #expect(second.summary.filesByState[.knownBad] == 1 && second.summary.filesByState[.skipped] == 2)
+        #expect(harness.service.imported.count == firstNight, "nothing sent the second night")
+        _ = try harness.directory.write("bucket/photos/a.txt", "first, mended\n")
+        _ = try await harness.run()
+        #expect(harness.service.imported.last == ["photos/a.txt"], "a new ETag: made again")
+    }
+
     @Test func aDeletedObjectIsReportedNotFailed() async throws {
         let harness = try Self.harness(Self.objects)
         _ = try await harness.run()
@@ -165,7 +182,7 @@ import TestSupport
         let params = AssemblyParams(key: "k", expiresIn: .seconds(60), recipe: manifest.recipe, importStep: step)
         let value = params.value(now: Date(timeIntervalSince1970: 0), nonce: "n", importing: ["photos/a|b.txt"])
         let steps = try #require(value.objectValue?["steps"]?.objectValue)
-        #expect(steps["imported"] == .object(["robot": .string("/minio/import"), "credentials": .string("night"),
+        #expect(steps["imported"] == .object(["robot": .string("/minio/import"), "result": .bool(true), "credentials": .string("night"),
                                               "host": .string("127.0.0.1:9"), "path": .array([.string("photos/a|b.txt")])]))
         #expect(steps["copy"]?.objectValue?["use"] == .string("imported"))
         #expect(manifest.recipe.fingerprint == Recipe.steps(manifest.recipe.knownSteps!).fingerprint)

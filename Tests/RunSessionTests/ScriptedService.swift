@@ -153,7 +153,8 @@ final class ScriptedService: Sendable {
         let id = Self.id(of: request)
         let uploads = Self.uploads(in: request)
         if uploads.isEmpty, let bucketDirectory, let keys = Self.imported("path", in: request) {
-            return imported(id, keys, status: Self.importStatus(id, keys: keys, bucketDirectory: bucketDirectory))
+            let failing = state.withLock { $0.failing }
+            return imported(id, keys, status: Self.importStatus(id, keys: keys, bucketDirectory: bucketDirectory, failing: failing))
         }
         if uploads.isEmpty, let urlDirectory, let urls = Self.imported("url", in: request) {
             return imported(id, urls, status: Self.urlImportStatus(id, urls: urls, urlDirectory: urlDirectory))
@@ -249,7 +250,9 @@ final class ScriptedService: Sendable {
             state.created.append(id)
             state.imported.append(sources)
             state.statuses[id] = status
-            return .json(200, status)
+            // An execution error comes with a status request, as for uploads.
+            guard status.contains(#""error""#) else { return .json(200, status) }
+            return .json(200, #"{"ok":"ASSEMBLY_EXECUTING","assembly_id":"\#(id)","assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)"}"#)
         }
     }
 
@@ -273,20 +276,29 @@ final class ScriptedService: Sendable {
         return nil
     }
 
-    /// The completed status of an Assembly that imported `keys` from the bucket and copied each: the import step, used by
-    /// `copy`, is no result step, so only a `copy` result a key is listed, made from the imported file (`original_id`) and
-    /// naming its key in `original_path`, as the local service does; served from the bucket's file.
-    private static func importStatus(_ id: String, keys: [String], bucketDirectory: String) -> String {
-        let copies = keys.enumerated().map { position, key in
+    /// The status of an Assembly that imported `keys` from the bucket and copied each, as the local service answers: the
+    /// import step (`result: true`) lists an `imported` file a key, naming it in `original_path`, and a `copy` result is
+    /// made from each (`original_id`), naming it too, served from the bucket's file. A key whose file name is in
+    /// `failing` fails the Assembly naming its imported file's ID, as an execution error does.
+    private static func importStatus(_ id: String, keys: [String], bucketDirectory: String, failing: Set<String>) -> String {
+        var imported: [String] = [], copies: [String] = []
+        for (position, key) in keys.enumerated() {
             let path = bucketDirectory + "/" + key
             let bytes = Array(FileManager.default.contents(atPath: path) ?? Data())
             let link = "https://tmp.test/files?path=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-            return #"{"id":"c\#(position)","name":\#(JSONValue.string(PathText.lastComponent(of: key)).serialized),"original_id":"i\#(position)","#
-                + #""original_path":\#(JSONValue.string(key).serialized),"size":\#(bytes.count),"#
-                + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(link)&assembly=\#(id)"}"#
+            let named = #""name":\#(JSONValue.string(PathText.lastComponent(of: key)).serialized),"original_path":\#(JSONValue.string(key).serialized)"#
+            imported.append(#"{"id":"i\#(position)",\#(named),"original_id":"i\#(position)","size":\#(bytes.count)}"#)
+            copies.append(#"{"id":"c\#(position)",\#(named),"original_id":"i\#(position)","size":\#(bytes.count),"#
+                + #""md5hash":"\#(Hex.encode(Digest.md5(bytes)))","ssl_url":"\#(link)&assembly=\#(id)"}"#)
         }
-        return #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(SessionHarness.endpoint)/assemblies/\#(id)","#
-            + #""uploads":[],"results":{"copy":[\#(copies.joined(separator: ","))]}}"#
+        let url = "\(SessionHarness.endpoint)/assemblies/\(id)"
+        let listed = #""uploads":[],"results":{"imported":[\#(imported.joined(separator: ","))]"#
+        if let culprit = keys.firstIndex(where: { failing.contains(PathText.lastComponent(of: $0)) }) {
+            return #"{"ok":null,"error":"IMAGE_RESIZE_ERROR","message":"cannot read the image","assembly_id":"\#(id)","#
+                + #""assembly_ssl_url":"\#(url)","original_id":"i\#(culprit)",\#(listed)}}"#
+        }
+        return #"{"ok":"ASSEMBLY_COMPLETED","assembly_id":"\#(id)","assembly_ssl_url":"\#(url)",\#(listed),"#
+            + #""copy":[\#(copies.joined(separator: ","))]}}"#
     }
 
     /// The completed status of an Assembly that imported `urls` and copied each: an `imported` result a URL and a `copy`

@@ -38,11 +38,11 @@ package struct ResultMapper: Sendable {
         return Int(field.dropFirst(5))
     }
 
-    /// The ledger index of the input an execution error names (through `original_id` and its upload), if any.
-    package static func failedFileIndex(of status: AssemblyStatus) -> Int? {
-        guard let original = status.failedOriginalID,
-              let field = status.uploads.first(where: { $0.id == original })?.field else { return nil }
-        return fileIndex(ofField: field)
+    /// The ledger index of the input an execution error names through `original_id`: its upload's, or the file the import
+    /// step gave (listed, since the step says `result: true`: ``ImportStep/step(importing:)``), if any.
+    package func failedFileIndex(of status: AssemblyStatus, files: [FileRecord]) -> Int? {
+        guard let original = status.failedOriginalID else { return nil }
+        return inputNames(in: status, files: files).byID[original]
     }
 
     /// Every result of the status as a ``NewResult`` with its inputs and what becomes of it, steps and files in order.
@@ -50,7 +50,8 @@ package struct ResultMapper: Sendable {
     /// A result maps to the inputs of this Assembly (`files`) that its `field`, else its `original_id`s
     /// and their uploads, name: one (the file's own), several (a zip, a concatenation), or none
     /// (``ResultSource/unmatched``: recorded, never downloaded). Of imported inputs, a result of one names its input by its
-    /// own `import_url` or `original_path`; one of several is bound only when the import step's files are listed. A result of a step `output.steps`
+    /// own `import_url` or `original_path`, one of several through the import step's files; those files, the inputs
+    /// themselves, name the inputs and are not recorded. A result of a step `output.steps`
     /// selects is downloaded when it has a URL; one of an export Robot's step is recorded as exported;
     /// the rest are recorded. A result to download whose URL ``urls`` refuses, or whose output path an
     /// earlier result of the Assembly took, is recorded instead and listed in ``ResultMapping/refusals``
@@ -61,7 +62,8 @@ package struct ResultMapper: Sendable {
         let inputs = inputNames(in: status, files: files)
         var mapping = ResultMapping()
         var taken: Set<PathKey> = []
-        for step in status.results.keys.sorted() {
+        // The import step's files are the inputs themselves: they name them, and are no result of the recipe.
+        for step in status.results.keys.sorted() where importStep == nil || step != ImportStep.name {
             for file in status.results[step] ?? [] {
                 var mapped = result(file, step: step, ordinal: mapping.results.count, inputs: inputs, byIndex: byIndex)
                 if let refusal = refusal(of: mapped, taken: &taken) {
@@ -77,9 +79,9 @@ package struct ResultMapper: Sendable {
 
     /// The inputs as `status` names them: each upload's ID by its field (`file_<index>`); with an ``importStep``, each file the
     /// import step gave by the URL it was fetched from (`import_url`) or the key it was found at (`original_path`, with or
-    /// without a leading `/`), matched against what the step was sent for `files`. The import step's files are listed only
-    /// when it is a result step; a result made from one imported file carries the same `import_url` or `original_path`
-    /// itself, and is bound by it (``result(_:step:ordinal:inputs:byIndex:)``).
+    /// without a leading `/`), matched against what the step was sent for `files`. The import step's files are listed since
+    /// it says `result: true`; a result made from one imported file carries the same `import_url` or `original_path`
+    /// itself, and is bound by it even where they are not (``result(_:step:ordinal:inputs:byIndex:)``).
     func inputNames(in status: AssemblyStatus, files: [FileRecord]) -> InputNames {
         var names = InputNames()
         for upload in status.uploads {
@@ -143,7 +145,7 @@ package struct ResultMapper: Sendable {
         let input = inputs.count == 1 ? byIndex[inputs[0]] : nil
         let name = file.name ?? file.id ?? "\(step)-\(ordinal)"
         let url = file.downloadURL
-        let delivery: NewResult.Delivery = switch importStep != nil && step == ImportStep.name ? .record : output.steps.delivery(ofStep: step) {
+        let delivery: NewResult.Delivery = switch output.steps.delivery(ofStep: step) {
         case .download where url != nil && source != .unmatched:
             .download(to: Self.outputPath(output, run: runID, shard: shardIndex, step: step,
                                           from: input.map { .input($0.file) } ?? .named(name, ext: file.ext)))

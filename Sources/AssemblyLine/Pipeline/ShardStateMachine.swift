@@ -322,7 +322,7 @@ package struct ShardStateMachine: Sendable {
                                        retryable: again, needsNewAssembly: again)
             failure.failedAssembly = failedAssembly
             if !again {
-                failure.culprit = ResultMapper.failedFileIndex(of: status)
+                failure.culprit = settings.mapper.failedFileIndex(of: status, files: facts.files)
                 failure.culpritIsBad = failure.culprit != nil
             }
             return fail(failure, facts)

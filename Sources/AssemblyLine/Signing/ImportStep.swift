@@ -37,9 +37,11 @@ package struct ImportStep: Sendable, Hashable {
     }
 
     /// The step importing `sources` (keys for the bucket imports, URLs for `/http/import`), always as an array:
-    /// `/http/import` splits a string on its `url_delimiter`, which a URL may hold.
+    /// `/http/import` splits a string on its `url_delimiter`, which a URL may hold. It says `result: true`, so that the
+    /// status lists the files it gave with the key or URL of each: an execution error that names one of them by its ID
+    /// fails that input alone, as one naming an upload does (``ResultMapper/failedFileIndex(of:files:)``).
     package func step(importing sources: [String]) -> JSONValue {
-        var members: [String: JSONValue] = ["robot": .string(robot.rawValue)]
+        var members: [String: JSONValue] = ["robot": .string(robot.rawValue), "result": .bool(true)]
         let list = JSONValue.array(sources.map(JSONValue.string))
         switch robot {
         case .s3, .minio: members["path"] = list

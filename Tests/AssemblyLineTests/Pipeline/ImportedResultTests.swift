@@ -33,9 +33,9 @@ import Testing
         let thumbs = results.filter { $0.step == "thumb" }
         #expect(thumbs.map(\.remoteID) == ["t0", "t1"] && thumbs.map(\.fileIndex) == [3, 4])
         #expect(thumbs.map(\.outputPath) == ["/out/thumb/a/x.jpg", "/out/thumb/b/x.jpg"])
-        let imported = results.filter { $0.step == ImportStep.name }
-        #expect(imported.map(\.fileIndex) == [4, 3])
-        #expect(imported.allSatisfy { $0.delivery == .recorded })
+        #expect(!results.contains { $0.step == ImportStep.name }, "the imported files are the inputs, not results")
+        let failed = try #require(AssemblyStatus.decode(Array(#"{"ok":null,"error":"IMAGE_RESIZE_ERROR","original_id":"i1","uploads":[],"results":{"imported":[{"id":"i1","original_path":"/in/b/x.jpg"}]}}"#.utf8)))
+        #expect(try Self.mapper(step).failedFileIndex(of: failed, files: files) == 4, "an execution error names its input through the imported file")
     }
 
     @Test func withoutTheImportStepsFilesAResultOfOneIsBoundByItsOwnKeyAndOneOfSeveralByNothing() throws {
@@ -61,8 +61,8 @@ import Testing
                       {"id":"t9","name":"evil.jpg","ext":"jpg","original_id":"i9","ssl_url":"https://tmp/t9"}]}
             """#)
         let results = try Self.mapper(step).results(of: status, files: files).results
-        #expect(results.map(\.remoteID) == ["i0", "i9", "t0", "t9"])
-        #expect(results.map(\.source) == [.file(0), .unmatched, .file(0), .unmatched])
+        #expect(results.map(\.remoteID) == ["t0", "t9"])
+        #expect(results.map(\.source) == [.file(0), .unmatched])
         #expect(results.filter { $0.outputPath != nil }.map(\.remoteID) == ["t0"])
     }
 
@@ -71,7 +71,7 @@ import Testing
         let instructions = AssemblyInstructions.template(id: "tpl", fields: ["w": .integer(5)])
         let members = instructions.members(importing: step, sources: ["in/a.jpg"])
         #expect(members["template_id"] == .string("tpl"))
-        #expect(members["steps"] == .object([ImportStep.name: .object(["robot": .string("/s3/import"), "credentials": .string("media"),
+        #expect(members["steps"] == .object([ImportStep.name: .object(["robot": .string("/s3/import"), "result": .bool(true), "credentials": .string("media"),
                                                                         "path": .array([.string("in/a.jpg")])])]))
         let use = AssemblyInstructions.renaming(.object(["steps": .array([.object(["name": .string(":original"), "as": .string("video")]),
                                                                           .string("other")])]),
