@@ -106,6 +106,10 @@ import Glibc
         #expect(Set(Self.files(under: directory.file("out"))) == ["a.png", "c.png"])
         let failed = try await BinaryRunner.run(["report", "latest", "--manifest", "m.yaml", "--failed", "--format", "paths"], in: directory.url)
         #expect(failed.stdout == "bad.png\n", "\(failed.stdout)")
+        let page = try await BinaryRunner.run(["report", "latest", "--manifest", "m.yaml", "--format", "html", "--output", "night.html"],
+                                              in: directory.url)
+        let html = try String(contentsOfFile: directory.file("night.html"), encoding: .utf8)
+        #expect(page.status == 0 && html.contains("bad.png") && html.contains("a.png"), "the page names the objects by their paths below the prefix")
         let next = try await BinaryRunner.run(["plan", "m.yaml"], in: directory.url, environment: environment)
         #expect(next.stdout.contains("0 files") && next.stdout.contains("1 known bad"), "\(next.stdout)")
     }

@@ -22,7 +22,7 @@ import Testing
             process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory]
             let stdout = Pipe()
             process.standardOutput = stdout
-            FileManager.default.createFile(atPath: log, contents: nil)
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
             try process.run()
             let line = String(decoding: stdout.firstLine(), as: UTF8.self)
