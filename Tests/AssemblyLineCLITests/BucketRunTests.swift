@@ -36,6 +36,27 @@ import Glibc
         }
     }
 
+    /// `m.yaml` of a night of `bucket` below `photos/` at `endpoint`, each image resized to 2×2 PNG into `out/`, with `extra`
+    /// lines; the listing's secret is the file `s3.secret`, written beside it (mode 600).
+    static func writeManifest(in directory: TemporaryDirectory, name: String, endpoint: String, bucket: String, secret: String,
+                              include: String = "**/*.png", extra: String = "") throws {
+        try directory.write("s3.secret", secret)
+        chmod(directory.file("s3.secret"), 0o600)
+        try directory.write("m.yaml", """
+            version: 1
+            name: \(name)
+            inputs:
+              s3: {endpoint: "\(endpoint)", bucket: \(bucket), prefix: photos/, access_key_id_env: NIGHT_KEY_ID,
+                   secret_access_key_file: s3.secret, template_credentials: night}
+              include: "\(include)"
+            resize: {width: 2, height: 2, format: png}
+            output: {dir: out, layout: "{relpath}.{ext}"}
+            state_dir: state
+            \(extra)
+
+            """)
+    }
+
     /// One moto of 12 objects for every crash: the kills change nothing in the bucket.
     static let crashBucket = Task {
         let bodies = try TemporaryDirectory()
@@ -49,21 +70,7 @@ import Glibc
     func aBucketNightKilledAtACheckpointIsFinishedByResume(point: PipelineCheckpoint) async throws {
         let moto = try await Self.crashBucket.value
         let directory = try TemporaryDirectory()
-        try directory.write("s3.secret", moto.secret)
-        chmod(directory.file("s3.secret"), 0o600)
-        try directory.write("m.yaml", """
-            version: 1
-            name: crash-night
-            inputs:
-              s3: {endpoint: "\(moto.endpoint)", bucket: crash-bucket, prefix: photos/, access_key_id_env: NIGHT_KEY_ID,
-                   secret_access_key_file: s3.secret, template_credentials: night}
-              include: "**/*.png"
-            resize: {width: 2, height: 2, format: png}
-            shards: {files: 5}
-            output: {dir: out, layout: "{relpath}.{ext}"}
-            state_dir: state
-
-            """)
+        try Self.writeManifest(in: directory, name: "crash-night", endpoint: moto.endpoint, bucket: "crash-bucket", secret: moto.secret, extra: "shards: {files: 5}")
         let environment = ["NIGHT_KEY_ID": moto.accessKeyID]
         let killed = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url,
                                                 environment: environment.merging(["ASSEMBLYLINE_KILL_AT": "\(point.rawValue):2"]) { $1 })
@@ -86,20 +93,7 @@ import Glibc
         let moto = try await MotoS3Server.start(bucket: "bad-bucket", keys: keys, bodies: [
             "photos/a.png": directory.file("dark.png"), "photos/bad.png": directory.file("bad.png"), "photos/c.png": directory.file("dark.png"),
         ])
-        try directory.write("s3.secret", moto.secret)
-        chmod(directory.file("s3.secret"), 0o600)
-        try directory.write("m.yaml", """
-            version: 1
-            name: bad-night
-            inputs:
-              s3: {endpoint: "\(moto.endpoint)", bucket: bad-bucket, prefix: photos/, access_key_id_env: NIGHT_KEY_ID,
-                   secret_access_key_file: s3.secret, template_credentials: night}
-              include: "*.png"
-            resize: {width: 2, height: 2, format: png}
-            output: {dir: out, layout: "{relpath}.{ext}"}
-            state_dir: state
-
-            """)
+        try Self.writeManifest(in: directory, name: "bad-night", endpoint: moto.endpoint, bucket: "bad-bucket", secret: moto.secret, include: "*.png")
         let environment = ["NIGHT_KEY_ID": moto.accessKeyID]
         let first = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url, environment: environment)
         #expect(first.status == 1 && first.stdout.contains("files 2 done, 1 failed"), "\(first.stdout) \(first.stderr)")
@@ -147,21 +141,7 @@ import Glibc
         let keys = (0..<5_000).map(Self.key) + ["photos/2026/notes.txt", "other/x.png"]
         let moto = try await MotoS3Server.start(bucket: "night-bucket", keys: keys,
                                                 bodies: Dictionary(uniqueKeysWithValues: keys.map { ($0, directory.file("dark.png")) }))
-        try directory.write("s3.secret", moto.secret)
-        chmod(directory.file("s3.secret"), 0o600)
-        try directory.write("m.yaml", """
-            version: 1
-            name: bucket-night
-            inputs:
-              s3: {endpoint: "\(moto.endpoint)", bucket: night-bucket, prefix: photos/, access_key_id_env: NIGHT_KEY_ID,
-                   secret_access_key_file: s3.secret, template_credentials: night}
-              include: "**/*.png"
-            resize: {width: 2, height: 2, format: png}
-            shards: {files: 100}
-            output: {dir: out, layout: "{relpath}.{ext}"}
-            state_dir: state
-
-            """)
+        try Self.writeManifest(in: directory, name: "bucket-night", endpoint: moto.endpoint, bucket: "night-bucket", secret: moto.secret, extra: "shards: {files: 100}")
         let environment = ["NIGHT_KEY_ID": moto.accessKeyID]
 
         let first = try await BinaryRunner.run(["run", "m.yaml"], in: directory.url, environment: environment)

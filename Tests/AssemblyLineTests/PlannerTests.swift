@@ -176,7 +176,7 @@ extension Plan {
         #expect(plan.shards.map(\.files) == [Array(files[0..<2]), [files[2]], Array(files[3...])])
         #expect(plan.shards.map(\.fields) == [summer, summer, winter])
 
-        let cut = plan.resharded([files[0], files[2], files[3]], limits: ShardLimits(maxFiles: 10))
+        let cut = plan.resharded(limits: ShardLimits(maxFiles: 10)) { position, _ in [0, 2, 3].contains(position) }
         #expect(cut.shards.map(\.files) == [[files[0], files[2]], [files[3]]])
         #expect(cut.shards.map(\.fields) == [summer, winter])
         #expect(cut.shards.map(\.fieldsJSON) == [#"{"album":"summer"}"#, #"{"album":"winter"}"#])

@@ -38,11 +38,12 @@ extension Manifest {
         var tooLong = try checkOutputs(of: result.plan)
         if !partition.isWhole || onlyFiles != nil {
             // The whole batch was checked, for outputs shared across partitions; the part is checked as its shards write it.
-            let files = result.plan.shards.flatMap(\.files)
-            result.plan = result.plan.resharded(files.filter { partition.contains($0.relativePath) && onlyFiles?.contains(PathKey($0.relativePath)) != false },
-                                                limits: shards)
+            let whole = result.plan
+            result.plan = whole.resharded(limits: shards) { _, file in
+                partition.contains(file.relativePath) && onlyFiles?.contains(PathKey(file.relativePath)) != false
+            }
             tooLong = try checkOutputs(of: result.plan)
-            if let onlyFiles, let warning = Self.unplanned(onlyFiles, among: files) { result.warnings.append(warning) }
+            if let onlyFiles, let warning = Self.unplanned(onlyFiles, among: whole.shards.flatMap(\.files)) { result.warnings.append(warning) }
         }
         if let (input, output, problem, count) = tooLong {
             let more = count > 1 ? " (and \(CountText.of(count - 1, "more such input")))" : ""

@@ -39,8 +39,9 @@ package struct IncrementalPlan: Sendable, Hashable {
             review = DoneIndexReview()
             return
         }
-        var skipped: [PlannedFile] = [], knownBad: [KnownBadFile] = [], redone: [Redone] = [], sent: [PlannedFile] = []
+        var skipped: [PlannedFile] = [], knownBad: [KnownBadFile] = [], redone: [Redone] = []
         let recorded = Array(plan.shards.lazy.flatMap(\.files).map { done[FileIdentity($0)] })
+        var isSent = [Bool](repeating: false, count: recorded.count)
         // Every output checked at once, on every core; then the files in plan order.
         let problems = check.findings(ofEach: recorded.map { $0?.outputs ?? [] })
         var review = DoneIndexReview(), skippedEntries = Set<Int64>(minimumCapacity: recorded.count)
@@ -49,7 +50,7 @@ package struct IncrementalPlan: Sendable, Hashable {
                 if let reason = bad[FileIdentity(file)] {
                     knownBad.append(KnownBadFile(file: file, reason: reason))
                 } else {
-                    sent.append(file)
+                    isSent[position] = true
                 }
                 continue
             }
@@ -60,7 +61,7 @@ package struct IncrementalPlan: Sendable, Hashable {
                 if entry.missed { review.regained.append(entry.entry) }
             } else {
                 redone.append(Redone(file: file, findings: findings))
-                sent.append(file)
+                isSent[position] = true
             }
         }
         self.skipped = skipped
@@ -69,6 +70,6 @@ package struct IncrementalPlan: Sendable, Hashable {
         // Missed: every entry of the index the night did not skip (redone, changed, or gone from the plan), unless missed already.
         review.missed = done.values.lazy.filter { !$0.missed && !skippedEntries.contains($0.entry) }.map(\.entry).sorted()
         self.review = review
-        self.plan = skipped.isEmpty && knownBad.isEmpty ? plan : plan.resharded(sent, limits: limits)
+        self.plan = skipped.isEmpty && knownBad.isEmpty ? plan : plan.resharded(limits: limits) { position, _ in isSent[position] }
     }
 }

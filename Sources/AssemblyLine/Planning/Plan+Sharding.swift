@@ -36,17 +36,20 @@ extension Plan {
         self.init(shards: shards)
     }
 
-    /// `files`, some of the plan's files in its order, sharded again within `limits`, each with the fields of the shard it
-    /// was in: shards of other fields stay apart.
-    package func resharded(_ files: [PlannedFile], limits: ShardLimits) -> Plan {
+    /// The plan's files that `keep` takes (given each one's position in plan order), sharded again within `limits`, each
+    /// with the fields of the shard it was in: shards of other fields stay apart. One pass, nothing compared but the fields
+    /// of a shard with those of the group before it.
+    package func resharded(limits: ShardLimits, keeping keep: (_ position: Int, _ file: PlannedFile) -> Bool) -> Plan {
         var groups: [FieldGroup] = []
-        var kept = files.makeIterator()
-        var next = kept.next()
+        var position = 0
         for shard in shards {
-            for file in shard.files where file == next {
-                if groups.last?.fields != shard.fields { groups.append((fields: shard.fields, files: [])) }
+            var joined = false
+            for file in shard.files {
+                defer { position += 1 }
+                guard keep(position, file) else { continue }
+                if !joined, groups.last?.fields != shard.fields { groups.append((fields: shard.fields, files: [])) }
+                joined = true
                 groups[groups.count - 1].files.append(file)
-                next = kept.next()
             }
         }
         return Plan(shardingGroups: groups, limits: limits)
