@@ -25,6 +25,40 @@ extension SQLiteLedger {
         return files
     }
 
+    /// A page of the set of `jobKey` under the recipe in the order of its unique key (path bytes, size, modification time),
+    /// after `cursor`: the files first, by that index, then each one's outputs, by theirs.
+    package func completedFiles(jobKey: String, recipeFingerprint: String, after cursor: FileIdentity?, limit: Int) throws -> [DoneIndexRow] {
+        let database = try database()
+        let found = try database.firstRow("SELECT id FROM done_sets WHERE job_key = ? AND recipe_fingerprint = ?",
+                                          [.text(jobKey), .text(recipeFingerprint)]) { $0.integer(0) }
+        guard let set = found.flatMap({ $0 }) else { return [] }
+        let after = cursor ?? FileIdentity(path: "", size: .min, modifiedNanoseconds: .min)
+        var rows: [DoneIndexRow] = []
+        rows.reserveCapacity(limit)
+        try forEachRow("""
+            SELECT page.id, page.path, page.size, page.modified_ns, page.missed, o.output_path, o.size, o.md5
+            FROM (SELECT id, path, size, modified_ns, missed_at IS NOT NULL AS missed FROM done_files
+                  WHERE set_id = ?1 AND (path, size, modified_ns) > (?2, ?3, ?4)
+                  ORDER BY path, size, modified_ns LIMIT ?5) AS page
+            LEFT JOIN done_outputs o ON o.done_id = page.id
+            ORDER BY page.path, page.size, page.modified_ns, o.rowid
+            """, [.integer(set), .text(after.path), .integer(after.size), .integer(after.modifiedNanoseconds), .integer(Int64(limit))],
+            table: "done_files") { row in
+            let entry = try row.integer()
+            if rows.last?.file.entry != entry {
+                rows.append(DoneIndexRow(
+                    identity: FileIdentity(path: try row.text(), size: try row.integer(), modifiedNanoseconds: try row.integer()),
+                    file: CompletedFile(entry: entry, missed: try row.integer() != 0, outputs: [])))
+            } else {
+                row.skip(4)
+            }
+            if let path = row.optionalText() {
+                rows[rows.count - 1].file.outputs.append(RecordedOutput(path: path, size: row.optionalInteger(), md5: row.optionalText()))
+            }
+        }
+        return rows
+    }
+
     /// Adds the files of one done set to `files`, each with its outputs; a file `files` holds already keeps its entry.
     private func readDoneFiles(of set: Int64, into files: inout [FileIdentity: CompletedFile], in database: SQLiteConnection) throws {
         let count = try database.firstRow("SELECT count(*) FROM done_files WHERE set_id = ?", [.integer(set)]) { $0.integer(0) ?? 0 }

@@ -9,14 +9,14 @@ import Testing
     static let plan = Plan(sharding: files, limits: limits)
     static let sizesOnly = OutputCheck(checksums: nil)
 
-    @Test func filesDoneBeforeAreSkippedAndTheRestReSharded() {
+    @Test func filesDoneBeforeAreSkippedAndTheRestReSharded() async throws {
         let done = Self.entries([(Self.files[0], []), (Self.files[3], [])])
-        let incremental = IncrementalPlan(Self.plan, done: done, check: Self.sizesOnly, limits: Self.limits)
-        #expect(incremental.skipped == [Self.files[0], Self.files[3]] && incremental.redone.isEmpty)
+        let incremental = try await Self.read(Self.plan, done: done, limits: Self.limits)
+        #expect(incremental.skipped(from: Self.plan) == [Self.files[0], Self.files[3]] && incremental.redone.isEmpty)
         #expect(incremental.plan.shards.map { $0.files.map(\.relativePath) } == [["1.jpg", "2.jpg"], ["4.jpg"]])
     }
 
-    @Test func aNightOfThousandsChecksOnEveryCoreAndKeepsPlanOrder() throws {
+    @Test func aNightOfThousandsChecksOnEveryCoreAndKeepsPlanOrder() async throws {
         let directory = try TemporaryDirectory()
         let files = (0..<3_001).map { PlannedFile(path: "/in/\($0).jpg", relativePath: String(format: "%05d.jpg", $0), size: 1, modifiedNanoseconds: 0) }
         var done: [FileIdentity: CompletedFile] = [:]
@@ -26,25 +26,25 @@ import Testing
             done[FileIdentity(file)] = CompletedFile(entry: Int64(index), outputs: [RecordedOutput(path: directory.file("\(index).out"), size: 1, md5: nil)])
         }
 
-        let incremental = IncrementalPlan(Plan(sharding: files, limits: ShardLimits(maxFiles: 50)), done: done, check: Self.sizesOnly,
-                                          limits: ShardLimits(maxFiles: 50))
+        let plan = Plan(sharding: files, limits: ShardLimits(maxFiles: 50))
+        let incremental = try await Self.read(plan, done: done, limits: ShardLimits(maxFiles: 50), pageSize: 100)
 
         let indices = files.indices
-        #expect(incremental.skipped == indices.filter { $0 % 3 != 2 && $0 % 7 != 0 }.map { files[$0] })
+        #expect(incremental.skipped(from: plan) == indices.filter { $0 % 3 != 2 && $0 % 7 != 0 }.map { files[$0] })
         #expect(incremental.redone.map(\.file) == indices.filter { $0 % 3 != 2 && $0 % 7 == 0 }.map { files[$0] })
         #expect(incremental.plan.shards.flatMap(\.files) == indices.filter { $0 % 3 == 2 || $0 % 7 == 0 }.map { files[$0] }, "in plan order")
         #expect(incremental.review == DoneIndexReview(missed: indices.filter { $0 % 3 != 2 && $0 % 7 == 0 }.map(Int64.init)))
     }
 
-    @Test func aFileChangedSinceIsNotDone() {
+    @Test func aFileChangedSinceIsNotDone() async throws {
         let touched = PlannedFile(path: "/in/0.jpg", relativePath: "0.jpg", size: 10, modifiedNanoseconds: 99)
-        let incremental = IncrementalPlan(Self.plan, done: Self.entries([(touched, [])]), check: Self.sizesOnly, limits: Self.limits)
-        #expect(incremental.skipped.isEmpty)
+        let incremental = try await Self.read(Self.plan, done: Self.entries([(touched, [])]), limits: Self.limits)
+        #expect(incremental.skippedCount == 0)
         #expect(incremental.plan == Self.plan)
         #expect(incremental.review == DoneIndexReview(missed: [0]), "the entry of the file as it was is missed")
     }
 
-    @Test func aFileWhoseOutputsAreMissingOrResizedRunsAgain() throws {
+    @Test func aFileWhoseOutputsAreMissingOrResizedRunsAgain() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("kept.jpg", "12345")
         try directory.write("shrunk.jpg", "123")
@@ -55,9 +55,9 @@ import Testing
         let done = Self.entries([(Self.files[0], [kept, unsized]), (Self.files[1], [kept, shrunk]), (Self.files[2], [gone]),
                                  (Self.files[3], [RecordedOutput(path: directory.path, size: nil, md5: nil)])])
 
-        let incremental = IncrementalPlan(Self.plan, done: done, check: Self.sizesOnly, limits: Self.limits)
+        let incremental = try await Self.read(Self.plan, done: done, limits: Self.limits)
 
-        #expect(incremental.skipped == [Self.files[0]])
+        #expect(incremental.skipped(from: Self.plan) == [Self.files[0]])
         #expect(incremental.redone.map(\.file) == [Self.files[1], Self.files[2], Self.files[3]])
         #expect(incremental.redone.map { $0.findings.map(\.problem) } == [[.resized(recorded: 5, found: 3)], [.missing], [.missing]])
         #expect(incremental.plan.shards.flatMap(\.files) == Array(Self.files.dropFirst()))
@@ -66,7 +66,7 @@ import Testing
         #expect(findings.map(\.problem.kind) == ["changed", "missing"])
     }
 
-    @Test func theReviewNamesOnlyTheEntriesWhoseStandingChanged() {
+    @Test func theReviewNamesOnlyTheEntriesWhoseStandingChanged() async throws {
         // Given: entries 0-3 for files 0-3, 1 and 3 missed by the night before; entry 9 for a file gone from the plan
         let gone = PlannedFile(path: "/in/gone.jpg", relativePath: "gone.jpg", size: 1, modifiedNanoseconds: 0)
         var done = Self.entries([(Self.files[0], []), (Self.files[1], []), (Self.files[2], []), (Self.files[3], [])])
@@ -76,15 +76,60 @@ import Testing
 
         // When: a night plans files 0-4, and file 2's output is gone
         done[FileIdentity(Self.files[2])]?.outputs = [RecordedOutput(path: "/nonexistent/2.out", size: 1, md5: nil)]
-        let incremental = IncrementalPlan(Self.plan, done: done, check: Self.sizesOnly, limits: Self.limits)
+        let incremental = try await Self.read(Self.plan, done: done, limits: Self.limits)
 
         // Then: 2 (redone) and 9 (gone) are missed; 1 and 3, skipped again, are regained; 0 is not named
-        #expect(incremental.skipped == [Self.files[0], Self.files[1], Self.files[3]])
+        #expect(incremental.skipped(from: Self.plan) == [Self.files[0], Self.files[1], Self.files[3]])
         #expect(incremental.review == DoneIndexReview(missed: [2, 9], regained: [1, 3]))
     }
 
+    @Test func aPlanOutOfPathOrderIsMergedByRealPath() async throws {
+        // Given: relative names sort the other way round from the real paths they lead to (symlinks), pages of one file
+        let files = (0..<4).map { PlannedFile(path: "/real/\(9 - $0).jpg", relativePath: "\($0).jpg", size: 1, modifiedNanoseconds: 0) }
+        let plan = Plan(sharding: files, limits: Self.limits)
+
+        let incremental = try await Self.read(plan, done: Self.entries([(files[0], []), (files[2], []), (files[3], [])]), limits: Self.limits, pageSize: 1)
+
+        #expect(incremental.skipped(from: plan) == [files[0], files[2], files[3]])
+        #expect(incremental.plan.shards.flatMap(\.files) == [files[1]])
+    }
+
+    @Test func aFileTwoSetsHoldKeepsTheFirstsEntryAndAnEarlierRecipeIsCounted() async throws {
+        // Given: the own set holds files 0 and 1 (1's output gone), the legacy key's set 1 and 2, the earlier recipe's 2 and 3
+        let index = DoneIndexFake(sets: [
+            "own": Self.entries([(Self.files[0], []), (Self.files[1], [RecordedOutput(path: "/nonexistent/1.out", size: 1, md5: nil)])]),
+            "legacy": Self.entries([(Self.files[1], []), (Self.files[2], [])], from: 10),
+            "earlier": Self.entries([(Self.files[2], []), (Self.files[3], [])], from: 20),
+        ])
+        let sets = [DoneIndexSet(jobKey: "own", recipeFingerprint: "r", role: .own),
+                    DoneIndexSet(jobKey: "legacy", recipeFingerprint: "r", role: .own)]
+
+        // When: the earlier recipe is not accepted, and when it is
+        let counted = try await IncrementalPlan.reading(Self.plan, sets: sets + [DoneIndexSet(jobKey: "earlier", recipeFingerprint: "q", role: .earlier)],
+                                                        from: index, check: Self.sizesOnly, limits: Self.limits, pageSize: 1)
+        let accepted = try await IncrementalPlan.reading(Self.plan, sets: sets + [DoneIndexSet(jobKey: "earlier", recipeFingerprint: "q", role: .accepted)],
+                                                         from: index, check: Self.sizesOnly, limits: Self.limits, pageSize: 1)
+
+        // Then: 1 runs again by the own entry (the legacy entry of 1 is not reviewed); 2 is skipped by the legacy entry
+        #expect(counted.skipped(from: Self.plan) == [Self.files[0], Self.files[2]])
+        #expect(counted.review == DoneIndexReview(missed: [1]))
+        #expect(counted.plan.shards.flatMap(\.files) == [Self.files[1], Self.files[3], Self.files[4]])
+        #expect(counted.remade == 1 && counted.carried == 0, "3, held by the earlier recipe, is sent")
+        // and accepted, 3 is carried; 2 is skipped by the legacy entry, not the earlier recipe's
+        #expect(accepted.skipped(from: Self.plan) == [Self.files[0], Self.files[2], Self.files[3]])
+        #expect(accepted.carried == 1 && accepted.remade == 0)
+    }
+
+    /// Reads `plan` against one set of the done index holding `done`, `pageSize` files a page.
+    private static func read(_ plan: Plan, done: [FileIdentity: CompletedFile], limits: ShardLimits, pageSize: Int = 2) async throws -> IncrementalPlan {
+        try await IncrementalPlan.reading(plan, sets: [DoneIndexSet(jobKey: "job", recipeFingerprint: "r", role: .own)],
+                                          from: DoneIndexFake(sets: ["job": done]), check: sizesOnly, limits: limits, pageSize: pageSize)
+    }
+
     /// Done-index entries for `files`, numbered in order.
-    private static func entries(_ files: [(PlannedFile, [RecordedOutput])]) -> [FileIdentity: CompletedFile] {
-        Dictionary(uniqueKeysWithValues: files.enumerated().map { (FileIdentity($0.element.0), CompletedFile(entry: Int64($0.offset), outputs: $0.element.1)) })
+    private static func entries(_ files: [(PlannedFile, [RecordedOutput])], from first: Int64 = 0) -> [FileIdentity: CompletedFile] {
+        Dictionary(uniqueKeysWithValues: files.enumerated().map {
+            (FileIdentity($0.element.0), CompletedFile(entry: first + Int64($0.offset), outputs: $0.element.1))
+        })
     }
 }

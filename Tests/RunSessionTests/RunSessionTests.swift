@@ -23,7 +23,7 @@ import Testing
         #expect(harness.observer.events.all.filter { $0.kind == .downloaded }.count == 2)
 
         let forecast = try await harness.session().forecast(force: false, checksums: true)
-        #expect(forecast.incremental.skipped.count == 3 && forecast.incremental.plan.shards.isEmpty)
+        #expect(forecast.incremental.skippedCount == 3 && forecast.incremental.plan.shards.isEmpty)
         let requests = harness.service.transport.requests.count
         let second = try await harness.run()
         #expect(second.state == .finished && second.runID != first.runID)
@@ -37,20 +37,20 @@ import Testing
             Issue.record("the second run did not start as a new run")
             return
         }
-        #expect(recorded.incremental.skipped.count == 3)
+        #expect(recorded.incremental.skippedCount == 3)
         #expect(try await harness.run(force: true).summary.filesByState[.done] == 3, "--force runs every file")
     }
 
     @Test func aForecastReadsNoLedgerIntoBeingAndSaysWhatRunsAgain() async throws {
         let harness = try SessionHarness()
         let before = try await harness.session().forecast(force: false, checksums: false)
-        #expect(before.incremental.plan.fileCount == 3 && before.incremental.skipped.isEmpty)
+        #expect(before.incremental.plan.fileCount == 3 && before.incremental.skippedCount == 0)
         #expect(!FileManager.default.fileExists(atPath: harness.stateDirectory), "plan and --dry-run write nothing")
 
         _ = try await harness.run()
         try FileManager.default.removeItem(atPath: "\(harness.outputDirectory)/b.txt")
         let after = try await harness.session().forecast(force: false, checksums: false)
-        #expect(after.incremental.skipped.map(\.relativePath) == ["a.txt", "c.txt"])
+        #expect(after.incremental.skipped(from: after.planned.plan).map(\.relativePath) == ["a.txt", "c.txt"])
         #expect(after.incremental.redone.map(\.file.relativePath) == ["b.txt"])
         #expect(after.incremental.redone.first?.findings.map(\.problem) == [.missing])
     }
@@ -120,8 +120,8 @@ import Testing
         try FileManager.default.removeItem(atPath: "\(harness.outputDirectory)/archive.txt")
         let next = try await harness.session().forecast(force: false, checksums: false)
 
-        #expect(next.incremental.skipped.isEmpty && next.incremental.redone.map(\.file.relativePath) == ["a.txt", "b.txt"],
-                "both made the archive, which is gone: \(next.incremental.skipped.map(\.relativePath))")
+        #expect(next.incremental.skippedCount == 0 && next.incremental.redone.map(\.file.relativePath) == ["a.txt", "b.txt"],
+                "both made the archive, which is gone: \(next.incremental.skipped(from: next.planned.plan).map(\.relativePath))")
         #expect(next.incremental.redone.allSatisfy { $0.findings.map(\.output.path) == ["\(harness.outputDirectory)/archive.txt"] })
     }
 

@@ -164,6 +164,29 @@ import Testing
         #expect(try await nightlyDone(ledger) == expected)
     }
 
+    @Test func theDoneIndexIsPagedInPathOrderWithEachFilesOutputs() async throws {
+        // Given: both shards done, so four files with an output each
+        let (directory, ledger, _, first) = try await ledgerWithShardZeroDone()
+        defer { withExtendedLifetime(directory) {} }
+        try await Self.completeShard(ledger, first, 1)
+        let job = ManifestJob(legacyPath: "/etc/assemblyline/nightly.yaml")
+
+        // When: it is read three files a page
+        var pages: [[DoneIndexRow]] = []
+        repeat {
+            pages.append(try await ledger.completedFiles(jobKey: job.key, recipeFingerprint: "sha256:recipe-a",
+                                                         after: pages.last?.last?.identity, limit: 3))
+        } while pages.last?.count == 3
+
+        // Then: two pages, in path order, holding what the whole index holds
+        let rows = pages.flatMap { $0 }
+        #expect(pages.map(\.count) == [3, 1])
+        #expect(zip(rows, rows.dropFirst()).allSatisfy { FileIdentity.order($0.identity, $1.identity) < 0 })
+        let whole = try await nightlyEntries(ledger)
+        #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0.identity, $0.file) }) == whole && whole.count == 4)
+        #expect(try await ledger.completedFiles(jobKey: job.key, recipeFingerprint: "sha256:recipe-b", after: nil, limit: 3).isEmpty)
+    }
+
     @Test func pruneForgetsTheDoneFilesNoRunSkippedSinceItsCutoffAndKeepsTheOthersWithTheirOutputs() async throws {
         // Given: a run that did two shards' files on day 0, and a run on day 10 that skipped only shard 0's
         let (directory, ledger, plan, first) = try await ledgerWithShardZeroDone()

@@ -19,6 +19,14 @@ package struct FileIdentity: Sendable, Hashable {
         lhs.size == rhs.size && lhs.modifiedNanoseconds == rhs.modifiedNanoseconds && PathText.same(lhs.path, rhs.path)
     }
 
+    /// Orders identities as the done index's unique key does: path bytes, then size, then modification time; negative, zero or positive.
+    package static func order(_ lhs: FileIdentity, _ rhs: FileIdentity) -> Int {
+        let byPath = PathText.compare(lhs.path, rhs.path)
+        if byPath != 0 { return byPath }
+        if lhs.size != rhs.size { return lhs.size < rhs.size ? -1 : 1 }
+        return lhs.modifiedNanoseconds == rhs.modifiedNanoseconds ? 0 : lhs.modifiedNanoseconds < rhs.modifiedNanoseconds ? -1 : 1
+    }
+
     package func hash(into hasher: inout Hasher) {
         PathText.hashBytes(of: path, into: &hasher)
         hasher.combine(size)

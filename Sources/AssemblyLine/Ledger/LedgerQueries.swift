@@ -3,7 +3,7 @@
 /// Nothing here writes. A read of a run that is not there throws `LedgerError.runNotFound`; storage
 /// failures throw the adapter's error. ``RunLedger`` adds the writes; a ledger opened read-only
 /// (``LedgerStore/withExistingLedger(in:_:)``) gives this port alone.
-package protocol LedgerQueries: Sendable {
+package protocol LedgerQueries: DoneIndexPages {
     // MARK: Runs
 
     /// The most recent runs, newest first.

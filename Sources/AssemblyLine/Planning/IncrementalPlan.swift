@@ -8,17 +8,26 @@
 /// and that is unchanged (``KnownBadFile``) is recorded as `known_bad` and not sent. The rest is cut
 /// into shards anew, so that the shards of a mostly-done night stay full. What the done index must
 /// learn from the night is its ``review``.
+///
+/// The done index is read a page at a time in path order, merged against the plan (``DoneIndexMerge``):
+/// a night of a million unchanged files holds its plan and a byte a file, not the index.
 package struct IncrementalPlan: Sendable, Hashable {
     /// The shards to send.
     package let plan: Plan
-    /// The files left out as done, in plan order.
-    package let skipped: [PlannedFile]
+    /// How many files are left out as done.
+    package let skippedCount: Int
     /// The files left out as known bad, in plan order.
     package let knownBad: [KnownBadFile]
     /// The files done before whose outputs are missing or changed: they run again, in plan order.
     package let redone: [Redone]
     /// The done index's entries whose standing this night changes: missed (not skipped) or regained.
     package let review: DoneIndexReview
+    /// Of the files skipped, those skipped by an entry of the job's earlier recipe (an accepted recipe change).
+    package let carried: Int
+    /// Of the files sent, those a set of the job's earlier recipe holds as done.
+    package let remade: Int
+    /// Whether each file of the plan read is skipped, by position.
+    private let isSkipped: [Bool]
 
     /// A file done before that runs again, and what is wrong with its outputs.
     package struct Redone: Sendable, Hashable {
@@ -26,50 +35,44 @@ package struct IncrementalPlan: Sendable, Hashable {
         package var findings: [OutputCheck.Finding]
     }
 
-    /// `plan` without the files in `done` whose outputs pass `check` and without those in `bad`,
-    /// re-sharded within `limits` when any were taken out.
-    package init(_ plan: Plan, done: [FileIdentity: CompletedFile], bad: [FileIdentity: FailureReason] = [:], check: OutputCheck,
-                 limits: ShardLimits) {
-        // Nothing done or failed before (a first run, --force): the plan as it is, without a second copy of a million files.
-        guard !done.isEmpty || !bad.isEmpty else {
-            self.plan = plan
-            skipped = []
-            knownBad = []
-            redone = []
-            review = DoneIndexReview()
-            return
+    /// `plan` without the files the done index's `sets` hold whose outputs pass `check`, nor those in `bad`,
+    /// re-sharded within `limits` when any were taken out. The sets are read in order from `index` (nil: there is no
+    /// ledger yet, so nothing was done), `pageSize` files at a time; a file two sets hold keeps the first's entry.
+    package static func reading(_ plan: Plan, sets: [DoneIndexSet], from index: (any DoneIndexPages)?,
+                                bad: [FileIdentity: FailureReason] = [:], check: OutputCheck, limits: ShardLimits,
+                                pageSize: Int = 4_096) async throws -> IncrementalPlan {
+        var merge = DoneIndexMerge(plan: plan, check: check)
+        for set in sets {
+            guard let index else { break }
+            try await merge.read(set, from: index, pageSize: pageSize)
         }
-        var skipped: [PlannedFile] = [], knownBad: [KnownBadFile] = [], redone: [Redone] = []
-        let recorded = Array(plan.shards.lazy.flatMap(\.files).map { done[FileIdentity($0)] })
-        var isSent = [Bool](repeating: false, count: recorded.count)
-        // Every output checked at once, on every core; then the files in plan order.
-        let problems = check.findings(ofEach: recorded.map { $0?.outputs ?? [] })
-        var review = DoneIndexReview(), skippedEntries = Set<Int64>(minimumCapacity: recorded.count)
+        return IncrementalPlan(plan, merge: merge, bad: bad, limits: limits)
+    }
+
+    private init(_ plan: Plan, merge: DoneIndexMerge, bad: [FileIdentity: FailureReason], limits: ShardLimits) {
+        var knownBad: [KnownBadFile] = [], isSent = [Bool](repeating: false, count: merge.standing.count), remade = 0
         for (position, file) in plan.shards.lazy.flatMap(\.files).enumerated() {
-            guard let entry = recorded[position] else {
-                if let reason = bad[FileIdentity(file)] {
-                    knownBad.append(KnownBadFile(file: file, reason: reason))
-                } else {
-                    isSent[position] = true
-                }
+            let standing = merge.standing[position]
+            guard !standing.contains(.skipped) else { continue }
+            if !standing.contains(.redone), !bad.isEmpty, let reason = bad[FileIdentity(file)] {
+                knownBad.append(KnownBadFile(file: file, reason: reason))
                 continue
             }
-            let findings = problems[position] ?? []
-            if findings.isEmpty {
-                skipped.append(file)
-                skippedEntries.insert(entry.entry)
-                if entry.missed { review.regained.append(entry.entry) }
-            } else {
-                redone.append(Redone(file: file, findings: findings))
-                isSent[position] = true
-            }
+            isSent[position] = true
+            if standing.contains(.heldEarlier) { remade += 1 }
         }
-        self.skipped = skipped
         self.knownBad = knownBad
-        self.redone = redone
-        // Missed: every entry of the index the night did not skip (redone, changed, or gone from the plan), unless missed already.
-        review.missed = done.values.lazy.filter { !$0.missed && !skippedEntries.contains($0.entry) }.map(\.entry).sorted()
-        self.review = review
-        self.plan = skipped.isEmpty && knownBad.isEmpty ? plan : plan.resharded(limits: limits) { position, _ in isSent[position] }
+        skippedCount = merge.skippedCount
+        carried = merge.carried
+        self.remade = remade
+        redone = merge.redone.sorted { $0.position < $1.position }.map { Redone(file: merge.file(at: $0.position), findings: $0.findings) }
+        review = DoneIndexReview(missed: merge.missed.sorted(), regained: merge.regained.sorted())
+        isSkipped = merge.standing.map { $0.contains(.skipped) }
+        self.plan = skippedCount == 0 && knownBad.isEmpty ? plan : plan.resharded(limits: limits) { position, _ in isSent[position] }
+    }
+
+    /// The files of `planned` (the plan this was read from) left out as done, in plan order.
+    package func skipped(from planned: Plan) -> [PlannedFile] {
+        planned.shards.lazy.flatMap(\.files).enumerated().filter { isSkipped[$0.offset] }.map(\.element)
     }
 }

@@ -19,15 +19,12 @@ package struct RecipeChange: Sendable, Hashable {
         self.accepted = accepted
     }
 
-    /// This change counted against `incremental`, planned from `done`: which files of `earlierDone` it sends again, and
-    /// which it skips by the earlier recipe's entry (carried over by acceptance).
-    func counted(in incremental: IncrementalPlan, earlierDone: [FileIdentity: CompletedFile], done: [FileIdentity: CompletedFile]) -> RecipeChange {
+    /// This change counted against `incremental`, read with the earlier recipe's sets: which files they hold it sends
+    /// again, and which it skips by their entries (carried over by acceptance).
+    func counted(in incremental: IncrementalPlan) -> RecipeChange {
         var counted = self
-        counted.remade = incremental.plan.shards.lazy.flatMap(\.files).count { earlierDone[FileIdentity($0)] != nil }
-        counted.carried = incremental.skipped.count { file in
-            let identity = FileIdentity(file)
-            return earlierDone[identity].map { $0.entry == done[identity]?.entry } ?? false
-        }
+        counted.remade = incremental.remade
+        counted.carried = incremental.carried
         return counted
     }
 }

@@ -93,7 +93,7 @@ final class RunProgress: RunObserver {
             if let reason = index?.record(run.runID, stateDirectory: run.stateDirectory) {
                 console.error("warning: run \(run.runID) is not in the run index (\(reason)); name its ledger with --state-dir \(run.stateDirectory)\n")
             }
-            let skipped = forecast.incremental.skipped.count, redone = forecast.incremental.redone.count
+            let skipped = forecast.incremental.skippedCount, redone = forecast.incremental.redone.count
             if skipped > 0 {
                 note("run.skipped", "skipped \(CountText.of(skipped, "file")) an earlier run already did (use --force to run them)")
             }

@@ -35,7 +35,7 @@ struct ForecastText {
     var table: String {
         let incremental = forecast.incremental
         let plan = incremental.plan
-        let skipped = incremental.skipped.count
+        let skipped = incremental.skippedCount
         let knownBad = incremental.knownBad.count
         let part = manifest.partition.isWhole ? "" : " (partition \(manifest.partition))"
         var lines = ["plan of '\(manifest.name)'\(part): \(CountText.of(plan.fileCount, "file")), \(ByteCountText.format(plan.bytes)) in \(CountText.of(plan.shards.count, "shard"))"
@@ -91,7 +91,7 @@ struct ForecastText {
             "files": .integer(Int64(plan.fileCount)),
             "bytes": .integer(plan.bytes),
             "shards": .array(shards),
-            "skipped": .array(incremental.skipped.map { file in
+            "skipped": .array(incremental.skipped(from: forecast.planned.plan).map { file in
                 .object(["path": .string(file.path), "relative_path": .string(file.relativePath), "reason": .string(skipReason)])
             }),
             "known_bad": .array(incremental.knownBad.map { known in
