@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 extension Manifest {
     /// The planner of the manifest's inputs and shard limits: what `plan` shows is what `run` sends.
     package var planner: Planner {
@@ -64,36 +67,66 @@ extension Manifest {
         return PlanWarning(path: first, problem: "named by --files-from but no input of the manifest (missing, or outside its globs)\(more)")
     }
 
+    /// An input whose output no file can have, with the output, the problem and how many such inputs there are.
+    private typealias TooLong = (input: PlannedFile, output: String, problem: String, count: Int)
+
     /// Throws when two inputs of `plan` share an output path; gives the first input whose output no file can have, with how many.
-    private func checkOutputs(of plan: Plan) throws(PlanError) -> (input: PlannedFile, output: String, problem: String, count: Int)? {
+    ///
+    /// The output paths are rendered and hashed on every core, a run of shards a thread; their hashes are then compared
+    /// on this one, and only two inputs of one hash have their paths rendered again and compared.
+    private func checkOutputs(of plan: Plan) throws(PlanError) -> TooLong? {
         let steps = output.downloadedSteps
         let run = RunID.layoutCheck
         let shards = plan.shards
+        let stripes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, shards.count / 64))
+        let bounds = (0...stripes).map { $0 * shards.count / stripes }
+        let rendered = Mutex<[Int: (hashes: [UInt64], tooLong: TooLong?)]>([:])
+        DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
+            var hashes: [UInt64] = [], tooLong: TooLong?
+            for shard in shards[bounds[stripe]..<bounds[stripe + 1]] {
+                for file in shard.files {
+                    var fits = true
+                    for step in steps {
+                        let path = outputPath(of: file, shard: shard.index, step: step, run: run)
+                        if fits, let problem = PathText.lengthProblem(of: path) {
+                            fits = false
+                            tooLong = tooLong.map { ($0.input, $0.output, $0.problem, $0.count + 1) } ?? (file, path, problem, 1)
+                        }
+                        hashes.append(FNVHash.of(path))
+                    }
+                }
+            }
+            rendered.withLock { $0[stripe] = (hashes, tooLong) }
+        }
+        let stripesRendered = rendered.withLock { $0 }
         // The first input of each path hash, as its shard and position in it (32 bits each).
         var seen: [UInt64: UInt64] = [:]
         seen.reserveCapacity(shards.reduce(0) { $0 + $1.files.count } * steps.count)
         var clash: (output: String, first: PlannedFile, second: PlannedFile)?
         var others = 0
-        var tooLong: (input: PlannedFile, output: String, problem: String, count: Int)?
-        for shard in shards {
-            for (position, file) in shard.files.enumerated() {
-                var fits = true
-                for step in steps {
-                    let path = outputPath(of: file, shard: shard.index, step: step, run: run)
-                    if fits, let problem = PathText.lengthProblem(of: path) {
-                        fits = false
-                        tooLong = tooLong.map { ($0.input, $0.output, $0.problem, $0.count + 1) } ?? (file, path, problem, 1)
+        var tooLong: TooLong?
+        for stripe in 0..<stripes {
+            guard let (hashes, stripeTooLong) = stripesRendered[stripe] else { continue }
+            if let found = stripeTooLong {
+                tooLong = tooLong.map { ($0.input, $0.output, $0.problem, $0.count + found.count) } ?? found
+            }
+            var next = 0
+            for shard in shards[bounds[stripe]..<bounds[stripe + 1]] {
+                for (position, file) in shard.files.enumerated() {
+                    for step in steps {
+                        let key = hashes[next]
+                        next += 1
+                        guard let earlierPlace = seen[key] else {
+                            seen[key] = UInt64(shard.index) << 32 | UInt64(position)
+                            continue
+                        }
+                        let earlierShard = Int(earlierPlace >> 32)
+                        let earlier = shards[earlierShard].files[Int(earlierPlace & 0xFFFF_FFFF)]
+                        let path = outputPath(of: file, shard: shard.index, step: step, run: run)
+                        guard earlier != file,
+                              PathText.same(outputPath(of: earlier, shard: earlierShard, step: step, run: run), path) else { continue }
+                        if clash == nil { clash = (path, earlier, file) } else { others += 1 }
                     }
-                    let key = FNVHash.of(path)
-                    guard let earlierPlace = seen[key] else {
-                        seen[key] = UInt64(shard.index) << 32 | UInt64(position)
-                        continue
-                    }
-                    let earlierShard = Int(earlierPlace >> 32)
-                    let earlier = shards[earlierShard].files[Int(earlierPlace & 0xFFFF_FFFF)]
-                    guard earlier != file,
-                          PathText.same(outputPath(of: earlier, shard: earlierShard, step: step, run: run), path) else { continue }
-                    if clash == nil { clash = (path, earlier, file) } else { others += 1 }
                 }
             }
         }

@@ -14,7 +14,19 @@ struct DirectoryWalk {
     static let openDirectoryLimit = 32
 
     /// A pattern's index and where it stands after the names of the current directory.
-    private typealias PatternState = (pattern: Int, state: GlobState)
+    typealias PatternState = (pattern: Int, state: GlobState)
+
+    /// A directory left for another walk to take (``DirectoryWalker`` walks these on every core): where it is, and
+    /// what the walk that found it knew of it.
+    struct Subtree: Sendable {
+        var path: String
+        var realPath: String
+        var identity: FileProbe.DirectoryIdentity
+        var include: [PatternState]
+        var exclude: [PatternState]
+        /// The directories on the path to it, a loop's way back.
+        var ancestors: Set<FileProbe.DirectoryIdentity>
+    }
 
     /// A directory being walked: its live pattern states and the names still to visit.
     private struct Frame {
@@ -41,6 +53,10 @@ struct DirectoryWalk {
     private let caseless: [GlobPattern]?
     private var stack: [Frame] = []
     private var onPath: Set<FileProbe.DirectoryIdentity> = []
+    /// Whether the directories found in the first directory entered are left for other walks, not entered.
+    private var leavesSubtrees = false
+    /// The directories left, in the order found.
+    private(set) var subtrees: [Subtree] = []
     private(set) var warnings: [PlanWarning] = []
     /// The first file an include pattern misses only by letter case, with that pattern, and how many such files there are.
     private(set) var caseMisses: (path: String, pattern: String, count: Int)?
@@ -76,6 +92,45 @@ struct DirectoryWalk {
         }
         enter(root, opening: FileProbe.Reference(path: root), realPath: realRoot, identity: status.identity,
               include: includeStates, exclude: excludeStates)
+        drain(visit: visit)
+    }
+
+    /// Walks `subtree`, calling `visit` for each matching file.
+    mutating func run(_ subtree: Subtree, visit: (DirectoryWalker.Found) -> Void) {
+        onPath = subtree.ancestors
+        enter(subtree.path, opening: FileProbe.Reference(path: subtree.path), realPath: subtree.realPath, identity: subtree.identity,
+              include: subtree.include, exclude: subtree.exclude)
+        drain(visit: visit)
+    }
+
+    /// Visits the files of the directory `root` (or of `subtree`) and returns the directories in it to walk, without entering them.
+    mutating func split(from root: String, visit: (DirectoryWalker.Found) -> Void) -> [Subtree] {
+        leavesSubtrees = true
+        defer { leavesSubtrees = false; subtrees = [] }
+        run(from: root, visit: visit)
+        return subtrees
+    }
+
+    /// ``split(from:visit:)`` of a subtree left before.
+    mutating func split(_ subtree: Subtree, visit: (DirectoryWalker.Found) -> Void) -> [Subtree] {
+        leavesSubtrees = true
+        defer { leavesSubtrees = false; subtrees = [] }
+        run(subtree, visit: visit)
+        return subtrees
+    }
+
+    /// Takes in what another walk of a subtree met: its warnings, its case misses after this walk's, the patterns it used.
+    mutating func absorb(_ other: DirectoryWalk) {
+        warnings += other.warnings
+        if let theirs = other.caseMisses {
+            caseMisses = caseMisses.map { ($0.path, $0.pattern, $0.count + theirs.count) } ?? theirs
+        }
+        includesUsed.formUnion(other.includesUsed)
+        excludesUsed.formUnion(other.excludesUsed)
+    }
+
+    /// Walks the directories on the stack to their ends.
+    private mutating func drain(visit: (DirectoryWalker.Found) -> Void) {
         while !stack.isEmpty {
             let top = stack.count - 1
             guard stack[top].next < stack[top].entries.count else {
@@ -151,6 +206,11 @@ struct DirectoryWalk {
             }
             guard let real = resolve(path, name: name, in: parent, isLink: isLink) else { return }
             let childInclude = includeStates.filter { include[$0.pattern].canMatchBelow($0.state) }
+            guard !leavesSubtrees || stack.count > 1 else {
+                subtrees.append(Subtree(path: path, realPath: real.directory + real.name, identity: status.identity,
+                                        include: childInclude, exclude: excludeStates, ancestors: onPath))
+                return
+            }
             enter(path, opening: reference, realPath: real.directory + real.name, identity: status.identity,
                   include: childInclude, exclude: excludeStates)
         case .other where wantsFile:

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Walks the directories that absolute include globs can reach and hands over each matching file as it is found.
 ///
 /// - Each walk starts at a pattern's literal directory (`/data/in` for `/data/in/**/*.jpg`), never at `/`
@@ -47,9 +49,27 @@ package struct DirectoryWalker: Sendable {
 
     /// Walks every root, calling `visit` for each matching file, and returns the problems met, sorted by path.
     package func walk(_ visit: (Found) -> Void) -> [PlanWarning] {
+        walk(taking: { $0 }, visit)
+    }
+
+    /// Walks every root on every core, calling `visit` on this thread with what `take` makes of each matching file on
+    /// the thread that found it, and returns the problems met, sorted by path.
+    ///
+    /// A root's files are visited first; the directories in it are walked each by one walk, as many at once as there
+    /// are cores, and visited in the order of their names (a root holding one directory is split below it instead).
+    /// The files come in another order than one walk's, which the plan's sort does not see.
+    package func walk<Item: Sendable>(taking take: @escaping @Sendable (Found) -> Item, _ visit: (Item) -> Void) -> [PlanWarning] {
         var walk = DirectoryWalk(include: include, exclude: exclude)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
         for root in roots() {
-            walk.run(from: root, visit: visit)
+            var subtrees = walk.split(from: root) { visit(take($0)) }
+            while subtrees.count == 1 {
+                subtrees = walk.split(subtrees[0]) { visit(take($0)) }
+            }
+            SubtreeWalks(include: include, exclude: exclude, subtrees: subtrees, take: take).run(cores: cores) { subtree in
+                walk.absorb(subtree.walk)
+                subtree.items.forEach(visit)
+            }
         }
         var warnings = walk.warnings
         if let (path, pattern, count) = walk.caseMisses {

@@ -14,7 +14,8 @@ import Darwin
 /// - shards are filled in that order (`Plan.init(sharding:limits:)`).
 ///
 /// Which directories are read, how hidden names, symlinks and unreadable entries are handled:
-/// see `DirectoryWalker`. Memory: the plan, plus an index of real paths while walking.
+/// see `DirectoryWalker`, which walks on every core and makes each file's `PlannedFile` on the thread that
+/// found it. Memory: the plan, plus an index of real paths while walking.
 ///
 /// ```swift
 /// let planner = try Planner(
@@ -57,16 +58,19 @@ package struct Planner: Sendable {
         var files = UniqueFiles()
         var firstOutside: String?
         var outsideCount = 0
-        let warnings = walker.walk { found in
-            guard let relativePath = PathText.relative(found.path, to: base) else {
+        let warnings = walker.walk(taking: { found -> Found in
+            guard let relativePath = PathText.relative(found.path, to: base) else { return .outside(found.path) }
+            return .file(PlannedFile(relativePath: relativePath, realDirectory: found.realDirectory, realName: found.realName,
+                                     size: found.size, modifiedNanoseconds: found.modifiedNanoseconds))
+        }, { found in
+            switch found {
+            case .file(let file):
+                files.add(file)
+            case .outside(let path):
                 outsideCount += 1
-                if firstOutside.map({ PathText.precedes(found.path, $0) }) ?? true { firstOutside = found.path }
-                return
+                if firstOutside.map({ PathText.precedes(path, $0) }) ?? true { firstOutside = path }
             }
-            files.add(PlannedFile(
-                relativePath: relativePath, realDirectory: found.realDirectory, realName: found.realName,
-                size: found.size, modifiedNanoseconds: found.modifiedNanoseconds))
-        }
+        })
         if let firstOutside {
             throw PlanError.outsideBase(path: firstOutside, base: base, others: outsideCount - 1)
         }
@@ -85,6 +89,12 @@ package struct Planner: Sendable {
         let kind = FileProbe.status(of: FileProbe.Reference(path: base), followingLinks: true, errorCode: &errorCode)?.kind
         if let kind, kind != .directory { throw PlanError.missingBase(base: base, isFile: true) }
         if kind == nil, errorCode == ENOENT || errorCode == ENOTDIR { throw PlanError.missingBase(base: base, isFile: false) }
+    }
+
+    /// A file the walk found: an input, or a path outside `base`.
+    private enum Found: Sendable {
+        case file(PlannedFile)
+        case outside(String)
     }
 
     /// Sorts files by relative path, then real path, byte-wise.
