@@ -20,7 +20,8 @@ import Foundation
 ///
 /// Memory: the names of the directories on the current path, read one directory at a time, and at
 /// most `DirectoryWalk.openDirectoryLimit` open directories (the deepest on the current path, whose
-/// entries are then reached by name); nothing of the rest of the tree is kept.
+/// entries are then reached by name), for each walk at once (``SubtreeWalks``: one a core), with the
+/// findings of the few directories walked ahead; nothing of the rest of the tree is kept.
 package struct DirectoryWalker: Sendable {
     /// A matching regular file (or a symlink to one).
     package struct Found: Sendable, Hashable {

@@ -61,7 +61,12 @@ package struct OutputCheck: Sendable {
 
     /// The outputs that are missing or changed, in the order given.
     package func findings(_ outputs: [RecordedOutput]) -> [Finding] {
-        outputs.compactMap { output in problem(of: output).map { Finding(output: output, problem: $0) } }
+        var cursor = OutputDirectoryCursor()
+        return findings(outputs, from: &cursor)
+    }
+
+    private func findings(_ outputs: [RecordedOutput], from cursor: inout OutputDirectoryCursor) -> [Finding] {
+        outputs.compactMap { output in problem(of: output, from: &cursor).map { Finding(output: output, problem: $0) } }
     }
 
     /// The findings of each file's outputs that has some, by the file's position in `files`, checked on
@@ -70,9 +75,9 @@ package struct OutputCheck: Sendable {
         let stripes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count / 1_000))
         let found = Mutex<[Int: [Finding]]>([:])
         DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
-            var mine: [Int: [Finding]] = [:]
+            var mine: [Int: [Finding]] = [:], cursor = OutputDirectoryCursor()
             for index in stride(from: stripe, to: files.count, by: stripes) {
-                let findings = findings(files[index])
+                let findings = findings(files[index], from: &cursor)
                 if !findings.isEmpty { mine[index] = findings }
             }
             found.withLock { $0.merge(mine) { first, _ in first } }
@@ -80,10 +85,9 @@ package struct OutputCheck: Sendable {
         return found.withLock { $0 }
     }
 
-    private func problem(of output: RecordedOutput) -> Problem? {
+    private func problem(of output: RecordedOutput, from cursor: inout OutputDirectoryCursor) -> Problem? {
         if let directory, PathText.relative(output.path, to: directory) == nil { return .elsewhere(directory: directory) }
-        var info = stat()
-        guard stat(output.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
+        guard let info = cursor.status(of: output.path), (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
         if let size = output.size, Int64(info.st_size) != size {
             return .resized(recorded: size, found: Int64(info.st_size))
         }
