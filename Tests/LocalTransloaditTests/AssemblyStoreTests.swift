@@ -85,6 +85,35 @@ import Testing
         #expect(reopened.newestFirst(from: 999, count: 5).records == [all[998], oldest])
     }
 
+    @Test func theListingKeepsCreationOrderAsAssembliesAreStoredAfterIt() async throws {
+        // Given five Assemblies, listed once
+        let directory = try TemporaryDirectory()
+        let store = try AssemblyStore(root: directory.file("data"), log: .silent)
+        let ended = Date(timeIntervalSince1970: 1_800_000_000)
+        try Self.fill(store, count: 5, ended: ended)
+        let listed = store.newestFirst(from: 0, count: 50).records.map(\.id)
+
+        // When two creations store their Assemblies in the other order than they were numbered, and one is read again
+        let instructions = try Self.instructions.get()
+        let earlier = AssemblyRecord(id: ServiceID.make(), sequence: store.takeSequence(), created: ended, params: "{}",
+                                     instructions: instructions, fields: .object([:]), client: nil)
+        let later = AssemblyRecord(id: ServiceID.make(), sequence: store.takeSequence(), created: ended, params: "{}",
+                                   instructions: instructions, fields: .object([:]), client: nil)
+        #expect(store.reserve(later.id, at: ended) && store.reserve(earlier.id, at: ended))
+        try store.insert(later)
+        try store.insert(earlier)
+        store.update(listed[4]) { $0.client = "read again" }
+
+        // Then every page lists them by creation number, as a new store on the directory does
+        let expected = [later.id, earlier.id] + listed
+        #expect(store.newestFirst(from: 0, count: 50).records.map(\.id) == expected)
+        #expect(store.newestFirst(from: 2, count: 3).records.map(\.id) == Array(listed[0..<3]))
+        #expect(store.newestFirst(from: 6, count: 3).records.map(\.id) == [listed[4]])
+        #expect(store.newestFirst(from: 7, count: 3).records.isEmpty && store.newestFirst(from: 7, count: 3).total == 7)
+        let reopened = try AssemblyStore(root: directory.file("data"), log: .silent)
+        #expect(reopened.newestFirst(from: 0, count: 50).records.map(\.id) == expected)
+    }
+
     @Test func aLineCutOffByACrashIsDroppedAndItsAssemblyIndexedFromItsRecord() async throws {
         // Given two Assemblies that ended, the line of the second cut off in its end, and one running
         let directory = try TemporaryDirectory()

@@ -51,10 +51,15 @@ final class AssemblyStore: Sendable {
         var recentOrder: [String] = []
         var reserved: [String: Arrival] = [:]
         var nextSequence = 1
+        /// The IDs of ``index`` oldest first: made by the first listing, then kept in order, so that a page of the
+        /// listing is not a sort of every Assembly.
+        var byCreation: [String]?
 
         /// Keeps `record` in memory where it belongs now: with the running ones, or as the most recent finished one.
         mutating func hold(_ record: AssemblyRecord) {
-            index[record.id] = IndexEntry(sequence: record.sequence, ended: record.executionEnd)
+            if index.updateValue(IndexEntry(sequence: record.sequence, ended: record.executionEnd), forKey: record.id) == nil {
+                placeInCreationOrder(record)
+            }
             if record.state.isRunning {
                 running[record.id] = record
                 return
@@ -67,6 +72,25 @@ final class AssemblyStore: Sendable {
             if recentOrder.count > AssemblyStore.recentLimit {
                 recent[recentOrder.removeFirst()] = nil
             }
+        }
+
+        /// ``byCreation``, made now if no listing made it yet.
+        mutating func inCreationOrder() -> [String] {
+            if let byCreation { return byCreation }
+            let made = index.sorted { $0.value.sequence < $1.value.sequence }.map(\.key)
+            byCreation = made
+            return made
+        }
+
+        /// Places a new Assembly in ``byCreation`` (once made): last, unless a creation numbered after it was stored first.
+        private mutating func placeInCreationOrder(_ record: AssemblyRecord) {
+            guard var ids = byCreation.take() else { return }
+            var position = ids.endIndex
+            while position > ids.startIndex, let before = index[ids[position - 1]], before.sequence > record.sequence {
+                position -= 1
+            }
+            ids.insert(record.id, at: position)
+            byCreation = ids
         }
     }
 
@@ -224,8 +248,9 @@ final class AssemblyStore: Sendable {
     /// One page of Assemblies, newest first, and how many there are in all.
     func newestFirst(from start: Int, count: Int) -> (records: [AssemblyRecord], total: Int) {
         state.withLock { state in
-            let ids = state.index.sorted { $0.value.sequence > $1.value.sequence }.map(\.key)
-            let page = ids[min(ids.count, start)..<min(ids.count, start + count)]
+            let ids = state.inCreationOrder()
+            let end = ids.count - min(ids.count, start)
+            let page = ids[(end - min(end, count))..<end].reversed()
             return (page.compactMap { load($0, in: &state) }, ids.count)
         }
     }
