@@ -9,6 +9,7 @@ bench/ledger.sh
 bench/listing.sh
 bench/bucket.sh
 bench/service.sh
+bench/stored.py
 bench/pipeline.sh
 bench/scale.sh
 bench/html.sh

@@ -156,8 +156,8 @@ import Testing
         #expect(stored.contains("\"state\":\"ASSEMBLY_COMPLETED\""))
         try stored.replacingOccurrences(of: "\"state\":\"ASSEMBLY_COMPLETED\"", with: "\"state\":\"ASSEMBLY_EXECUTING\"")
             .write(toFile: record, atomically: true, encoding: .utf8)
-        // A stop during the execution leaves no `ended` file: it is written after the record that ends it.
-        try FileManager.default.removeItem(atPath: directory.file("data/assemblies/\(id)/ended"))
+        // A stop during the execution leaves no line in `ended.log` (here its only line), appended after the ending record.
+        try FileManager.default.removeItem(atPath: directory.file("data/ended.log"))
 
         let second = try ServiceHarness(directory: directory) { $0.credentials = credentials }
         let again = try await second.waitForEnd(id)

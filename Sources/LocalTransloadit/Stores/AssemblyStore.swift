@@ -7,10 +7,10 @@ import Synchronization
 ///
 /// Layout under the data directory:
 /// - `assemblies/<id>/assembly.json`: the record, rewritten atomically after each change
-/// - `assemblies/<id>/ended`: once the Assembly ended, its creation number and end (`12 1796315118146.79`),
-///   so that opening the store indexes it without reading its record (1.5 ms for a record of 50 results:
-///   30 s for the 20,000 Assemblies of a night of a million files)
 /// - `assemblies/<id>/files/<file id>`: uploads and results
+/// - `ended.log`: a line for each Assembly that ended, its creation number and end (see ``EndedJournal``), so that
+///   opening the store indexes it without reading its record (1.5 ms for a record of 50 results: 30 s for the
+///   20,000 Assemblies of a night of a million files) nor any other file of its directory
 /// - `tmp/`: multipart uploads while they arrive
 /// - `tus/`: tus uploads while they arrive (see ``TusUploadStore``)
 ///
@@ -51,10 +51,15 @@ final class AssemblyStore: Sendable {
         var recentOrder: [String] = []
         var reserved: [String: Arrival] = [:]
         var nextSequence = 1
+        /// The IDs of ``index`` oldest first: made by the first listing, then kept in order, so that a page of the
+        /// listing is not a sort of every Assembly.
+        var byCreation: [String]?
 
         /// Keeps `record` in memory where it belongs now: with the running ones, or as the most recent finished one.
         mutating func hold(_ record: AssemblyRecord) {
-            index[record.id] = IndexEntry(sequence: record.sequence, ended: record.executionEnd)
+            if index.updateValue(IndexEntry(sequence: record.sequence, ended: record.executionEnd), forKey: record.id) == nil {
+                placeInCreationOrder(record)
+            }
             if record.state.isRunning {
                 running[record.id] = record
                 return
@@ -68,10 +73,30 @@ final class AssemblyStore: Sendable {
                 recent[recentOrder.removeFirst()] = nil
             }
         }
+
+        /// ``byCreation``, made now if no listing made it yet.
+        mutating func inCreationOrder() -> [String] {
+            if let byCreation { return byCreation }
+            let made = index.sorted { $0.value.sequence < $1.value.sequence }.map(\.key)
+            byCreation = made
+            return made
+        }
+
+        /// Places a new Assembly in ``byCreation`` (once made): last, unless a creation numbered after it was stored first.
+        private mutating func placeInCreationOrder(_ record: AssemblyRecord) {
+            guard var ids = byCreation.take() else { return }
+            var position = ids.endIndex
+            while position > ids.startIndex, let before = index[ids[position - 1]], before.sequence > record.sequence {
+                position -= 1
+            }
+            ids.insert(record.id, at: position)
+            byCreation = ids
+        }
     }
 
     private let state: Mutex<State>
-    /// How many records opening the store read (those of running Assemblies, or with no `ended` file).
+    private let journal: EndedJournal
+    /// How many records opening the store read (those of running Assemblies, or of ended ones `ended.log` misses).
     let recordsReadAtOpen: Int
 
     /// Opens (creating if needed) the data directory and indexes every stored Assembly.
@@ -86,13 +111,19 @@ final class AssemblyStore: Sendable {
                 throw .dataDirectoryUnusable(path: root, reason: "\(error.localizedDescription)")
             }
         }
+        let journal = EndedJournal(path: "\(root)/ended.log")
+        let journaled = journal.read()
         var loaded = State()
         var read = 0
+        var unjournaled: [(id: String, entry: EndedJournal.Entry)] = []
         let names = (try? manager.contentsOfDirectory(atPath: "\(root)/assemblies")) ?? []
+        loaded.index.reserveCapacity(names.count)
         for name in names where AssemblyID(name) != nil {
-            if let entry = Self.endedEntry(at: "\(root)/assemblies/\(name)/ended") {
-                loaded.index[name] = entry
+            // Ended Assemblies stored before `ended.log` have an `ended` file of the same text instead.
+            if let entry = journaled[name] ?? Self.endedFile(of: "\(root)/assemblies/\(name)") {
+                loaded.index[name] = IndexEntry(sequence: entry.sequence, ended: entry.end)
                 loaded.nextSequence = max(loaded.nextSequence, entry.sequence + 1)
+                if journaled[name] == nil { unjournaled.append((name, entry)) }
                 continue
             }
             let path = "\(root)/assemblies/\(name)/assembly.json"
@@ -100,8 +131,9 @@ final class AssemblyStore: Sendable {
             do {
                 let record = try StoredFormat.decoder.decode(AssemblyRecord.self, from: data)
                 read += 1
-                // A record stored before `ended` files existed: the next open indexes it without reading it.
-                if !record.state.isRunning { try? Self.writeEnded(record, in: "\(root)/assemblies/\(name)") }
+                if !record.state.isRunning, let end = record.executionEnd {
+                    unjournaled.append((record.id, EndedJournal.Entry(sequence: record.sequence, end: end)))
+                }
                 loaded.index[record.id] = IndexEntry(sequence: record.sequence, ended: record.executionEnd)
                 if record.state.isRunning { loaded.running[record.id] = record }
                 loaded.nextSequence = max(loaded.nextSequence, record.sequence + 1)
@@ -109,17 +141,22 @@ final class AssemblyStore: Sendable {
                 throw .unreadableState(path: path, reason: "\(error)")
             }
         }
+        do {
+            try journal.append(unjournaled)
+        } catch {
+            log("error: cannot write \(journal.path): \(FileFailureText.reason(of: error))")
+        }
+        self.journal = journal
         state = Mutex(loaded)
         recordsReadAtOpen = read
     }
 
-    /// The index entry an `ended` file holds, nil when there is none (the Assembly runs, or ended before the file existed).
-    private static func endedEntry(at path: String) -> IndexEntry? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
-        guard fields.count == 2, let sequence = Int(fields[0]), let milliseconds = Double(fields[1]) else { return nil }
-        return IndexEntry(sequence: sequence, ended: Date(timeIntervalSince1970: milliseconds / 1000))
+    /// The entry the `ended` file of an Assembly directory of an earlier store holds, nil when it has none.
+    private static func endedFile(of directory: String) -> EndedJournal.Entry? {
+        guard let data = FileManager.default.contents(atPath: "\(directory)/ended") else { return nil }
+        return EndedJournal.Entry(Substring(String(decoding: data, as: UTF8.self)))
     }
+
     // MARK: - Paths
 
     func directory(of id: String) -> String { "\(root)/assemblies/\(id)" }
@@ -211,8 +248,9 @@ final class AssemblyStore: Sendable {
     /// One page of Assemblies, newest first, and how many there are in all.
     func newestFirst(from start: Int, count: Int) -> (records: [AssemblyRecord], total: Int) {
         state.withLock { state in
-            let ids = state.index.sorted { $0.value.sequence > $1.value.sequence }.map(\.key)
-            let page = ids[min(ids.count, start)..<min(ids.count, start + count)]
+            let ids = state.inCreationOrder()
+            let end = ids.count - min(ids.count, start)
+            let page = ids[(end - min(end, count))..<end].reversed()
             return (page.compactMap { load($0, in: &state) }, ids.count)
         }
     }
@@ -260,20 +298,15 @@ final class AssemblyStore: Sendable {
         }
     }
 
-    /// Writes the `ended` file of a record that no longer runs, after its record (a crash in between leaves
-    /// a record without it, which the next open reads).
+    /// Appends the line of a record that no longer runs to `ended.log`, after its record (a crash in between leaves a
+    /// record without it, which the next open reads); called with the lock held, in the order of the changes.
     private func writeEnded(_ record: AssemblyRecord) {
-        do {
-            try Self.writeEnded(record, in: directory(of: record.id))
-        } catch {
-            log("error: cannot write \(directory(of: record.id))/ended: \(error.localizedDescription)")
-        }
-    }
-
-    /// Writes `<directory>/ended` of a record with an execution end; nothing for one without.
-    private static func writeEnded(_ record: AssemblyRecord, in directory: String) throws {
         guard let end = record.executionEnd else { return }
-        try Data("\(record.sequence) \(end.timeIntervalSince1970 * 1000)".utf8).write(to: URL(fileURLWithPath: "\(directory)/ended"), options: .atomic)
+        do {
+            try journal.append([(record.id, EndedJournal.Entry(sequence: record.sequence, end: end))])
+        } catch {
+            log("error: cannot write \(journal.path): \(FileFailureText.reason(of: error))")
+        }
     }
 
     /// Writes a record atomically; called with the lock held so that writes keep the order of changes.
