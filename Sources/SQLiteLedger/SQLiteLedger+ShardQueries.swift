@@ -22,7 +22,10 @@ extension SQLiteLedger {
             sql += " AND state = ?"
             arguments.append(.text(state.rawValue))
         }
-        return try rows(sql + " ORDER BY file_index", arguments, table: "files") { try $0.fileRecord() }
+        // By a state alone, the unary `+` keeps SQLite from walking every file of the run in file order (the primary key)
+        // to skip those in other states: it searches the state's files and sorts them (0.16 s → 0 for none of a million).
+        let order = shard == nil && state != nil ? "+file_index" : "file_index"
+        return try rows(sql + " ORDER BY \(order)", arguments, table: "files") { try $0.fileRecord() }
     }
 
     package func attempts(of run: RunID, shard: Int) throws -> [AttemptRecord] {
