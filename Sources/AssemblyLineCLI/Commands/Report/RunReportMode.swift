@@ -31,7 +31,7 @@ struct RunReportMode: ReportMode {
                 case .csv where output.listsResults: write(ReportCSV.results(report))
                 case .paths, .paths0: write(ReportPaths.failed(report, nulTerminated: output.format == .paths0))
                 case .table where output.failedOnly: write(RunReportText.failed(report))
-                case .json where output.failedOnly: write(ReportJSON.failed(report).serialized + "\n")
+                case .json where output.failedOnly: write(ReportJSON.failed(report) + "\n")
                 case .csv where output.failedOnly: try await ReportCSV.write(RunFileListing(pages: .these(report.filesWithOutputs)), to: write)
                 case .table: write(RunReportText.table(report, allShards: output.listsShards))
                 case .html:
