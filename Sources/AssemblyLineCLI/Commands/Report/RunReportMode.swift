@@ -23,7 +23,8 @@ struct RunReportMode: ReportMode {
 
     func run(_ output: ReportOutput, _ context: CommandContext) async throws {
         try await ledgers.locator().withRun(runID) { ledger, run, directory in
-            let report = try await RunReport.read(run, from: ledger, in: directory, files: output.selection, results: output.needsResults)
+            let report = try await RunReport.read(run, from: ledger, in: directory, files: output.selection, results: output.needsResults,
+                                                figures: output.needsFigures)
             try await output.emit(context.console) { write in
                 switch output.format {
                 case .table where output.listsResults: write(RunReportText.results(report))
