@@ -1,10 +1,12 @@
 extension JSONValue {
     /// Writes an object canonically, as ``serialized`` would, with the member `key` an array whose elements
-    /// are serialized one at a time as `produce` emits them (it may read them page by page): a report of a
-    /// million files never holds the array, nor the whole text. `write` gets the text in pieces of about `chunk` bytes.
+    /// are written one at a time as `produce` emits them (it may read them page by page): a report of a
+    /// million files never holds the array, nor the whole text. Each element emitted writes its own canonical
+    /// text into the text it is given, so that a million small objects need not be built as values first.
+    /// `write` gets the text in pieces of about `chunk` bytes.
     package static func writeObject(_ members: [String: JSONValue], streaming key: String, chunk: Int = 1 << 16,
                                     to write: @escaping (String) -> Void,
-                                    elements produce: ((JSONValue) -> Void) async throws -> Void) async rethrows {
+                                    elements produce: ((_ element: (inout String) -> Void) -> Void) async throws -> Void) async rethrows {
         var output = "{"
         func flush(when full: Bool) {
             guard !full || output.utf8.count >= chunk else { return }
@@ -24,7 +26,7 @@ extension JSONValue {
             try await produce { element in
                 if !first { output += "," }
                 first = false
-                element.write(to: &output)
+                element(&output)
                 flush(when: true)
             }
             output += "]"

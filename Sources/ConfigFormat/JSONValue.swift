@@ -18,7 +18,8 @@ package indirect enum JSONValue: Sendable, Hashable {
         return output
     }
 
-    func write(to output: inout String) {
+    /// Appends ``serialized`` to `output`.
+    package func write(to output: inout String) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
@@ -49,10 +50,13 @@ package indirect enum JSONValue: Sendable, Hashable {
         return String(value)
     }
 
-    static func writeString(_ value: String, to output: inout String) {
+    /// Appends the canonical text of the string `value` to `output`: quoted, escaped as ``serialized`` escapes.
+    package static func writeString(_ value: String, to output: inout String) {
         output += "\""
-        // Most strings need no escape: one append instead of one a character.
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        // Most strings need no escape: one append instead of one a character. A native string's bytes are scanned
+        // in place (through its UTF-8 view, a byte at a time, the scan was a quarter of a JSON report's writing).
+        let escaped: (UInt8) -> Bool = { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        guard value.utf8.withContiguousStorageIfAvailable({ $0.contains(where: escaped) }) ?? value.utf8.contains(where: escaped) else {
             output += value
             output += "\""
             return

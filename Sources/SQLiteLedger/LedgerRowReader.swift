@@ -28,8 +28,8 @@ struct LedgerRowReader {
     }
 
     mutating func text() throws -> String {
-        let name = statement.columnName(column)
-        guard let value = optionalText() else { throw invalid(name, "is NULL, expected text") }
+        let start = column
+        guard let value = optionalText() else { throw invalid(start, "is NULL, expected text") }
         return value
     }
 
@@ -39,8 +39,8 @@ struct LedgerRowReader {
     }
 
     mutating func integer() throws -> Int64 {
-        let name = statement.columnName(column)
-        guard let value = optionalInteger() else { throw invalid(name, "is NULL, expected an integer") }
+        let start = column
+        guard let value = optionalInteger() else { throw invalid(start, "is NULL, expected an integer") }
         return value
     }
 
@@ -54,8 +54,8 @@ struct LedgerRowReader {
     }
 
     mutating func real() throws -> Double {
-        let name = statement.columnName(column)
-        guard let value = optionalReal() else { throw invalid(name, "is NULL, expected a number") }
+        let start = column
+        guard let value = optionalReal() else { throw invalid(start, "is NULL, expected a number") }
         return value
     }
 
@@ -64,73 +64,73 @@ struct LedgerRowReader {
     }
 
     mutating func optionalDate() throws -> Date? {
-        let name = statement.columnName(column)
+        let start = column
         guard let text = optionalText() else { return nil }
         guard let time = UTCDateTime(iso8601Text: text) else {
-            throw invalid(name, "holds '\(text)', expected a time YYYY-MM-DDTHH:MM:SS.sssZ")
+            throw invalid(start, "holds '\(text)', expected a time YYYY-MM-DDTHH:MM:SS.sssZ")
         }
         return time.date
     }
 
     mutating func date() throws -> Date {
-        let name = statement.columnName(column)
-        guard let value = try optionalDate() else { throw invalid(name, "is NULL, expected a time") }
+        let start = column
+        guard let value = try optionalDate() else { throw invalid(start, "is NULL, expected a time") }
         return value
     }
 
     /// A value of one of the ledger's enumerations, by its raw text.
     mutating func value<T: RawRepresentable & CaseIterable>(_: T.Type) throws -> T where T.RawValue == String {
-        let name = statement.columnName(column)
+        let start = column
         let raw = try text()
         guard let value = T(rawValue: raw) else {
             let expected = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw invalid(name, "holds '\(raw)', expected one of: \(expected)")
+            throw invalid(start, "holds '\(raw)', expected one of: \(expected)")
         }
         return value
     }
 
     mutating func batchID() throws -> BatchID? {
-        let name = statement.columnName(column)
+        let start = column
         guard let text = optionalText() else { return nil }
-        guard let batch = BatchID(rawValue: text) else { throw invalid(name, "holds '\(text)', expected \(BatchID.expected)") }
+        guard let batch = BatchID(rawValue: text) else { throw invalid(start, "holds '\(text)', expected \(BatchID.expected)") }
         return batch
     }
 
     /// `partition_index`, `partition_count`.
     mutating func partition() throws -> Partition {
-        let name = statement.columnName(column)
+        let start = column
         let (index, count) = (try int(), try int())
         guard let partition = Partition(index: index, count: count) else {
-            throw invalid(name, "holds \(index) of \(count), expected a part 0 to N-1 of N between 1 and \(Partition.maxCount)")
+            throw invalid(start, "holds \(index) of \(count), expected a part 0 to N-1 of N between 1 and \(Partition.maxCount)")
         }
         return partition
     }
 
     mutating func runID() throws -> RunID {
-        let name = statement.columnName(column)
+        let start = column
         let raw = try text()
-        guard let id = RunID(raw) else { throw invalid(name, "holds '\(raw)', expected a run ID") }
+        guard let id = RunID(raw) else { throw invalid(start, "holds '\(raw)', expected a run ID") }
         return id
     }
 
     mutating func optionalRunID() throws -> RunID? {
-        let name = statement.columnName(column)
+        let start = column
         guard let raw = optionalText() else { return nil }
-        guard let id = RunID(raw) else { throw invalid(name, "holds '\(raw)', expected a run ID") }
+        guard let id = RunID(raw) else { throw invalid(start, "holds '\(raw)', expected a run ID") }
         return id
     }
 
     mutating func assemblyID() throws -> AssemblyID {
-        let name = statement.columnName(column)
+        let start = column
         let raw = try text()
-        guard let id = AssemblyID(raw) else { throw invalid(name, "holds '\(raw)', expected an Assembly ID") }
+        guard let id = AssemblyID(raw) else { throw invalid(start, "holds '\(raw)', expected an Assembly ID") }
         return id
     }
 
     mutating func optionalAssemblyID() throws -> AssemblyID? {
-        let name = statement.columnName(column)
+        let start = column
         guard let raw = optionalText() else { return nil }
-        guard let id = AssemblyID(raw) else { throw invalid(name, "holds '\(raw)', expected an Assembly ID") }
+        guard let id = AssemblyID(raw) else { throw invalid(start, "holds '\(raw)', expected an Assembly ID") }
         return id
     }
 
@@ -142,7 +142,8 @@ struct LedgerRowReader {
         return code.map { FailureReason(code: FailureCode(rawValue: $0), message: message ?? "", isRetryable: retryable == 1) }
     }
 
-    private func invalid(_ name: String, _ problem: String) -> SQLiteError {
-        SQLiteError.check(.invalidData, "column \(table).\(name) \(problem)", path: path)
+    /// The error for the value of the column at `column`, named only then: a row read well names none.
+    private func invalid(_ column: Int32, _ problem: String) -> SQLiteError {
+        SQLiteError.check(.invalidData, "column \(table).\(statement.columnName(column)) \(problem)", path: path)
     }
 }

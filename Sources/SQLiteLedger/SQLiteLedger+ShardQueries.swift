@@ -22,7 +22,10 @@ extension SQLiteLedger {
             sql += " AND state = ?"
             arguments.append(.text(state.rawValue))
         }
-        return try rows(sql + " ORDER BY file_index", arguments, table: "files") { try $0.fileRecord() }
+        // By a state alone, the unary `+` keeps SQLite from walking every file of the run in file order (the primary key)
+        // to skip those in other states: it searches the state's files and sorts them (0.16 s → 0 for none of a million).
+        let order = shard == nil && state != nil ? "+file_index" : "file_index"
+        return try rows(sql + " ORDER BY \(order)", arguments, table: "files") { try $0.fileRecord() }
     }
 
     package func attempts(of run: RunID, shard: Int) throws -> [AttemptRecord] {
@@ -102,7 +105,7 @@ extension SQLiteLedger {
     /// nil, those in no shard (known bad, and the skipped files ledgers before issue 22 kept rows of).
     ///
     /// A report of a million files reads them a page at a time, each page two statements bounded by
-    /// `files_by_shard` and `results_by_shard`, and holds one page.
+    /// `files_by_shard` and `results_by_shard`, and holds one page; only a result of several files looks up its inputs.
     package func reportedFiles(of run: RunID, shards: ClosedRange<Int>?) throws -> [ReportedFile] {
         var range: [SQLiteValue] = [.text(run.rawValue)]
         if let shards { range += [.integer(Int64(shards.lowerBound)), .integer(Int64(shards.upperBound))] }
@@ -115,22 +118,23 @@ extension SQLiteLedger {
         let positions = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($0.element.record.index, $0.offset) })
         try forEachRow("""
             SELECT r.source, r.file_index, coalesce(r.output_path, r.url, ''), coalesce(r.size, 0),
-                   (SELECT group_concat(i.file_index) FROM result_inputs i WHERE i.result_id = r.id)
+                   CASE WHEN r.source = ?5 THEN (SELECT group_concat(i.file_index) FROM result_inputs i WHERE i.result_id = r.id) END
             \(Self.currentResultsOfShards(completed: "?4"))
             WHERE s.run_id = ?1 AND s.shard_index BETWEEN ?2 AND ?3 ORDER BY s.shard_index, r.id
-            """, range + [.state(AttemptOutcome.completed)], table: "results") { row in
+            """, range + [.state(AttemptOutcome.completed), .state(ResultSource.Kind.several)], table: "results") { row in
             let kind = try row.value(ResultSource.Kind.self)
             let own = row.optionalInt()
             let destination = row.optionalText() ?? ""
             let size = try row.integer()
-            let inputs: [Int] = switch (kind, own) {
-            case let (.file, index?): [index]
-            case (.several, _): LedgerRowReader.inputs(listed: row.optionalText())
-            default: []
-            }
-            for position in inputs.compactMap({ positions[$0] }) {
+            func add(_ input: Int) {
+                guard let position = positions[input] else { return }
                 files[position].outputs.append(destination)
                 files[position].outputBytes += size
+            }
+            switch (kind, own) {
+            case let (.file, index?): add(index)
+            case (.several, _): LedgerRowReader.inputs(listed: row.optionalText()).forEach(add)
+            default: break
             }
         }
         return files

@@ -26,6 +26,17 @@ import Testing
         #expect(found != PlannedFile(path: "/in/b/x.jpg", relativePath: "a/x.jpg", size: 3, modifiedNanoseconds: 7))
     }
 
+    /// Made from its path in one pass, a file keeps what the walker's file keeps: the same directory, or the whole path.
+    @Test(arguments: [("/in/a/x.jpg", "a/x.jpg"), ("/in/t/target.jpg", "a/link.jpg"), ("/x.jpg", "x.jpg"), ("x.jpg", "x.jpg"),
+                      ("/in/ax.jpg", "x.jpg"), ("/in/x.jpg", "b/ax.jpg"), ("/in/", "a/"), ("/in/caf\u{E9}.jpg", "d/caf\u{E9}.jpg")])
+    func aFileMadeFromItsPathKeepsWhatTheFoundFileKeeps(real: String, relative: String) {
+        let (directory, name) = PathText.directoryAndName(of: real)
+        let found = PlannedFile(relativePath: relative, realDirectory: directory, realName: name, size: 3, modifiedNanoseconds: 7)
+        let made = PlannedFile(path: real, relativePath: relative, size: 3, modifiedNanoseconds: 7)
+        #expect(found == made)
+        #expect(found.hashValue == made.hashValue)
+    }
+
     @Test(arguments: [("a/b.jpg", "b.jpg", true), ("b.jpg", "b.jpg", true), ("a/ab.jpg", "b.jpg", false),
                       ("b.jpg", "a/b.jpg", false), ("a/", "", false)])
     func endsInNameComparesWholeNames(path: String, name: String, expected: Bool) {

@@ -12,7 +12,7 @@ import Testing
 
         await JSONValue.writeObject(members, streaming: "files", chunk: 512, to: { pieces.append($0) }) { emit in
             // Emitted in pages of 7, as a report reads its files.
-            for page in stride(from: 0, to: elements.count, by: 7) { await Task.yield(); elements[page..<min(page + 7, elements.count)].forEach(emit) }
+            for page in stride(from: 0, to: elements.count, by: 7) { await Task.yield(); elements[page..<min(page + 7, elements.count)].forEach { element in emit { element.write(to: &$0) } } }
         }
 
         var whole = members

@@ -22,9 +22,10 @@ package struct PlannedFile: Sendable, Hashable {
     }
 
     package init(path: String, relativePath: String, size: Int64, modifiedNanoseconds: Int64) {
-        let (directory, name) = PathText.directoryAndName(of: path)
-        self.init(relativePath: relativePath, realDirectory: directory, realName: name, size: size,
-                  modifiedNanoseconds: modifiedNanoseconds)
+        realPathOrDirectory = PathText.directory(of: path, namedLastAs: relativePath) ?? path
+        self.relativePath = relativePath
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
     }
 
     /// A file named `realName` in the real directory `realDirectory` (which ends in `/`, or is empty for a bare name).

@@ -46,9 +46,11 @@ enum ReportCSV {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    /// RFC 4180: quoted when it holds a comma, quote, or line break; quotes doubled.
+    /// RFC 4180: quoted when it holds a comma, quote, or line break; quotes doubled. A native string's bytes are
+    /// scanned in place, not through its UTF-8 view a byte at a time.
     private static func field(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else { return text }
+        let special: (UInt8) -> Bool = { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: special) }) ?? text.utf8.contains(where: special) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -55,6 +55,9 @@ struct ReportOutput: Sendable {
     /// Whether the run's current results are read: `--results`, and the outputs of `--failed` as CSV or JSON.
     var needsResults: Bool { listsResults || (failedOnly && [.json, .csv].contains(format)) }
 
+    /// Whether the run's figures (what it moved, its retries and replays) are read: not for CSV, which lists files or results alone.
+    var needsFigures: Bool { format != .csv }
+
     /// Writes the report `body` gives its writer, piece by piece: to `--output` (whole: a reader never sees half, and
     /// a report that fails leaves the file as it was), else to standard output.
     func emit(_ console: Console, _ body: (_ write: @escaping (String) -> Void) async throws -> Void) async throws {

@@ -23,7 +23,8 @@ struct RunReportMode: ReportMode {
 
     func run(_ output: ReportOutput, _ context: CommandContext) async throws {
         try await ledgers.locator().withRun(runID) { ledger, run, directory in
-            let report = try await RunReport.read(run, from: ledger, in: directory, files: output.selection, results: output.needsResults)
+            let report = try await RunReport.read(run, from: ledger, in: directory, files: output.selection, results: output.needsResults,
+                                                figures: output.needsFigures)
             try await output.emit(context.console) { write in
                 switch output.format {
                 case .table where output.listsResults: write(RunReportText.results(report))
@@ -31,7 +32,7 @@ struct RunReportMode: ReportMode {
                 case .csv where output.listsResults: write(ReportCSV.results(report))
                 case .paths, .paths0: write(ReportPaths.failed(report, nulTerminated: output.format == .paths0))
                 case .table where output.failedOnly: write(RunReportText.failed(report))
-                case .json where output.failedOnly: write(ReportJSON.failed(report).serialized + "\n")
+                case .json where output.failedOnly: write(ReportJSON.failed(report) + "\n")
                 case .csv where output.failedOnly: try await ReportCSV.write(RunFileListing(pages: .these(report.filesWithOutputs)), to: write)
                 case .table: write(RunReportText.table(report, allShards: output.listsShards))
                 case .html:
