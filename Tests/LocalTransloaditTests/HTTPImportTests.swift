@@ -170,7 +170,7 @@ import Testing
             "imported": .object(["robot": .string("/http/import"), "url": .string(origin.base + "/slow.bin")]),
         ])]))
         let id = try #require(created["assembly_id"]?.stringValue)
-        try await Task.sleep(for: .milliseconds(500))
+        try await origin.waitForPaths(1)
         let stopping = ContinuousClock.now
         try await offThePool { first.service.stop() }
         #expect(ContinuousClock.now - stopping < .seconds(3), "the stop waited for the import")

@@ -34,6 +34,15 @@ final class ImportOrigin: Sendable {
     /// The decoded paths asked for so far.
     var paths: [String] { asked.paths.withLock { $0 } }
 
+    /// Waits until `count` paths were asked for, looking every 10 ms for at most `limit`: a test that stops a service
+    /// mid-import waits for the import to be under way, however slow the machine, not for a guessed time.
+    func waitForPaths(_ count: Int, within limit: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while paths.count < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     /// A 200 with `bytes` as `contentType`.
     static func body(_ bytes: [UInt8], contentType: String = "application/octet-stream") -> HTTPResponse {
         HTTPResponse(status: 200, headers: ["Content-Type": contentType], body: .bytes(bytes))
