@@ -52,11 +52,14 @@ package struct BinaryRunner {
         base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
         base["XDG_STATE_HOME"] = directory.appendingPathComponent(".state").path
         process.environment = base.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let (out, err) = try ChildLaunch.locked {
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            return (out, err)
+        }
         return await withCheckedContinuation { continuation in
             Thread {
                 let group = DispatchGroup()

@@ -18,11 +18,14 @@ package final class FlockHolder {
     package init(_ path: String) async throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         process.arguments = [path, "sh", "-c", "echo held; read _"]
-        let said = Pipe()
-        process.standardOutput = said
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = input
-        try process.run()
+        let said = try ChildLaunch.locked {
+            let said = Pipe()
+            process.standardOutput = said
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = input
+            try process.run()
+            return said
+        }
         let held = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             Thread {
                 var text = Data()

@@ -50,12 +50,14 @@ package final class MotoS3Server: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [Self.script, bucket, keysFile]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.write("moto.err", [])))
-        try process.run()
+        let (stdin, stdout) = try ChildLaunch.locked {
+            let stdin = Pipe(), stdout = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            try process.run()
+            return (stdin, stdout)
+        }
 
         let line = stdout.firstLine()
         guard let ready = try? JSONDecoder().decode(Ready.self, from: line) else {

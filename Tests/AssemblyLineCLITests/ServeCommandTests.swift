@@ -26,22 +26,25 @@ import Testing
             process.arguments = ["serve"] + arguments
             process.currentDirectoryURL = directory
             process.environment = ["PATH": "/usr/bin:/bin"]
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
             process.standardInput = FileHandle.nullDevice
             self.process = process
-            for (pipe, buffer) in [(out, stdout), (err, stderr)] {
-                pipe.fileHandleForReading.readabilityHandler = { handle in
-                    let data = handle.availableData
-                    if data.isEmpty {
-                        handle.readabilityHandler = nil
-                    } else {
-                        buffer.append(data)
+            let (stdout, stderr) = (stdout, stderr)
+            try ChildLaunch.locked {
+                let out = Pipe(), err = Pipe()
+                process.standardOutput = out
+                process.standardError = err
+                for (pipe, buffer) in [(out, stdout), (err, stderr)] {
+                    pipe.fileHandleForReading.readabilityHandler = { handle in
+                        let data = handle.availableData
+                        if data.isEmpty {
+                            handle.readabilityHandler = nil
+                        } else {
+                            buffer.append(data)
+                        }
                     }
                 }
+                try process.run()
             }
-            try process.run()
         }
 
         /// A test that ends before it stops the service (a failed `#require`) leaves no `serve` behind.

@@ -20,11 +20,14 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory]
-            let stdout = Pipe()
-            process.standardOutput = stdout
             _ = FileManager.default.createFile(atPath: log, contents: nil)
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            try process.run()
+            let stdout = try ChildLaunch.locked {
+                let stdout = Pipe()
+                process.standardOutput = stdout
+                try process.run()
+                return stdout
+            }
             let line = String(decoding: stdout.firstLine(), as: UTF8.self)
             guard let port = line.split(separator: " ").first(where: { $0.hasPrefix("port") == false && Int($0) != nil }) else {
                 process.terminate()
