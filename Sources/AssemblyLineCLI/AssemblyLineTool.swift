@@ -1,5 +1,6 @@
 import AssemblyLine
 import ConfigFormat
+import ImageRobot
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,6 +48,7 @@ package enum AssemblyLineTool {
                 break
             }
             let command = try self.command(named: first)
+            if command.resizesImages { ImageResizer.prepareBeforeThreads() }
             configuration = command.configuration
             let values = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.configuration, commandPath: "\(HelpRenderer.toolName) \(first)")
             if values.option("log-format") == RunProgress.Format.json.rawValue { context.console.json = JSONLog(clock: context.clock) }

@@ -22,6 +22,13 @@ package struct ImageResizer: Sendable {
         try VipsRuntime.ready()
     }
 
+    /// Prepares libvips while the process has one thread; a failure is thrown again by ``init()``.
+    ///
+    /// libvips' start writes the process's environment, which no other thread may be reading then.
+    package static func prepareBeforeThreads() {
+        _ = try? VipsRuntime.ready()
+    }
+
     /// The output formats this libvips build can write; GIF needs libvips built with cgif or ImageMagick.
     package static var writableFormats: Set<ImageFormat> { VipsRuntime.writableFormats }
 

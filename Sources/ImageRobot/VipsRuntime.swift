@@ -9,6 +9,11 @@ import Glibc
 /// so a file rewritten at the same path could come back stale, and a resize never repeats an
 /// operation anyway. That also keeps memory bounded to the images being processed. libvips
 /// is thread-safe after `vips_init`; Swift runs this initialiser exactly once (`swift_once`).
+/// `vips_init` writes the environment (`VIPSHOME`, from `vips_guess_prefix`), as this does for
+/// `VIPS_WARNING`: while another thread reads it (`getenv`, as OpenSSL's start does on curl's
+/// thread), a write that grows the environment frees the array being read, and `serve` died with
+/// SIGSEGV in `getenv("OPENSSL_CONF")`. A process prepares libvips before its second thread
+/// (``ImageResizer/prepareBeforeThreads()``).
 /// libvips' own warnings on stderr (`VIPS-WARNING **: not enough data`) are switched off through
 /// `VIPS_WARNING`, unless the environment sets it: a failed image already comes back as an error
 /// with libvips' message, and the warnings would garble the progress lines of `run`.

@@ -2,6 +2,7 @@ import AssemblyLine
 
 /// `assemblyline resume RUN_ID`: finishes what a run left undone, from each shard's state in the ledger.
 struct ResumeCommand: CLICommand {
+    static let resizesImages = true
     static let configuration = CommandConfiguration(
         commandName: "resume",
         abstract: "Finish a run: continue its unfinished shards and re-run its failed ones.",

@@ -3,6 +3,7 @@ import Foundation
 
 /// `assemblyline run MANIFEST`: plans, records the run in the ledger, and runs every shard to its end.
 struct RunCommand: CLICommand {
+    static let resizesImages = true
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a manifest: shard, sign, upload, poll, download and verify, recording every step.",

@@ -6,6 +6,7 @@ import LocalTransloadit
 
 /// `assemblyline serve`: the local Transloadit-compatible Assembly service, until SIGINT or SIGTERM.
 struct ServeCommand: CLICommand {
+    static let resizesImages = true
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the local Transloadit-compatible Assembly service.",

@@ -2,6 +2,9 @@
 protocol CLICommand: Sendable {
     static var configuration: CommandConfiguration { get }
 
+    /// True for a command that may resize images (`serve`, a run on the embedded service): libvips is prepared before its first thread.
+    static var resizesImages: Bool { get }
+
     /// Reads the command's typed values; throws a ``UsageError`` for values of the wrong form.
     init(_ values: ParsedValues) throws
 
@@ -13,5 +16,7 @@ protocol CLICommand: Sendable {
 }
 
 extension CLICommand {
+    static var resizesImages: Bool { false }
+
     func validate() throws {}
 }
