@@ -11,20 +11,6 @@ import Foundation
 /// creation, and only the files whose standing changed are written: `missed_at` set on those the run
 /// did not skip, cleared on those it skipped again. `prune` forgets the files no run did or skipped since its cutoff.
 extension SQLiteLedger {
-    /// Every file the job's runs did under the recipe, with the outputs the run that did it last recorded; the sets of
-    /// the job's keys, its own first (a file in both is the job's own entry).
-    package func completedFiles(job: ManifestJob, recipeFingerprint: String) throws -> [FileIdentity: CompletedFile] {
-        let database = try database()
-        var files: [FileIdentity: CompletedFile] = [:]
-        for key in job.keys {
-            let found = try database.firstRow("SELECT id FROM done_sets WHERE job_key = ? AND recipe_fingerprint = ?",
-                                              [.text(key), .text(recipeFingerprint)]) { $0.integer(0) }
-            guard let set = found.flatMap({ $0 }) else { continue }
-            try readDoneFiles(of: set, into: &files, in: database)
-        }
-        return files
-    }
-
     /// A page of the set of `jobKey` under the recipe in the order of its unique key (path bytes, size, modification time),
     /// after `cursor`: the files first, by that index, then each one's outputs, by theirs.
     package func completedFiles(jobKey: String, recipeFingerprint: String, after cursor: FileIdentity?, limit: Int) throws -> [DoneIndexRow] {
@@ -57,36 +43,6 @@ extension SQLiteLedger {
             }
         }
         return rows
-    }
-
-    /// Adds the files of one done set to `files`, each with its outputs; a file `files` holds already keeps its entry.
-    private func readDoneFiles(of set: Int64, into files: inout [FileIdentity: CompletedFile], in database: SQLiteConnection) throws {
-        let count = try database.firstRow("SELECT count(*) FROM done_files WHERE set_id = ?", [.integer(set)]) { $0.integer(0) ?? 0 }
-        files.reserveCapacity(files.count + Int(count ?? 0))
-        var current: (identity: FileIdentity, file: CompletedFile)?
-        func keep(_ entry: (identity: FileIdentity, file: CompletedFile)?) {
-            guard let entry, files[entry.identity] == nil else { return }
-            files[entry.identity] = entry.file
-        }
-        try forEachRow("""
-            SELECT d.id, d.path, d.size, d.modified_ns, d.missed_at IS NOT NULL, o.output_path, o.size, o.md5
-            FROM done_files d LEFT JOIN done_outputs o ON o.done_id = d.id
-            WHERE d.set_id = ?
-            ORDER BY d.id, o.rowid
-            """, [.integer(set)], table: "done_files") { row in
-            let entry = try row.integer()
-            if current?.file.entry != entry {
-                keep(current)
-                current = (FileIdentity(path: try row.text(), size: try row.integer(), modifiedNanoseconds: try row.integer()),
-                           CompletedFile(entry: entry, missed: try row.integer() != 0, outputs: []))
-            } else {
-                row.skip(4)
-            }
-            if let path = row.optionalText() {
-                current?.file.outputs.append(RecordedOutput(path: path, size: row.optionalInteger(), md5: row.optionalText()))
-            }
-        }
-        keep(current)
     }
 
     /// The set of the run's job and recipe, entered when missing (naming the run's manifest as the one that last wrote

@@ -9,6 +9,26 @@ package protocol DoneIndexPages: Sendable {
     func completedFiles(jobKey: String, recipeFingerprint: String, after cursor: FileIdentity?, limit: Int) async throws -> [DoneIndexRow]
 }
 
+extension DoneIndexPages {
+    /// Every file the job's runs did under the recipe and that runs since kept confirming, each with the outputs the run
+    /// that did it last recorded, read a page at a time; the sets of the job's keys, its own first (a file in both keeps
+    /// the first's entry). What `check` and a batch's coverage look up by identity; a night merges the pages instead.
+    package func completedFiles(job: ManifestJob, recipeFingerprint: String) async throws -> [FileIdentity: CompletedFile] {
+        var files: [FileIdentity: CompletedFile] = [:]
+        for key in job.keys {
+            var cursor: FileIdentity?
+            repeat {
+                let page = try await completedFiles(jobKey: key, recipeFingerprint: recipeFingerprint, after: cursor, limit: DoneIndexSet.pageSize)
+                for row in page where files[row.identity] == nil {
+                    files[row.identity] = row.file
+                }
+                cursor = page.count == DoneIndexSet.pageSize ? page.last?.identity : nil
+            } while cursor != nil
+        }
+        return files
+    }
+}
+
 /// One file of the done index as a page gives it: what identifies it, and what the index holds of it.
 package struct DoneIndexRow: Sendable, Hashable {
     package var identity: FileIdentity
@@ -25,6 +45,9 @@ package struct DoneIndexSet: Sendable, Hashable {
     package var jobKey: String
     package var recipeFingerprint: String
     package var role: Role
+
+    /// The files a read of the index asks for at once.
+    package static let pageSize = 4_096
 
     /// What the files of a set are to a night.
     package enum Role: Sendable, Hashable {

@@ -34,11 +34,6 @@ package protocol LedgerQueries: DoneIndexPages {
     /// or, for nil, those in no shard (known bad). A report of a million files holds one page at a time.
     func reportedFiles(of run: RunID, shards: ClosedRange<Int>?) async throws -> [ReportedFile]
 
-    /// Files a run of the job did under this recipe and that runs since have kept confirming (a prune forgets
-    /// the others), each with the outputs the run that did it last recorded: what an incremental run may skip
-    /// while those outputs are still on disk as they were made.
-    func completedFiles(job: ManifestJob, recipeFingerprint: String) async throws -> [FileIdentity: CompletedFile]
-
     /// Files a run of the job failed under this recipe for a reason of their own (``KnownBadFile``), with that
     /// reason, as long as no run did them since and runs since kept confirming them (a prune forgets the others).
     func knownBadFiles(job: ManifestJob, recipeFingerprint: String) async throws -> [FileIdentity: FailureReason]

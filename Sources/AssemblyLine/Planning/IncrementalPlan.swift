@@ -40,7 +40,7 @@ package struct IncrementalPlan: Sendable, Hashable {
     /// ledger yet, so nothing was done), `pageSize` files at a time; a file two sets hold keeps the first's entry.
     package static func reading(_ plan: Plan, sets: [DoneIndexSet], from index: (any DoneIndexPages)?,
                                 bad: [FileIdentity: FailureReason] = [:], check: OutputCheck, limits: ShardLimits,
-                                pageSize: Int = 4_096) async throws -> IncrementalPlan {
+                                pageSize: Int = DoneIndexSet.pageSize) async throws -> IncrementalPlan {
         var merge = DoneIndexMerge(plan: plan, check: check)
         for set in sets {
             guard let index else { break }

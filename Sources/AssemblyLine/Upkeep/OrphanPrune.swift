@@ -62,7 +62,7 @@ package struct OrphanPrune: Sendable {
         }
         if !dryRun {
             for (directory, entries) in forgotten.sorted(by: { $0.key < $1.key }) {
-                try await locator.store.withLedger(in: directory) { try await $0.forgetDoneFiles(entries) }
+                _ = try await locator.store.withLedger(in: directory) { try await $0.forgetDoneFiles(entries) }
             }
         }
         return outcome
