@@ -105,16 +105,14 @@ extension SQLiteLedger {
         }
     }
 
-    package func recordDownload(_ run: RunID, result: Int64, at time: Date) throws {
+    package func recordDownloads(_ run: RunID, results: [Int64], at time: Date) throws {
         try write { database in
-            try database.execute("""
-                UPDATE results SET state = ?, downloaded_at = coalesce(downloaded_at, ?)
-                WHERE id = ? AND run_id = ?
-                """, [.state(ResultState.downloaded), .text(Self.text(time)), .integer(result), .text(run.rawValue)])
-            guard database.changes == 1 else {
-                try requireRun(run, in: database)
-                throw LedgerError.resultNotFound(run, result: result)
-            }
+            let update = try database.cachedStatement("""
+                UPDATE results SET state = ?2, downloaded_at = coalesce(downloaded_at, ?3)
+                WHERE id = ?1 AND run_id = ?4
+                """)
+            try update.bind([.null, .state(ResultState.downloaded), .text(Self.text(time)), .text(run.rawValue)])
+            try eachResult(results, of: run, by: update, in: database)
         }
     }
 
@@ -129,16 +127,25 @@ extension SQLiteLedger {
         }
     }
 
-    package func recordFetch(_ run: RunID, result: Int64) throws -> Int {
+    package func recordFetches(_ run: RunID, results: [Int64]) throws {
         try write { database in
-            try database.execute("UPDATE results SET fetches = fetches + 1 WHERE id = ? AND run_id = ?",
-                                 [.integer(result), .text(run.rawValue)])
+            let update = try database.cachedStatement("UPDATE results SET fetches = fetches + 1 WHERE id = ?1 AND run_id = ?2")
+            try update.bind([.null, .text(run.rawValue)])
+            try eachResult(results, of: run, by: update, in: database)
+        }
+    }
+
+    /// Steps `update`, whose parameter 1 is a result's ID, once for each of `results`; a result that is not the run's
+    /// throws `LedgerError.resultNotFound` (`LedgerError.runNotFound` for a run that is not there).
+    private func eachResult(_ results: [Int64], of run: RunID, by update: Statement, in database: SQLiteConnection) throws {
+        for result in results {
+            try update.bind(.integer(result), at: 1)
+            try update.step()
+            update.reset()
             guard database.changes == 1 else {
                 try requireRun(run, in: database)
                 throw LedgerError.resultNotFound(run, result: result)
             }
-            return try database.firstRow("SELECT fetches FROM results WHERE id = ?", [.integer(result)]) { $0.integer(0) }
-                .flatMap { $0 }.map(Int.init) ?? 0
         }
     }
 

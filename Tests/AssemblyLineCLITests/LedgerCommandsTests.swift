@@ -225,7 +225,7 @@ import Testing
                       mime: nil, width: nil, height: nil, isTemporary: false, delivery: .exported),
         ]), at: start + 1)
         let result = try #require(try await ledger.results(of: older, shard: 0).first)
-        try await ledger.recordDownload(older, result: result.id, at: start + 2)
+        try await ledger.recordDownloads(older, results: [result.id], at: start + 2)
         try await ledger.transition(older, shard: 0, .downloaded(done: [0, 1], noResult: [2]), at: start + 2)
         try await ledger.updateRunState(older, to: .finished, at: start + 2)
         await ledger.close()
@@ -275,7 +275,7 @@ import Testing
             NewResult(source: .several([0, 1]), step: "zip", remoteID: "z", name: "archive.zip", url: "https://tmp.test/archive.zip", size: 9,
                       md5: nil, mime: nil, width: nil, height: nil, delivery: .download(to: "/out/zip/archive.zip")),
         ]), at: Self.start + 1)
-        for result in try await ledger.results(of: Self.older, shard: 0) { try await ledger.recordDownload(Self.older, result: result.id, at: Self.start + 2) }
+        for result in try await ledger.results(of: Self.older, shard: 0) { try await ledger.recordDownloads(Self.older, results: [result.id], at: Self.start + 2) }
         try await ledger.transition(Self.older, shard: 0, .downloaded(done: [0, 1], noResult: []), at: Self.start + 2)
         await ledger.close()
 

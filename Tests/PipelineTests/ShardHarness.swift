@@ -40,17 +40,20 @@ final class ShardHarness: Sendable {
     /// The kinds of what the shard reported, in order.
     var eventKinds: [ShardEvent.Kind] { events.map(\.kind) }
 
-    /// Runs the shard from its ledger state with `attempts` tries and a poll timeout of `pollTimeout`.
+    /// Runs the shard from its ledger state with `attempts` tries and a poll timeout of `pollTimeout`, telling `checkpoint` of each
+    /// checkpoint passed.
     func runShard(attempts: Int = 3, pollTimeout: Duration = .seconds(3_600),
-                  steps: ResultSelection = ResultSelection(downloaded: nil, exported: [])) async throws -> ShardState {
-        let context = try context(attempts: attempts, pollTimeout: pollTimeout, steps: steps)
+                  steps: ResultSelection = ResultSelection(downloaded: nil, exported: []),
+                  checkpoint: @escaping @Sendable (PipelineCheckpoint) -> Void = { _ in }) async throws -> ShardState {
+        let context = try context(attempts: attempts, pollTimeout: pollTimeout, steps: steps, checkpoint: checkpoint)
         let shard = try await ledger.shards(of: run)[0]
         return try await ShardRunner(context: context, shard: shard).run().state
     }
 
     /// The pipeline's context for the shard: the scripted transport, the manual clock, the real ledger.
     func context(attempts: Int = 3, pollTimeout: Duration = .seconds(3_600),
-                 steps: ResultSelection = ResultSelection(downloaded: nil, exported: [])) throws -> PipelineContext {
+                 steps: ResultSelection = ResultSelection(downloaded: nil, exported: []),
+                 checkpoint: @escaping @Sendable (PipelineCheckpoint) -> Void = { _ in }) throws -> PipelineContext {
         let client = TransloaditClient(transport: transport, endpoint: Self.endpoint)
         return PipelineContext(
             runID: run, ledger: ledger, client: client,
@@ -61,7 +64,7 @@ final class ShardHarness: Sendable {
             retry: RetryPolicy(attempts: attempts, baseDelay: .seconds(1), maxDelay: .seconds(4)),
             poll: PollSettings(interval: .seconds(1), maxInterval: .seconds(4), timeout: pollTimeout),
             output: OutputSettings(dir: directory.file("out"), layout: try OutputLayout("{relpath}.{ext}"), steps: steps),
-            report: reported.sink,
+            report: reported.sink, checkpoint: checkpoint,
             clock: clock, seed: 1)
     }
 

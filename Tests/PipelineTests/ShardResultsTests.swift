@@ -40,6 +40,22 @@ import Testing
         #expect(harness.events.first { $0.kind == .completed }?.detail == .results(count: 1, unreadable: 1, unmatched: 0))
     }
 
+    @Test func theResultsOfAShardAreRecordedInOneCommitOnceAllArePlaced() async throws {
+        let harness = try await ShardHarness()
+        harness.acceptCreation()
+        harness.answerPolls(executing: 1)
+        harness.serveResults()
+        let passed = Recorder<PipelineCheckpoint>()
+
+        #expect(try await harness.runShard(checkpoint: passed.sink) == .downloaded)
+
+        let downloads = passed.all.filter { $0 == .afterRename || $0 == .afterDownloadCommit }
+        #expect(downloads == [.afterRename, .afterRename, .afterDownloadCommit])
+        let results = try await harness.ledger.results(of: harness.run, shard: 0)
+        #expect(results.map(\.fetches) == [1, 1] && results.allSatisfy(\.isDownloaded))
+        #expect(harness.output(0) == harness.contents[0] && harness.output(1) == harness.contents[1])
+    }
+
     @Test func exportResultsAreRecordedAndNeverFetched() async throws {
         let harness = try await ShardHarness()
         harness.acceptCreation()

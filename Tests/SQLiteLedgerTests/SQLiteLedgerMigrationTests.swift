@@ -90,7 +90,7 @@ import Testing
         await #expect(throws: LedgerError.resultsPending(run, shard: 0, count: 1)) {
             try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1], noResult: []), at: Date())
         }
-        try await ledger.recordDownload(run, result: results[1].id, at: Date())
+        try await ledger.recordDownloads(run, results: [results[1].id], at: Date())
         try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1], noResult: []), at: Date())
         #expect(try await ledger.files(of: run).map(\.state) == [.done, .done])
     }

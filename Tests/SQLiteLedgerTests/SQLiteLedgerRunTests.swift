@@ -321,7 +321,7 @@ import Testing
         }
         try await ledger.transition(run, shard: shard, .completed(results: results), at: Fixture.time(4))
         for result in try await ledger.results(of: run, shard: shard) {
-            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(5))
+            try await ledger.recordDownloads(run, results: [result.id], at: Fixture.time(5))
         }
         try await ledger.transition(run, shard: shard, .downloaded(done: files.map(\.index), noResult: []), at: Fixture.time(6))
     }

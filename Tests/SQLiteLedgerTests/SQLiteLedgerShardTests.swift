@@ -54,7 +54,7 @@ import Testing
         #expect(recorded.map(\.result) == results)
         #expect(recorded.allSatisfy { $0.attempt == 1 && !$0.isDownloaded })
         for result in recorded {
-            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(16))
+            try await ledger.recordDownloads(run, results: [result.id], at: Fixture.time(16))
         }
         try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(17))
 
@@ -224,7 +224,7 @@ import Testing
         try await ledger.transition(run, shard: 0, .uploaded, at: Fixture.time(7))
         try await ledger.transition(run, shard: 0, .completed(results: try await setup.results()), at: Fixture.time(8))
         for result in try await ledger.results(of: run, shard: 0) {
-            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(12.5))
+            try await ledger.recordDownloads(run, results: [result.id], at: Fixture.time(12.5))
         }
         try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(13))
         try await ledger.recordAttempt(run, shard: 1, assemblyID: .generate(), at: Fixture.time(20))
@@ -263,7 +263,7 @@ import Testing
         let usage = AssemblyUsage(bytes: 4_096, queueSeconds: 0.5, executionSeconds: 2.25)
         try await ledger.transition(run, shard: 0, .completed(results: try await setup.results(), usage: usage), at: Fixture.time(10))
         for result in try await ledger.results(of: run, shard: 0) {
-            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(11))
+            try await ledger.recordDownloads(run, results: [result.id], at: Fixture.time(11))
         }
         try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(12))
         try await ledger.recordAttempt(run, shard: 1, assemblyID: .generate(), at: Fixture.time(20))
@@ -305,18 +305,17 @@ import Testing
         let (ledger, run) = (setup.ledger, setup.run)
         try await setup.drive(to: .completed)
         let results = try await ledger.results(of: run, shard: 0)
-        try await ledger.recordDownload(run, result: results[0].id, at: Fixture.time(30))
-        try await ledger.recordDownload(run, result: results[0].id, at: Fixture.time(31))
+        try await ledger.recordDownloads(run, results: [results[0].id], at: Fixture.time(30))
+        try await ledger.recordDownloads(run, results: [results[0].id], at: Fixture.time(31))
         await #expect(throws: LedgerError.resultsPending(run, shard: 0, count: 2)) {
             try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(32))
         }
         #expect(try await ledger.results(of: run, shard: 0)[0].downloadedAt == Fixture.time(30))
         await #expect(throws: LedgerError.resultNotFound(run, result: 999)) {
-            try await ledger.recordDownload(run, result: 999, at: Fixture.time(33))
+            try await ledger.recordDownloads(run, results: [results[1].id, 999], at: Fixture.time(33))
         }
-        for result in results.dropFirst() {
-            try await ledger.recordDownload(run, result: result.id, at: Fixture.time(34))
-        }
+        #expect(try await ledger.results(of: run, shard: 0)[1].downloadedAt == nil, "one transaction: the unknown result undoes the batch")
+        try await ledger.recordDownloads(run, results: results.dropFirst().map(\.id), at: Fixture.time(34))
         try await ledger.transition(run, shard: 0, .downloaded(done: [0, 1, 2], noResult: []), at: Fixture.time(35))
         #expect(try await setup.state() == .downloaded)
     }
@@ -446,7 +445,7 @@ extension LedgerWithRun {
         results.removeLast()
         try await ledger.transition(run, shard: 0, .completed(results: results), at: Fixture.time(40))
         let stored = try await ledger.results(of: run, shard: 0)
-        try await ledger.recordDownload(run, result: stored[0].id, at: Fixture.time(41))
+        try await ledger.recordDownloads(run, results: [stored[0].id], at: Fixture.time(41))
         return stored
     }
 
@@ -470,7 +469,7 @@ extension LedgerWithRun {
                 let results = try await ledger.results(of: run, shard: shard)
                 let latest = results.map(\.attempt).max()
                 for result in results where result.attempt == latest {
-                    try await ledger.recordDownload(run, result: result.id, at: Fixture.time(9))
+                    try await ledger.recordDownloads(run, results: [result.id], at: Fixture.time(9))
                 }
             }
             try await ledger.transition(run, shard: shard, step, at: Fixture.time(2))

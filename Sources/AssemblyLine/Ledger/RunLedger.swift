@@ -75,11 +75,11 @@ package protocol RunLedger: LedgerQueries {
     /// Writes the status URL of the shard's open attempt anew: the service named another machine for its Assembly.
     func recordStatusURL(_ run: RunID, shard: Int, url: String, at time: Date) async throws
 
-    /// Counts one more fetch of a result, before it starts; returns the fetches so far, this one included.
-    func recordFetch(_ run: RunID, result: Int64) async throws -> Int
+    /// Counts one more fetch of each of `results`, before they start, in one transaction.
+    func recordFetches(_ run: RunID, results: [Int64]) async throws
 
-    /// Marks a result as downloaded and verified; recording it again changes nothing.
-    func recordDownload(_ run: RunID, result: Int64, at time: Date) async throws
+    /// Marks `results` as downloaded and verified, in one transaction; recording one again changes nothing.
+    func recordDownloads(_ run: RunID, results: [Int64], at time: Date) async throws
 
     /// Marks single files as failed (a corrupt input, a result that never came) without failing their shard;
     /// `knownBad` enters them in the index of ``KnownBadFile``s, which the next runs leave out.

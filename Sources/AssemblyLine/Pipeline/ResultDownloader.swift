@@ -4,7 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Downloads one result to its place, verified: temp file, size and MD5 checked, fsync, atomic rename.
+/// Downloads one result to its place, verified: temp file, size and MD5 checked, fsync, atomic rename; its directory is
+/// flushed with the others of its batch (``flushDirectories(of:)``).
 ///
 /// A result already in place with the right size and MD5 (a run stopped between the rename and the
 /// ledger's commit) is kept and not fetched again. The body stops at the result's declared size
@@ -80,7 +81,7 @@ package struct ResultDownloader: Sendable {
         try await BlockingFileWork.run { () -> Result<Void, TransloaditError> in
             do throws(TransloaditError) {
                 try verify(result, at: temporary)
-                try Self.durablyRename(temporary, to: path, directory: directory)
+                try Self.durablyRename(temporary, to: path)
                 return .success(())
             } catch {
                 return .failure(error)
@@ -142,7 +143,7 @@ package struct ResultDownloader: Sendable {
                             retryable: false)
     }
 
-    private static func durablyRename(_ temporary: String, to path: String, directory: String) throws(TransloaditError) {
+    private static func durablyRename(_ temporary: String, to path: String) throws(TransloaditError) {
         let file = open(temporary, O_RDONLY | O_CLOEXEC)
         let flushed = file >= 0 && fsync(file) == 0
         if file >= 0 { close(file) }
@@ -152,10 +153,21 @@ package struct ResultDownloader: Sendable {
         guard rename(temporary, path) == 0 else {
             throw failure(.outputNotWritable, "cannot move the download to \(path): \(String(cString: strerror(errno)))", retryable: false)
         }
-        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
+    }
+
+    /// Makes the renames of `results` durable: each directory their outputs are in is flushed once, however many
+    /// results it holds. What a batch of downloads does before it records them (``fetch(_:shard:progress:)`` flushes
+    /// each file, not its directory).
+    package func flushDirectories(of results: [NewResult]) async {
+        let directories = Set(results.compactMap { $0.outputPath.map(PathText.directory(of:)) })
+        await BlockingFileWork.run {
+            for directory in directories {
+                let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                if folder >= 0 {
+                    fsync(folder)
+                    close(folder)
+                }
+            }
         }
     }
 

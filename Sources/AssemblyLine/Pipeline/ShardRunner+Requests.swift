@@ -126,9 +126,14 @@ extension ShardRunner {
         })
     }
 
-    /// Downloads the results, verified, each in one of the run's download slots and committed to the ledger once in place.
+    /// Downloads the results, verified, each in one of the run's download slots; those in place are committed to the
+    /// ledger together once their directories are flushed.
+    ///
+    /// The fetches are counted first, in one transaction, and the downloads recorded in one: two commits a shard, not
+    /// two a result. A run killed before the second finds the verified results in place and keeps them.
     func download(_ pending: [ResultRecord]) async throws -> [ShardStateMachine.DownloadOutcome] {
-        try await withThrowingTaskGroup(of: ShardStateMachine.DownloadOutcome.self) { group in
+        try await context.ledger.recordFetches(context.runID, results: pending.map(\.id))
+        let outcomes = try await withThrowingTaskGroup(of: ShardStateMachine.DownloadOutcome.self) { group in
             for record in pending {
                 group.addTask {
                     do {
@@ -142,18 +147,20 @@ extension ShardRunner {
             let ended = try await group.reduce(into: [Int64: ShardStateMachine.DownloadOutcome]()) { $0[$1.record.id] = $1 }
             return pending.compactMap { ended[$0.id] }
         }
+        let placed = outcomes.filter { $0.error == nil }.map(\.record)
+        guard !placed.isEmpty else { return outcomes }
+        await context.downloader.flushDirectories(of: placed.map(\.result))
+        try await context.ledger.recordDownloads(context.runID, results: placed.map(\.id), at: context.clock.now)
+        context.checkpoint(.afterDownloadCommit)
+        return outcomes
     }
 
-    /// Counts the fetch, fetches one result into place, verified, and commits it to the ledger; a failed
-    /// fetch throws its `TransloaditError`.
+    /// Fetches one result into place, verified; a failed fetch throws its `TransloaditError`.
     private func fetch(_ record: ResultRecord) async throws {
-        _ = try await context.ledger.recordFetch(context.runID, result: record.id)
         let (downloader, result) = (context.downloader, record.result)
         let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
         _ = try await context.governor.downloads.withSlot { [shard] in try await downloader.fetch(result, shard: shard.index, progress: progress) }
         context.checkpoint(.afterRename)
-        try await context.ledger.recordDownload(context.runID, result: record.id, at: context.clock.now)
-        context.checkpoint(.afterDownloadCommit)
     }
 
     /// What the import step of the attempt being signed names: the keys (or URLs) of the shard's pending files, in ledger
