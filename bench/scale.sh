@@ -29,13 +29,15 @@ WORK="$ROOT/bench/work/scale"
 [ -x "$BIN" ] || { echo "scale.sh: $BIN is missing; run 'make release' first" >&2; exit 1; }
 command -v /usr/bin/time > /dev/null || { echo "scale.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
 mkdir -p "$WORK"
-# The last invocation's runs go first, and the file system gets time to forget them: for about 30 s after
-# many deletions ext4 skips recently freed inodes one by one when it allocates (recently_deleted in
-# perf), which doubled the CPU a file of a run that followed the deletion of 400,000 files.
+# The last invocation's runs go first, and the file system gets time to forget them: on an ext4 without a
+# journal (this machine's) each file created skips, one by one, the free inodes of its group deleted in the
+# last 60 s, 6 minutes while their inode table block is not yet written (recently_deleted in perf,
+# fs/ext4/ialloc.c), which doubled the CPU a file of a run that followed the deletion of 400,000 files:
+# hence the sync, then a wait past the 60 s.
 if compgen -G "$WORK/run-*" > /dev/null; then
     rm -rf "$WORK"/run-*
     sync
-    sleep 40
+    sleep 70
 fi
 
 export BENCH_KEY=bench-key

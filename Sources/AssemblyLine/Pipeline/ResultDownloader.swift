@@ -62,7 +62,8 @@ package struct ResultDownloader: Sendable {
             throw spaceLow(result, in: directory, free: free, "is not fetched")
         }
         let temporary = Self.temporaryPath(for: path, of: result)
-        defer { unlink(temporary) }
+        var renamed = false
+        defer { if !renamed { unlink(temporary) } }
         let bound = limits.bound(declared: result.size)
         let bytes: Int64
         do {
@@ -87,6 +88,7 @@ package struct ResultDownloader: Sendable {
                 return .failure(error)
             }
         }.get()
+        renamed = true
         return bytes
     }
 

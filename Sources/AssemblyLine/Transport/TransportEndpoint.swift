@@ -6,26 +6,28 @@ package struct TransportEndpoint: Sendable, Hashable, CustomStringConvertible {
     package var port: Int?
 
     /// Splits `url` without validating it; user info, path, query and fragment are dropped.
+    ///
+    /// The delimiters are found among its UTF-8 bytes, as libcurl finds them: a `/` that a combining
+    /// mark follows ends the authority too.
     package init(url: String) {
-        var rest = Substring(url)
-        if let separator = rest.firstRange(of: "://") {
-            scheme = rest[..<separator.lowerBound].lowercased()
-            rest = rest[separator.upperBound...]
-        } else {
-            scheme = ""
+        let bytes = url.utf8
+        var start = bytes.startIndex
+        scheme = ""
+        if let separator = bytes.firstRange(of: "://".utf8) {
+            scheme = String(Substring(url.utf8[..<separator.lowerBound])).lowercased()
+            start = separator.upperBound
         }
-        if let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-            rest = rest[..<end]
-        }
-        if let at = rest.lastIndex(of: "@") {
-            rest = rest[rest.index(after: at)...]
+        var end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        if let at = bytes[start..<end].lastIndex(of: UInt8(ascii: "@")) {
+            start = bytes.index(after: at)
         }
         var explicitPort: Int?
-        if let colon = rest.lastIndex(of: ":"), !rest[colon...].contains("]"), let number = Int(rest[rest.index(after: colon)...]) {
+        if let colon = bytes[start..<end].lastIndex(of: UInt8(ascii: ":")), !bytes[colon..<end].contains(UInt8(ascii: "]")),
+           let number = Int(Substring(bytes[bytes.index(after: colon)..<end])) {
             explicitPort = number
-            rest = rest[..<colon]
+            end = colon
         }
-        host = rest.lowercased()
+        host = String(Substring(bytes[start..<end])).lowercased()
         port = explicitPort ?? (scheme == "http" ? 80 : scheme == "https" ? 443 : nil)
     }
 

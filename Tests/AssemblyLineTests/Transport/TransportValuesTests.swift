@@ -12,6 +12,9 @@ import Testing
         ("http://localhost/x", "http://localhost:80", true),
         ("http://[::1]:81/", "http://[::1]:81", true),
         ("not a url", "not a url", false),
+        ("HTTPS://h.example", "https://h.example:443", false),
+        ("http://[::1]/x:9", "http://[::1]:80", true),
+        ("https://evil.example/\u{301}@127.0.0.1:80/", "https://evil.example:443", false),
     ])
     func endpoints(url: String, shown: String, loopback: Bool) {
         let endpoint = TransportEndpoint(url: url)
