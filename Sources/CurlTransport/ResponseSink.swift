@@ -44,11 +44,15 @@ final class ResponseSink {
     /// Drops what was received so far: the body of a redirect or an interim response is not the answer;
     /// `status` is the new response's code.
     func reset(status: Int?) throws(TransportError) {
+        let received = count
         count = 0
         isErrorBody = !(status.map { (200..<300).contains($0) } ?? true)
         switch storage {
         case let .memory(limit, _):
             storage = .memory(limit: limit, bytes: [])
+        case .file where received == 0:
+            // Nothing was written since the file was created or last emptied: it is empty already.
+            break
         case let .file(path, descriptor, _, _):
             guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
                 throw .fileIO(path: path, reason: "truncate: " + String(cString: strerror(errno)))

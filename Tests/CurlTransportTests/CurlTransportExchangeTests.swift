@@ -96,6 +96,19 @@ import Testing
         #expect(try Pattern.fileMatches(path, length: length))
     }
 
+    @Test func aFileHoldsOnlyTheLastResponsesBodyAfterARedirect() async throws {
+        let scratch = try TemporaryDirectory()
+        let path = scratch.path + "/download.bin"
+        FileManager.default.createFile(atPath: path, contents: Data("left over from before".utf8))
+        let response = try await transport.send(.get(server.url("/redirect?to=%2Fbytes%3Fn%3D10")), to: .file(path: path),
+                                                options: HTTPTransferOptions(followRedirects: true))
+        #expect(response.status == 200 && response.body == .file(path: path, length: 10))
+        #expect(try Pattern.fileMatches(path, length: 10))
+        let plain = try await transport.send(.get(server.url("/redirect?to=/echo")), to: .file(path: path))
+        #expect(plain.status == 302 && plain.body == .file(path: path, length: 5))
+        #expect(FileManager.default.contents(atPath: path).map(Array.init) == Array("moved".utf8))
+    }
+
     @Test func aFileBodyStopsAtItsBoundWhateverTheServerKeepsSending() async throws {
         let scratch = try TemporaryDirectory()
         let path = scratch.path + "/endless.bin"
