@@ -257,20 +257,28 @@ extension SQLiteLedger {
     /// needs none; each must be a pending file of the shard, and none may be left pending.
     private func endPendingFiles(_ run: RunID, _ shard: Int, done: [Int], noResult: [Int], refusing current: ShardState,
                                  in database: SQLiteConnection) throws {
-        let counted = """
-            EXISTS (SELECT 1 FROM results r WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN (?5, ?6)
-                AND (r.file_index = ?3 OR EXISTS (SELECT 1 FROM result_inputs i WHERE i.result_id = r.id AND i.file_index = ?3))
-                AND r.attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?7))
-            """
         let key: [SQLiteValue] = [.text(run.rawValue), .integer(Int64(shard))]
-        let rule: [SQLiteValue] = [.state(ResultState.downloaded), .state(ResultState.exported), .state(AttemptOutcome.completed),
-                                   .state(FileState.pending)]
+        // The files a result of the latest completed attempt stands for, downloaded or exported: its own, and those a
+        // result of several inputs names; read once for the shard, then each file of the verdict is checked against it.
+        var standing = Set<Int>()
+        try database.cachedStatement("""
+            SELECT r.file_index FROM results r
+            WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN (?3, ?4) AND r.file_index IS NOT NULL
+                AND r.attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)
+            UNION
+            SELECT i.file_index FROM results r CROSS JOIN result_inputs i ON i.result_id = r.id
+            WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN (?3, ?4)
+                AND r.attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)
+            """).forEachRow(key + [.state(ResultState.downloaded), .state(ResultState.exported), .state(AttemptOutcome.completed)]) { row in
+            if let file = row.integer(0) { standing.insert(Int(file)) }
+        }
         let refused = LedgerError.illegalShardTransition(run, shard: shard, from: current, to: .downloaded)
-        for (files, state, holds) in [(done, FileState.done, counted), (noResult, FileState.noResult, "NOT " + counted)] {
-            let update = try database.cachedStatement(
-                "UPDATE files SET state = ?4 WHERE run_id = ?1 AND shard_index = ?2 AND file_index = ?3 AND state = ?8 AND " + holds)
+        guard done.allSatisfy(standing.contains), !noResult.contains(where: standing.contains) else { throw refused }
+        let update = try database.cachedStatement(
+            "UPDATE files SET state = ?4 WHERE run_id = ?1 AND shard_index = ?2 AND file_index = ?3 AND state = ?5")
+        for (files, state) in [(done, FileState.done), (noResult, FileState.noResult)] {
             for file in files {
-                try update.execute(key + [.integer(Int64(file)), .state(state)] + rule)
+                try update.execute(key + [.integer(Int64(file)), .state(state), .state(FileState.pending)])
                 guard database.changes == 1 else { throw refused }
             }
         }
