@@ -12,8 +12,9 @@ import Foundation
 /// did not skip, cleared on those it skipped again. `prune` forgets the files no run did or skipped since its cutoff.
 extension SQLiteLedger {
     /// A page of the set of `jobKey` under the recipe in the order of its unique key (path bytes, size, modification time),
-    /// after `cursor`: the files first, by that index, then each one's outputs, by theirs.
-    package func completedFiles(jobKey: String, recipeFingerprint: String, after cursor: FileIdentity?, limit: Int) throws -> [DoneIndexRow] {
+    /// after `cursor`: the files first, by that index, then each one's outputs, by theirs (with their MD5s only when `md5s`).
+    package func completedFiles(jobKey: String, recipeFingerprint: String, after cursor: FileIdentity?, limit: Int,
+                                md5s: Bool) throws -> [DoneIndexRow] {
         let database = try database()
         let found = try database.firstRow("SELECT id FROM done_sets WHERE job_key = ? AND recipe_fingerprint = ?",
                                           [.text(jobKey), .text(recipeFingerprint)]) { $0.integer(0) }
@@ -22,13 +23,14 @@ extension SQLiteLedger {
         var rows: [DoneIndexRow] = []
         rows.reserveCapacity(limit)
         try forEachRow("""
-            SELECT page.id, page.path, page.size, page.modified_ns, page.missed, o.output_path, o.size, o.md5
+            SELECT page.id, page.path, page.size, page.modified_ns, page.missed, o.output_path, o.size, CASE WHEN ?6 THEN o.md5 END
             FROM (SELECT id, path, size, modified_ns, missed_at IS NOT NULL AS missed FROM done_files
                   WHERE set_id = ?1 AND (path, size, modified_ns) > (?2, ?3, ?4)
                   ORDER BY path, size, modified_ns LIMIT ?5) AS page
             LEFT JOIN done_outputs o ON o.done_id = page.id
             ORDER BY page.path, page.size, page.modified_ns, o.rowid
-            """, [.integer(set), .text(after.path), .integer(after.size), .integer(after.modifiedNanoseconds), .integer(Int64(limit))],
+            """, [.integer(set), .text(after.path), .integer(after.size), .integer(after.modifiedNanoseconds), .integer(Int64(limit)),
+             .integer(md5s ? 1 : 0)],
             table: "done_files") { row in
             let entry = try row.integer()
             if rows.last?.file.entry != entry {

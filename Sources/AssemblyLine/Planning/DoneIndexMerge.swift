@@ -59,29 +59,30 @@ struct DoneIndexMerge {
     /// Reads every page of `set` from `index` and settles the files its rows meet.
     mutating func read(_ set: DoneIndexSet, from index: any DoneIndexPages, pageSize: Int) async throws {
         var next = 0
-        var nextIdentity = identityInPathOrder(0)
-        var page = try await index.completedFiles(jobKey: set.jobKey, recipeFingerprint: set.recipeFingerprint, after: nil, limit: pageSize)
+        let md5s = check.checksums
+        var page = try await index.completedFiles(jobKey: set.jobKey, recipeFingerprint: set.recipeFingerprint, after: nil, limit: pageSize,
+                                                  md5s: md5s)
         while true {
             let cursor = page.count == pageSize ? page.last?.identity : nil
-            async let following = Self.page(of: set, after: cursor, from: index, limit: pageSize)
-            var checking: [(position: Int, row: DoneIndexRow)] = []
-            for row in page {
-                while let identity = nextIdentity, FileIdentity.order(identity, row.identity) < 0 {
+            async let following = Self.page(of: set, after: cursor, from: index, limit: pageSize, md5s: md5s)
+            var checking: [(position: Int, row: Int)] = []
+            for (rowIndex, row) in page.enumerated() {
+                var order = orderInPathOrder(next, against: row.identity)
+                while order < 0 {
                     next += 1
-                    nextIdentity = identityInPathOrder(next)
+                    order = orderInPathOrder(next, against: row.identity)
                 }
-                guard let identity = nextIdentity, identity == row.identity else {
+                guard order == 0 else {
                     if set.role != .earlier, !row.file.missed { missed.append(row.file.entry) }
                     continue
                 }
                 let position = pathOrder.map { Int($0[next]) } ?? next
                 next += 1
-                nextIdentity = identityInPathOrder(next)
-                if needsCheck(position, by: set) { checking.append((position, row)) }
+                if needsCheck(position, by: set) { checking.append((position, rowIndex)) }
             }
-            let findings = check.findings(ofEach: checking.map(\.row.file.outputs))
+            let findings = check.findings(ofEach: checking.map { page[$0.row].file.outputs })
             for (index, (position, row)) in checking.enumerated() {
-                settle(position, row: row, findings: findings[index] ?? [], by: set)
+                settle(position, row: page[row], findings: findings[index] ?? [], by: set)
             }
             page = try await following
             guard cursor != nil else { return }
@@ -111,30 +112,29 @@ struct DoneIndexMerge {
         }
     }
 
-    /// The identity of the file `rank`th in path order; nil past the last.
-    private func identityInPathOrder(_ rank: Int) -> FileIdentity? {
-        guard rank < standing.count else { return nil }
-        return FileIdentity(file(at: pathOrder.map { Int($0[rank]) } ?? rank))
+    /// How the file `rank`th in path order sorts against `identity`, as ``FileIdentity/order(_:_:)``; past the last, after it.
+    private func orderInPathOrder(_ rank: Int, against identity: FileIdentity) -> Int {
+        guard rank < standing.count else { return 1 }
+        return FileIdentity.order(file(at: pathOrder.map { Int($0[rank]) } ?? rank), identity)
     }
 
-    private static func page(of set: DoneIndexSet, after cursor: FileIdentity?, from index: any DoneIndexPages,
-                             limit: Int) async throws -> [DoneIndexRow] {
+    private static func page(of set: DoneIndexSet, after cursor: FileIdentity?, from index: any DoneIndexPages, limit: Int,
+                             md5s: Bool) async throws -> [DoneIndexRow] {
         guard let cursor else { return [] }
-        return try await index.completedFiles(jobKey: set.jobKey, recipeFingerprint: set.recipeFingerprint, after: cursor, limit: limit)
+        return try await index.completedFiles(jobKey: set.jobKey, recipeFingerprint: set.recipeFingerprint, after: cursor, limit: limit, md5s: md5s)
     }
 
     /// The positions of `plan`'s files sorted by real path; nil when they are in that order already. Sorting holds every
     /// real path for a moment (a tree with symlinks in it, a URL list); a plain tree's plan is in path order.
     private static func pathOrder(of plan: Plan, count: Int) -> [Int32]? {
-        var previous: String?
+        var previous: PlannedFile?
         var ordered = true
         for file in plan.shards.lazy.flatMap(\.files) {
-            let path = file.path
-            if let previous, PathText.compare(previous, path) >= 0 {
+            if let previous, PlannedFile.comparePaths(previous, file) >= 0 {
                 ordered = false
                 break
             }
-            previous = path
+            previous = file
         }
         guard !ordered else { return nil }
         let paths = plan.shards.flatMap { $0.files.map(\.path) }
