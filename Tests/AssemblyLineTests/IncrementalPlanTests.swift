@@ -85,6 +85,28 @@ import Testing
         #expect(checksums.redone.map { $0.findings.map(\.problem) } == [[.altered(recorded: "recorded", found: "found")]])
     }
 
+    @Test func aPageThatCannotBeReadFailsTheNightAfterTheOnesBefore() async throws {
+        let done = Self.entries(Self.files.map { ($0, []) })
+        let index = FailingPages(index: DoneIndexFake(sets: ["job": done]), failingAfter: 2)
+        await #expect(throws: FailingPages.Unreadable.self) {
+            try await IncrementalPlan.reading(Self.plan, sets: [DoneIndexSet(jobKey: "job", recipeFingerprint: "r", role: .own)], from: index,
+                                              check: Self.sizesOnly, limits: Self.limits, pageSize: 1)
+        }
+        #expect(index.index.md5sAsked.all.count == 2, "the pages before were read, none after")
+    }
+
+    /// The pages of `index`, the first `failingAfter` of them; the next one cannot be read.
+    struct FailingPages: DoneIndexPages {
+        struct Unreadable: Error {}
+        let index: DoneIndexFake
+        let failingAfter: Int
+
+        func completedFiles(jobKey: String, recipeFingerprint: String, after cursor: FileIdentity?, limit: Int, md5s: Bool) async throws -> [DoneIndexRow] {
+            guard index.md5sAsked.all.count < failingAfter else { throw Unreadable() }
+            return try await index.completedFiles(jobKey: jobKey, recipeFingerprint: recipeFingerprint, after: cursor, limit: limit, md5s: md5s)
+        }
+    }
+
     /// A digester whose every MD5 is `found`.
     struct FoundDigester: FileDigester {
         func md5Hex(ofFile path: String) throws -> String { "found" }

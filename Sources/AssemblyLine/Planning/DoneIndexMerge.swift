@@ -5,7 +5,7 @@
 /// own recipe's set (or of an accepted earlier recipe's) has its outputs checked, a page's files at once on
 /// every core, and is skipped or done again; a row that meets no file, or whose file is done again, is missed
 /// by the review. A row of a later set meeting a file an earlier set settled is the same file again and only
-/// marks it held by an earlier recipe. The next page is read while a page's outputs are checked. Per planned
+/// marks it held by an earlier recipe. The next pages are read while a page's outputs are checked (``DoneIndexReadAhead``). Per planned
 /// file this holds one byte of standing; the index is never held whole.
 struct DoneIndexMerge {
     /// What the night made of a planned file.
@@ -59,12 +59,8 @@ struct DoneIndexMerge {
     /// Reads every page of `set` from `index` and settles the files its rows meet.
     mutating func read(_ set: DoneIndexSet, from index: any DoneIndexPages, pageSize: Int) async throws {
         var next = 0
-        let md5s = check.checksums
-        var page = try await index.completedFiles(jobKey: set.jobKey, recipeFingerprint: set.recipeFingerprint, after: nil, limit: pageSize,
-                                                  md5s: md5s)
-        while true {
-            let cursor = page.count == pageSize ? page.last?.identity : nil
-            async let following = Self.page(of: set, after: cursor, from: index, limit: pageSize, md5s: md5s)
+        let pages = DoneIndexReadAhead(set: set, index: index, pageSize: pageSize, md5s: check.checksums)
+        try await pages.forEachPage { page in
             var checking: [(position: Int, row: Int)] = []
             for (rowIndex, row) in page.enumerated() {
                 var order = orderInPathOrder(next, against: row.identity)
@@ -84,8 +80,6 @@ struct DoneIndexMerge {
             for (index, (position, row)) in checking.enumerated() {
                 settle(position, row: page[row], findings: findings[index] ?? [], by: set)
             }
-            page = try await following
-            guard cursor != nil else { return }
         }
     }
 
@@ -116,12 +110,6 @@ struct DoneIndexMerge {
     private func orderInPathOrder(_ rank: Int, against identity: FileIdentity) -> Int {
         guard rank < standing.count else { return 1 }
         return FileIdentity.order(file(at: pathOrder.map { Int($0[rank]) } ?? rank), identity)
-    }
-
-    private static func page(of set: DoneIndexSet, after cursor: FileIdentity?, from index: any DoneIndexPages, limit: Int,
-                             md5s: Bool) async throws -> [DoneIndexRow] {
-        guard let cursor else { return [] }
-        return try await index.completedFiles(jobKey: set.jobKey, recipeFingerprint: set.recipeFingerprint, after: cursor, limit: limit, md5s: md5s)
     }
 
     /// The positions of `plan`'s files sorted by real path; nil when they are in that order already. Sorting holds every
