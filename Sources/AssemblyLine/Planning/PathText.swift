@@ -118,7 +118,13 @@ package enum PathText {
 
     /// `directory` + `/` + `name`, without doubling the root's slash.
     static func appending(_ name: String, to directory: String) -> String {
-        directory == "/" ? "/" + name : directory + "/" + name
+        guard directory != "/" else { return "/" + name }
+        var path = ""
+        path.reserveCapacity(directory.utf8.count + 1 + name.utf8.count)
+        path += directory
+        path += "/"
+        path += name
+        return path
     }
 
     /// The part of `path` below `base` (both normalized and absolute), or nil when `path` is not strictly under it.
