@@ -115,14 +115,17 @@ struct DoneIndexMerge {
     /// The positions of `plan`'s files sorted by real path; nil when they are in that order already. Sorting holds every
     /// real path for a moment (a tree with symlinks in it, a URL list); a plain tree's plan is in path order.
     private static func pathOrder(of plan: Plan, count: Int) -> [Int32]? {
-        var previous: PlannedFile?
+        // By position, each file compared in place with the one before (a copy of each would retain its paths).
+        var previous: (shard: Int, file: Int)?
         var ordered = true
-        for file in plan.shards.lazy.flatMap(\.files) {
-            if let previous, PlannedFile.comparePaths(previous, file) >= 0 {
-                ordered = false
-                break
+        all: for shard in plan.shards.indices {
+            for file in plan.shards[shard].files.indices {
+                if let previous, PlannedFile.comparePaths(plan.shards[previous.shard].files[previous.file], plan.shards[shard].files[file]) >= 0 {
+                    ordered = false
+                    break all
+                }
+                previous = (shard, file)
             }
-            previous = file
         }
         guard !ordered else { return nil }
         let paths = plan.shards.flatMap { $0.files.map(\.path) }

@@ -32,17 +32,21 @@ package struct PlannedFile: Sendable, Hashable {
         lhs.withPathParts { left, leftName in rhs.withPathParts { PathText.compare((left, leftName), ($0, $1)) } }
     }
 
-    /// Calls `body` with the bytes of the real path in two parts, read in place: the kept directory and the relative path's
-    /// last name, or the whole real path and nothing.
+    /// Calls `body` with the bytes of the real path in two parts, read in place (no copy of either string, whose reference
+    /// counts a pass over a million files would touch): the kept directory and the relative path's last name, or the
+    /// whole real path and nothing.
     private func withPathParts<T>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> T) -> T {
-        var kept = realPathOrDirectory, relative = relativePath
-        return kept.withUTF8 { kept in
-            guard kept.last == UInt8(ascii: "/") else { return body(kept, UnsafeBufferPointer(start: nil, count: 0)) }
-            return relative.withUTF8 { relative in
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        let inPlace = realPathOrDirectory.utf8.withContiguousStorageIfAvailable { kept -> T? in
+            guard kept.last == UInt8(ascii: "/") else { return body(kept, none) }
+            return relativePath.utf8.withContiguousStorageIfAvailable { relative in
                 let nameStart = relative.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
                 return body(kept, UnsafeBufferPointer(rebasing: relative[nameStart...]))
             }
         }
+        if case let found?? = inPlace { return found }
+        var path = path
+        return path.withUTF8 { body($0, none) }
     }
 
     package init(path: String, relativePath: String, size: Int64, modifiedNanoseconds: Int64) {
