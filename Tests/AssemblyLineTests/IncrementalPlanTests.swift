@@ -66,6 +66,54 @@ import Testing
         #expect(findings.map(\.problem.kind) == ["changed", "missing"])
     }
 
+    @Test func onlyANightWithChecksumsReadsTheOutputsMD5sAndFindsAnAlteredOne() async throws {
+        // Given: a done file whose output is of its recorded size, with another MD5 than recorded
+        let directory = try TemporaryDirectory()
+        try directory.write("0.out", "x")
+        let done = Self.entries([(Self.files[0], [RecordedOutput(path: directory.file("0.out"), size: 1, md5: "recorded")])])
+        let sets = [DoneIndexSet(jobKey: "job", recipeFingerprint: "r", role: .own)]
+        let plain = DoneIndexFake(sets: ["job": done]), summed = DoneIndexFake(sets: ["job": done])
+
+        // When: a night reads it by sizes, and one with checksums
+        let sizes = try await IncrementalPlan.reading(Self.plan, sets: sets, from: plain, check: Self.sizesOnly, limits: Self.limits)
+        let checksums = try await IncrementalPlan.reading(Self.plan, sets: sets, from: summed, check: OutputCheck(checksums: FoundDigester()),
+                                                          limits: Self.limits)
+
+        // Then: only the second asked for the MD5s, and it runs the file again
+        #expect(plain.md5sAsked.all == [false] && summed.md5sAsked.all == [true])
+        #expect(sizes.skipped(from: Self.plan) == [Self.files[0]])
+        #expect(checksums.redone.map { $0.findings.map(\.problem) } == [[.altered(recorded: "recorded", found: "found")]])
+    }
+
+    @Test func aPageThatCannotBeReadFailsTheNightAfterTheOnesBefore() async throws {
+        let done = Self.entries(Self.files.map { ($0, []) })
+        let index = FailingPages(index: DoneIndexFake(sets: ["job": done]), failingAfter: 2)
+        await #expect(throws: FailingPages.Unreadable.self) {
+            try await IncrementalPlan.reading(Self.plan, sets: [DoneIndexSet(jobKey: "job", recipeFingerprint: "r", role: .own)], from: index,
+                                              check: Self.sizesOnly, limits: Self.limits, pageSize: 1)
+        }
+        #expect(index.index.md5sAsked.all.count == 2, "the pages before were read, none after")
+    }
+
+    /// The pages of `index`, the first `failingAfter` of them; the next one cannot be read.
+    struct FailingPages: DoneIndexPages {
+        struct Unreadable: Error {}
+        let index: DoneIndexFake
+        let failingAfter: Int
+
+        func completedFiles(jobKey: String, recipeFingerprint: String, after cursor: FileIdentity?, limit: Int, md5s: Bool) async throws -> [DoneIndexRow] {
+            guard index.md5sAsked.all.count < failingAfter else { throw Unreadable() }
+            return try await index.completedFiles(jobKey: jobKey, recipeFingerprint: recipeFingerprint, after: cursor, limit: limit, md5s: md5s)
+        }
+    }
+
+    /// A digester whose every MD5 is `found`.
+    struct FoundDigester: FileDigester {
+        func md5Hex(ofFile path: String) throws -> String { "found" }
+        func sha1(ofFile path: String, offset: Int64, length: Int64) throws -> [UInt8] { [] }
+        func sha256Hex(of text: String) -> String { "" }
+    }
+
     @Test func theReviewNamesOnlyTheEntriesWhoseStandingChanged() async throws {
         // Given: entries 0-3 for files 0-3, 1 and 3 missed by the night before; entry 9 for a file gone from the plan
         let gone = PlannedFile(path: "/in/gone.jpg", relativePath: "gone.jpg", size: 1, modifiedNanoseconds: 0)

@@ -18,6 +18,20 @@ import Testing
         #expect(file.relativePath == relative)
     }
 
+    /// Files kept as a directory and a name, or whole (a link), compare by their real paths as those paths' bytes do.
+    @Test func realPathsReadInPlaceCompareAsTheirBytes() {
+        let files = [("/in/a/x.jpg", "a/x.jpg"), ("/in/a/x.jpg2", "a/x.jpg2"), ("/in/a/", "a/"), ("/in/t/target.jpg", "a/link.jpg"),
+                     ("/in/a", "b/a"), ("/in/ab.jpg", "c/ab.jpg"), ("/in/a/y.jpg", "a/y.jpg"), ("/x.jpg", "x.jpg"), ("/in/\u{E9}", "\u{E9}")]
+            .map { PlannedFile(path: $0.0, relativePath: $0.1, size: 1, modifiedNanoseconds: 0) }
+        for left in files {
+            for right in files {
+                let bytes = PathText.compare(left.path, right.path).signum()
+                #expect(PlannedFile.comparePaths(left, right).signum() == bytes, "\(left.path) against \(right.path)")
+                #expect(left.comparePath(to: right.path).signum() == bytes, "\(left.path) against \(right.path)")
+            }
+        }
+    }
+
     @Test func aFileFoundInItsRealDirectoryEqualsTheSameFileMadeFromItsPath() {
         let found = PlannedFile(relativePath: "a/x.jpg", realDirectory: "/in/a/", realName: "x.jpg", size: 3, modifiedNanoseconds: 7)
         let made = PlannedFile(path: "/in/a/x.jpg", relativePath: "a/x.jpg", size: 3, modifiedNanoseconds: 7)

@@ -165,17 +165,17 @@ import Testing
     }
 
     @Test func theDoneIndexIsPagedInPathOrderWithEachFilesOutputs() async throws {
-        // Given: both shards done, so four files with an output each
+        // Given: both shards done, so four files with an output each, shard 1's with MD5s
         let (directory, ledger, _, first) = try await ledgerWithShardZeroDone()
         defer { withExtendedLifetime(directory) {} }
-        try await Self.completeShard(ledger, first, 1)
+        try await Self.completeShard(ledger, first, 1, md5: "0cc175b9c0f1b6a831c399e269772661")
         let job = ManifestJob(legacyPath: "/etc/assemblyline/nightly.yaml")
 
         // When: it is read three files a page
         var pages: [[DoneIndexRow]] = []
         repeat {
             pages.append(try await ledger.completedFiles(jobKey: job.key, recipeFingerprint: "sha256:recipe-a",
-                                                         after: pages.last?.last?.identity, limit: 3))
+                                                         after: pages.last?.last?.identity, limit: 3, md5s: true))
         } while pages.last?.count == 3
 
         // Then: two pages, in path order, holding what the whole index holds
@@ -184,7 +184,12 @@ import Testing
         #expect(zip(rows, rows.dropFirst()).allSatisfy { FileIdentity.order($0.identity, $1.identity) < 0 })
         let whole = try await nightlyEntries(ledger)
         #expect(Dictionary(uniqueKeysWithValues: rows.map { ($0.identity, $0.file) }) == whole && whole.count == 4)
-        #expect(try await ledger.completedFiles(jobKey: job.key, recipeFingerprint: "sha256:recipe-b", after: nil, limit: 3).isEmpty)
+        #expect(try await ledger.completedFiles(jobKey: job.key, recipeFingerprint: "sha256:recipe-b", after: nil, limit: 3, md5s: true).isEmpty)
+        // and without the MD5s, the same rows with none
+        let plain = try await ledger.completedFiles(jobKey: job.key, recipeFingerprint: "sha256:recipe-a", after: nil, limit: 4, md5s: false)
+        #expect(rows.contains { $0.file.outputs.contains { $0.md5 != nil } }, "the outputs have MD5s")
+        #expect(plain.map(\.identity) == rows.map(\.identity) && plain.allSatisfy { $0.file.outputs.allSatisfy { $0.md5 == nil } })
+        #expect(plain.map { $0.file.outputs.map(\.path) } == rows.map { $0.file.outputs.map(\.path) })
     }
 
     @Test func pruneForgetsTheDoneFilesNoRunSkippedSinceItsCutoffAndKeepsTheOthersWithTheirOutputs() async throws {
@@ -308,7 +313,7 @@ import Testing
     }
 
     /// Drives shard `shard` through the whole happy path, with one result per file.
-    static func completeShard(_ ledger: SQLiteLedger, _ run: RunID, _ shard: Int) async throws {
+    static func completeShard(_ ledger: SQLiteLedger, _ run: RunID, _ shard: Int, md5: String? = nil) async throws {
         try await ledger.recordAttempt(run, shard: shard, assemblyID: .generate(), at: Fixture.time(1))
         try await ledger.transition(run, shard: shard, .signed, at: Fixture.time(2))
         try await ledger.transition(run, shard: shard, .created(assemblyURL: "http://127.0.0.1:9442/assemblies/a",
@@ -316,7 +321,7 @@ import Testing
         let files = try await ledger.files(of: run, shard: shard, state: nil)
         let results = files.map { file in
             NewResult(source: .file(file.index), step: "resized", remoteID: "r\(file.index)", name: "x.jpg",
-                      url: "http://127.0.0.1:9442/results/\(file.index)", size: 10, md5: nil, mime: "image/jpeg",
+                      url: "http://127.0.0.1:9442/results/\(file.index)", size: 10, md5: md5, mime: "image/jpeg",
                       width: 100, height: 75, delivery: .download(to: "/out/\(file.index).jpg"))
         }
         try await ledger.transition(run, shard: shard, .completed(results: results), at: Fixture.time(4))

@@ -5,8 +5,9 @@
 /// plan's files take by their real paths, so the two are walked side by side.
 package protocol DoneIndexPages: Sendable {
     /// Up to `limit` files of the set of `jobKey` and the recipe, each with the outputs the run that did it last recorded,
-    /// in path order after `cursor` (nil: from the first); fewer than `limit` when the set ends.
-    func completedFiles(jobKey: String, recipeFingerprint: String, after cursor: FileIdentity?, limit: Int) async throws -> [DoneIndexRow]
+    /// in path order after `cursor` (nil: from the first); fewer than `limit` when the set ends. The outputs' MD5s are read
+    /// only with `md5s` (a night that checks no checksums leaves them nil: a string an output fewer).
+    func completedFiles(jobKey: String, recipeFingerprint: String, after cursor: FileIdentity?, limit: Int, md5s: Bool) async throws -> [DoneIndexRow]
 }
 
 extension DoneIndexPages {
@@ -18,7 +19,8 @@ extension DoneIndexPages {
         for key in job.keys {
             var cursor: FileIdentity?
             repeat {
-                let page = try await completedFiles(jobKey: key, recipeFingerprint: recipeFingerprint, after: cursor, limit: DoneIndexSet.pageSize)
+                let page = try await completedFiles(jobKey: key, recipeFingerprint: recipeFingerprint, after: cursor, limit: DoneIndexSet.pageSize,
+                                                 md5s: true)
                 for row in page where files[row.identity] == nil {
                     files[row.identity] = row.file
                 }

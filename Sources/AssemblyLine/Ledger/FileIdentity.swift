@@ -21,10 +21,19 @@ package struct FileIdentity: Sendable, Hashable {
 
     /// Orders identities as the done index's unique key does: path bytes, then size, then modification time; negative, zero or positive.
     package static func order(_ lhs: FileIdentity, _ rhs: FileIdentity) -> Int {
-        let byPath = PathText.compare(lhs.path, rhs.path)
+        order(byPath: PathText.compare(lhs.path, rhs.path), lhs.size, lhs.modifiedNanoseconds, rhs)
+    }
+
+    /// Orders a planned file's identity against `identity` as ``order(_:_:)`` does, without making the file's real path.
+    static func order(_ file: PlannedFile, _ identity: FileIdentity) -> Int {
+        order(byPath: file.comparePath(to: identity.path), file.size, file.modifiedNanoseconds, identity)
+    }
+
+    /// The order of paths compared `byPath`, then of sizes, then of modification times.
+    private static func order(byPath: Int, _ size: Int64, _ modifiedNanoseconds: Int64, _ rhs: FileIdentity) -> Int {
         if byPath != 0 { return byPath }
-        if lhs.size != rhs.size { return lhs.size < rhs.size ? -1 : 1 }
-        return lhs.modifiedNanoseconds == rhs.modifiedNanoseconds ? 0 : lhs.modifiedNanoseconds < rhs.modifiedNanoseconds ? -1 : 1
+        if size != rhs.size { return size < rhs.size ? -1 : 1 }
+        return modifiedNanoseconds == rhs.modifiedNanoseconds ? 0 : modifiedNanoseconds < rhs.modifiedNanoseconds ? -1 : 1
     }
 
     package func hash(into hasher: inout Hasher) {

@@ -111,15 +111,17 @@ extension Manifest {
                 tooLong = tooLong.map { ($0.input, $0.output, $0.problem, $0.count + found.count) } ?? found
             }
             var next = 0
-            for shard in shards[bounds[stripe]..<bounds[stripe + 1]] {
-                for (position, file) in shard.files.enumerated() {
+            for shardIndex in bounds[stripe]..<bounds[stripe + 1] {
+                // By position: a file is looked at only when its hash was seen (a pass copying each file cost a retain of its paths).
+                for position in shards[shardIndex].files.indices {
                     for step in steps {
                         let key = hashes[next]
                         next += 1
                         guard let earlierPlace = seen[key] else {
-                            seen[key] = UInt64(shard.index) << 32 | UInt64(position)
+                            seen[key] = UInt64(shards[shardIndex].index) << 32 | UInt64(position)
                             continue
                         }
+                        let shard = shards[shardIndex], file = shard.files[position]
                         let earlierShard = Int(earlierPlace >> 32)
                         let earlier = shards[earlierShard].files[Int(earlierPlace & 0xFFFF_FFFF)]
                         let path = outputPath(of: file, shard: shard.index, step: step, run: run)

@@ -68,6 +68,8 @@ package struct OutputLayout: Sendable, Hashable, CustomStringConvertible {
     /// The relative path of one result, with each placeholder's value; `..` components from values are dropped.
     package func render(_ value: (Placeholder) -> String) -> String {
         var text = ""
+        // One buffer for a path's usual length, not one grown at each piece (a plan renders a million).
+        text.reserveCapacity(128)
         for piece in pieces {
             switch piece {
             case .literal(let literal): text += literal

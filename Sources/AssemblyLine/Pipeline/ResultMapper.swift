@@ -193,16 +193,17 @@ package struct ResultMapper: Sendable {
     /// reduced to one safe file name (``SafeFileName``), and its extension from the recipe, else that name.
     package static func outputPath(_ output: OutputSettings, run: RunID, shard: Int, step: String, from source: PathSource) -> String {
         let relative: String
+        let stem: String
         let ownExt: String?
         switch source {
         case let .input(file):
             relative = file.relativePath
-            ownExt = PathText.stemAndExtension(of: PathText.lastComponent(of: relative)).extension
+            (stem, ownExt) = PathText.stemAndExtension(of: PathText.lastComponent(of: relative))
         case let .named(name, ext):
             relative = SafeFileName.from(name)
+            stem = PathText.stemAndExtension(of: PathText.lastComponent(of: relative)).stem
             ownExt = (ext.map(SafeFileName.from) ?? PathText.stemAndExtension(of: relative).extension).flatMap { $0.isEmpty ? nil : $0 }
         }
-        let stem = PathText.stemAndExtension(of: PathText.lastComponent(of: relative)).stem
         let directory = PathText.directory(of: relative)
         let ext = output.formats[step] ?? ownExt ?? ""
         let path = output.layout.render { placeholder in

@@ -5,7 +5,7 @@
 /// own recipe's set (or of an accepted earlier recipe's) has its outputs checked, a page's files at once on
 /// every core, and is skipped or done again; a row that meets no file, or whose file is done again, is missed
 /// by the review. A row of a later set meeting a file an earlier set settled is the same file again and only
-/// marks it held by an earlier recipe. The next page is read while a page's outputs are checked. Per planned
+/// marks it held by an earlier recipe. The next pages are read while a page's outputs are checked (``DoneIndexReadAhead``). Per planned
 /// file this holds one byte of standing; the index is never held whole.
 struct DoneIndexMerge {
     /// What the night made of a planned file.
@@ -59,32 +59,27 @@ struct DoneIndexMerge {
     /// Reads every page of `set` from `index` and settles the files its rows meet.
     mutating func read(_ set: DoneIndexSet, from index: any DoneIndexPages, pageSize: Int) async throws {
         var next = 0
-        var nextIdentity = identityInPathOrder(0)
-        var page = try await index.completedFiles(jobKey: set.jobKey, recipeFingerprint: set.recipeFingerprint, after: nil, limit: pageSize)
-        while true {
-            let cursor = page.count == pageSize ? page.last?.identity : nil
-            async let following = Self.page(of: set, after: cursor, from: index, limit: pageSize)
-            var checking: [(position: Int, row: DoneIndexRow)] = []
-            for row in page {
-                while let identity = nextIdentity, FileIdentity.order(identity, row.identity) < 0 {
+        let pages = DoneIndexReadAhead(set: set, index: index, pageSize: pageSize, md5s: check.checksums)
+        try await pages.forEachPage { page in
+            var checking: [(position: Int, row: Int)] = []
+            for (rowIndex, row) in page.enumerated() {
+                var order = orderInPathOrder(next, against: row.identity)
+                while order < 0 {
                     next += 1
-                    nextIdentity = identityInPathOrder(next)
+                    order = orderInPathOrder(next, against: row.identity)
                 }
-                guard let identity = nextIdentity, identity == row.identity else {
+                guard order == 0 else {
                     if set.role != .earlier, !row.file.missed { missed.append(row.file.entry) }
                     continue
                 }
                 let position = pathOrder.map { Int($0[next]) } ?? next
                 next += 1
-                nextIdentity = identityInPathOrder(next)
-                if needsCheck(position, by: set) { checking.append((position, row)) }
+                if needsCheck(position, by: set) { checking.append((position, rowIndex)) }
             }
-            let findings = check.findings(ofEach: checking.map(\.row.file.outputs))
+            let findings = check.findings(ofEach: checking.map { page[$0.row].file.outputs })
             for (index, (position, row)) in checking.enumerated() {
-                settle(position, row: row, findings: findings[index] ?? [], by: set)
+                settle(position, row: page[row], findings: findings[index] ?? [], by: set)
             }
-            page = try await following
-            guard cursor != nil else { return }
         }
     }
 
@@ -111,30 +106,26 @@ struct DoneIndexMerge {
         }
     }
 
-    /// The identity of the file `rank`th in path order; nil past the last.
-    private func identityInPathOrder(_ rank: Int) -> FileIdentity? {
-        guard rank < standing.count else { return nil }
-        return FileIdentity(file(at: pathOrder.map { Int($0[rank]) } ?? rank))
-    }
-
-    private static func page(of set: DoneIndexSet, after cursor: FileIdentity?, from index: any DoneIndexPages,
-                             limit: Int) async throws -> [DoneIndexRow] {
-        guard let cursor else { return [] }
-        return try await index.completedFiles(jobKey: set.jobKey, recipeFingerprint: set.recipeFingerprint, after: cursor, limit: limit)
+    /// How the file `rank`th in path order sorts against `identity`, as ``FileIdentity/order(_:_:)``; past the last, after it.
+    private func orderInPathOrder(_ rank: Int, against identity: FileIdentity) -> Int {
+        guard rank < standing.count else { return 1 }
+        return FileIdentity.order(file(at: pathOrder.map { Int($0[rank]) } ?? rank), identity)
     }
 
     /// The positions of `plan`'s files sorted by real path; nil when they are in that order already. Sorting holds every
     /// real path for a moment (a tree with symlinks in it, a URL list); a plain tree's plan is in path order.
     private static func pathOrder(of plan: Plan, count: Int) -> [Int32]? {
-        var previous: String?
+        // By position, each file compared in place with the one before (a copy of each would retain its paths).
+        var previous: (shard: Int, file: Int)?
         var ordered = true
-        for file in plan.shards.lazy.flatMap(\.files) {
-            let path = file.path
-            if let previous, PathText.compare(previous, path) >= 0 {
-                ordered = false
-                break
+        all: for shard in plan.shards.indices {
+            for file in plan.shards[shard].files.indices {
+                if let previous, PlannedFile.comparePaths(plan.shards[previous.shard].files[previous.file], plan.shards[shard].files[file]) >= 0 {
+                    ordered = false
+                    break all
+                }
+                previous = (shard, file)
             }
-            previous = path
         }
         guard !ordered else { return nil }
         let paths = plan.shards.flatMap { $0.files.map(\.path) }

@@ -44,6 +44,8 @@ package struct OutputCheck: Sendable {
 
     /// Computes MD5s when checksums are asked for; nil checks presence and size only.
     let digester: (any FileDigester)?
+    /// Whether MD5s are checked: what a night reads of the done index.
+    var checksums: Bool { digester != nil }
     /// The output directory every output must lie under; nil for any place.
     private(set) var directory: String?
 
@@ -86,7 +88,7 @@ package struct OutputCheck: Sendable {
     }
 
     private func problem(of output: RecordedOutput, from cursor: inout OutputDirectoryCursor) -> Problem? {
-        if let directory, PathText.relative(output.path, to: directory) == nil { return .elsewhere(directory: directory) }
+        if let directory, !PathText.isStrictly(output.path, under: directory) { return .elsewhere(directory: directory) }
         guard let info = cursor.status(of: output.path), (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
         if let size = output.size, Int64(info.st_size) != size {
             return .resized(recorded: size, found: Int64(info.st_size))

@@ -118,17 +118,32 @@ package enum PathText {
 
     /// `directory` + `/` + `name`, without doubling the root's slash.
     static func appending(_ name: String, to directory: String) -> String {
-        directory == "/" ? "/" + name : directory + "/" + name
+        guard directory != "/" else { return "/" + name }
+        var path = ""
+        path.reserveCapacity(directory.utf8.count + 1 + name.utf8.count)
+        path += directory
+        path += "/"
+        path += name
+        return path
     }
 
     /// The part of `path` below `base` (both normalized and absolute), or nil when `path` is not strictly under it.
     package static func relative(_ path: String, to base: String) -> String? {
-        if base == "/" {
-            return path.utf8.count > 1 ? String(path.utf8.dropFirst())! : nil
+        guard isStrictly(path, under: base) else { return nil }
+        return String(path.utf8.dropFirst(base == "/" ? 1 : base.utf8.count + 1))!
+    }
+
+    /// Whether `path` lies strictly under `base` (both normalized and absolute): what ``relative(_:to:)`` answers, read in
+    /// place without making a string (a night asks it of a million outputs).
+    static func isStrictly(_ path: String, under base: String) -> Bool {
+        var path = path, base = base
+        return path.withUTF8 { path in
+            base.withUTF8 { base in
+                if base.count == 1, base[0] == UInt8(ascii: "/") { return path.count > 1 }
+                guard path.count > base.count + 1, path[base.count] == UInt8(ascii: "/") else { return false }
+                return base.isEmpty || memcmp(path.baseAddress!, base.baseAddress!, base.count) == 0
+            }
         }
-        let prefix = base + "/"
-        guard path.utf8.count > prefix.utf8.count, path.utf8.starts(with: prefix.utf8) else { return nil }
-        return String(path.utf8.dropFirst(prefix.utf8.count))!
     }
 
     /// Compares the UTF-8 bytes of two paths, as `LC_ALL=C sort` does: negative, zero or positive.
@@ -151,6 +166,22 @@ package enum PathText {
 
     private static func compare(_ left: [UInt8], _ right: [UInt8]) -> Int {
         left.withUnsafeBufferPointer { left in right.withUnsafeBufferPointer { right in compare(left, right) } }
+    }
+
+    /// Compares the bytes of two paths each given in two parts (a head and a tail read as one), as ``compare(_:_:)`` does.
+    static func compare(_ left: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>),
+                        _ right: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>)) -> Int {
+        var (left, leftTail) = left, (right, rightTail) = right
+        while true {
+            if left.isEmpty { (left, leftTail) = (leftTail, UnsafeBufferPointer(start: nil, count: 0)) }
+            if right.isEmpty { (right, rightTail) = (rightTail, UnsafeBufferPointer(start: nil, count: 0)) }
+            guard !left.isEmpty, !right.isEmpty else { return left.isEmpty ? (right.isEmpty ? 0 : -1) : 1 }
+            let common = min(left.count, right.count)
+            let order = memcmp(left.baseAddress!, right.baseAddress!, common)
+            if order != 0 { return Int(order) }
+            left = UnsafeBufferPointer(rebasing: left[common...])
+            right = UnsafeBufferPointer(rebasing: right[common...])
+        }
     }
 
     /// Whether `lhs` sorts before `rhs` byte-wise.

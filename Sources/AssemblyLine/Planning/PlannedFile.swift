@@ -21,6 +21,34 @@ package struct PlannedFile: Sendable, Hashable {
         return realPathOrDirectory + PathText.lastComponent(of: relativePath)
     }
 
+    /// Orders the real path against `path` by bytes, as ``PathText/compare(_:_:)`` does, without making the real path.
+    func comparePath(to path: String) -> Int {
+        var path = path
+        return withPathParts { directory, name in path.withUTF8 { PathText.compare((directory, name), ($0, UnsafeBufferPointer(start: nil, count: 0))) } }
+    }
+
+    /// Orders the real paths of two files by bytes, without making them.
+    static func comparePaths(_ lhs: PlannedFile, _ rhs: PlannedFile) -> Int {
+        lhs.withPathParts { left, leftName in rhs.withPathParts { PathText.compare((left, leftName), ($0, $1)) } }
+    }
+
+    /// Calls `body` with the bytes of the real path in two parts, read in place (no copy of either string, whose reference
+    /// counts a pass over a million files would touch): the kept directory and the relative path's last name, or the
+    /// whole real path and nothing.
+    private func withPathParts<T>(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> T) -> T {
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        let inPlace = realPathOrDirectory.utf8.withContiguousStorageIfAvailable { kept -> T? in
+            guard kept.last == UInt8(ascii: "/") else { return body(kept, none) }
+            return relativePath.utf8.withContiguousStorageIfAvailable { relative in
+                let nameStart = relative.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+                return body(kept, UnsafeBufferPointer(rebasing: relative[nameStart...]))
+            }
+        }
+        if case let found?? = inPlace { return found }
+        var path = path
+        return path.withUTF8 { body($0, none) }
+    }
+
     package init(path: String, relativePath: String, size: Int64, modifiedNanoseconds: Int64) {
         realPathOrDirectory = PathText.directory(of: path, namedLastAs: relativePath) ?? path
         self.relativePath = relativePath
