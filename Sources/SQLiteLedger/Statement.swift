@@ -145,9 +145,13 @@ package final class Statement {
 
     /// The column as text, or nil when it is NULL.
     package func text(_ column: Int32) -> String? {
+        bytes(column).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The column's text as SQLite holds it, or nil when it is NULL: valid until the statement steps or resets.
+    package func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
         guard let bytes = sqlite3_column_text(handle, column) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column)))
     }
 
     /// The column's name in the result.

@@ -21,7 +21,7 @@ import Testing
             let problems = try await RunReport.read(id, from: ledger, in: directory, files: .only([.failed, .knownBad, .noResult]))
             let everything = try await RunReport.read(id, from: ledger, in: directory, files: .all, results: true)
             var paged: [ReportedFile] = []
-            try await FilePages.everyFile(ledger, id, shards: everything.shards).forEach { paged += $0 }
+            try await FilePages.everyFile(ledger, id, shards: everything.shards).forEach { paged += $0.files }
             return (problems, everything, paged)
         }
 

@@ -10,10 +10,10 @@ package enum FilePages: Sendable {
     package static let filesPerPage = 2_000
 
     /// Calls `body` with each page in turn; the ledger reads the next page while `body` writes this one.
-    package func forEach(_ body: ([ReportedFile]) throws -> Void) async throws {
+    package func forEach(_ body: (ReportedFilePage) throws -> Void) async throws {
         switch self {
         case .these(let files):
-            try body(files)
+            try body(ReportedFilePage(files))
         case let .everyFile(ledger, run, shards):
             var pages: [ClosedRange<Int>?] = []
             var start = shards.startIndex
@@ -27,10 +27,10 @@ package enum FilePages: Sendable {
                 start = end
             }
             pages.append(nil)
-            func read(_ page: ClosedRange<Int>?) -> Task<[ReportedFile], any Error> {
+            func read(_ page: ClosedRange<Int>?) -> Task<ReportedFilePage, any Error> {
                 Task { try await ledger.reportedFiles(of: run, shards: page) }
             }
-            var next: Task<[ReportedFile], any Error>? = read(pages[0])
+            var next: Task<ReportedFilePage, any Error>? = read(pages[0])
             var position = 0
             defer { next?.cancel() }
             while let reading = next {
