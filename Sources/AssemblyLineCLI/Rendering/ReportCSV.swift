@@ -20,18 +20,18 @@ enum ReportCSV {
         text.reserveCapacity(page.bytes.count + page.rows.count * 48)
         page.bytes.withUnsafeBufferPointer { bytes in
             for row in page.rows {
-                text.append(contentsOf: prefix.utf8)
-                text.append(contentsOf: String(row.index).utf8)
+                text.append(utf8: prefix)
+                text.append(utf8: String(row.index))
                 text.append(comma)
-                if let shard = row.shardIndex { text.append(contentsOf: String(shard).utf8) }
+                if let shard = row.shardIndex { text.append(utf8: String(shard)) }
                 text.append(comma)
-                text.append(contentsOf: row.state.rawValue.utf8)
+                text.append(utf8: row.state.rawValue)
                 text.append(comma)
                 appendField(UnsafeBufferPointer(rebasing: bytes[row.path]), to: &text)
                 text.append(comma)
                 appendField(UnsafeBufferPointer(rebasing: bytes[row.relativePath]), to: &text)
                 text.append(comma)
-                text.append(contentsOf: String(row.size).utf8)
+                text.append(utf8: String(row.size))
                 text.append(comma)
                 if let failure = row.failure {
                     var (code, message) = (failure.code.rawValue, failure.message)
@@ -39,7 +39,7 @@ enum ReportCSV {
                     text.append(comma)
                     message.withUTF8 { appendField($0, to: &text) }
                     text.append(comma)
-                    text.append(contentsOf: (failure.isRetryable ? "true" : "false").utf8)
+                    text.append(utf8: failure.isRetryable ? "true" : "false")
                 } else {
                     text.append(comma)
                     text.append(comma)

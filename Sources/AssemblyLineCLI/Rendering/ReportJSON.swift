@@ -32,13 +32,13 @@ enum ReportJSON {
         }
         page.bytes.withUnsafeBufferPointer { bytes in
             for (position, row) in page.rows.enumerated() {
-                text.append(contentsOf: (position > 0 ? ",{\"failure\":" : "{\"failure\":").utf8)
+                text.append(utf8: position > 0 ? ",{\"failure\":" : "{\"failure\":")
                 var failureText = ""
                 (row.failure.map(failure) ?? .null).write(to: &failureText)
-                text.append(contentsOf: failureText.utf8)
-                text.append(contentsOf: ",\"index\":".utf8)
-                text.append(contentsOf: String(row.index).utf8)
-                text.append(contentsOf: ",\"outputs\":[".utf8)
+                text.append(utf8: failureText)
+                text.append(utf8: ",\"index\":")
+                text.append(utf8: String(row.index))
+                text.append(utf8: ",\"outputs\":[")
                 var first = true
                 page.forEachOutput(of: row) { output in
                     if !first { text.append(UInt8(ascii: ",")) }
@@ -47,20 +47,20 @@ enum ReportJSON {
                 }
                 text.append(UInt8(ascii: "]"))
                 if partition != nil {
-                    text.append(contentsOf: ",\"partition\":".utf8)
+                    text.append(utf8: ",\"partition\":")
                     text.append(contentsOf: partitionText)
                 }
-                text.append(contentsOf: ",\"path\":".utf8)
+                text.append(utf8: ",\"path\":")
                 JSONValue.writeString(utf8: UnsafeBufferPointer(rebasing: bytes[row.path]), to: &text)
-                text.append(contentsOf: ",\"relative_path\":".utf8)
+                text.append(utf8: ",\"relative_path\":")
                 JSONValue.writeString(utf8: UnsafeBufferPointer(rebasing: bytes[row.relativePath]), to: &text)
-                text.append(contentsOf: ",\"shard\":".utf8)
-                text.append(contentsOf: (row.shardIndex.map(String.init) ?? "null").utf8)
-                text.append(contentsOf: ",\"size\":".utf8)
-                text.append(contentsOf: String(row.size).utf8)
-                text.append(contentsOf: ",\"state\":\"".utf8)
-                text.append(contentsOf: row.state.rawValue.utf8)
-                text.append(contentsOf: "\"}".utf8)
+                text.append(utf8: ",\"shard\":")
+                text.append(utf8: row.shardIndex.map(String.init) ?? "null")
+                text.append(utf8: ",\"size\":")
+                text.append(utf8: String(row.size))
+                text.append(utf8: ",\"state\":\"")
+                text.append(utf8: row.state.rawValue)
+                text.append(utf8: "\"}")
             }
         }
         return String(decoding: text, as: UTF8.self)
