@@ -52,30 +52,47 @@ package indirect enum JSONValue: Sendable, Hashable {
 
     /// Appends the canonical text of the string `value` to `output`: quoted, escaped as ``serialized`` escapes.
     package static func writeString(_ value: String, to output: inout String) {
-        output += "\""
         // Most strings need no escape: one append instead of one a character. A native string's bytes are scanned
         // in place (through its UTF-8 view, a byte at a time, the scan was a quarter of a JSON report's writing).
-        let escaped: (UInt8) -> Bool = { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        guard value.utf8.withContiguousStorageIfAvailable({ $0.contains(where: escaped) }) ?? value.utf8.contains(where: escaped) else {
+        guard value.utf8.withContiguousStorageIfAvailable({ $0.contains(where: isEscaped) }) ?? value.utf8.contains(where: isEscaped) else {
+            output += "\""
             output += value
             output += "\""
             return
         }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        var text: [UInt8] = []
+        var value = value
+        value.withUTF8 { writeString(utf8: $0, to: &text) }
+        output += String(decoding: text, as: UTF8.self)
     }
+
+    /// The JSON string of the text whose UTF-8 bytes are `value`, quoted and escaped as ``writeString(_:to:)`` writes it
+    /// (a quote, a backslash and a control character escaped, the rest as it is), appended to `output`.
+    package static func writeString(utf8 value: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var plain = 0
+        for (position, byte) in value.enumerated() where isEscaped(byte) {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: value[plain..<position]))
+            output.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+            case UInt8(ascii: "\n"): output.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): output.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): output.append(UInt8(ascii: "t"))
+            default: output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            }
+            plain = position + 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: value[plain...]))
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a byte of a string's UTF-8 is escaped in JSON: a quote, a backslash, a control character.
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 extension JSONValue {

@@ -56,6 +56,15 @@ extension LedgerRowReader {
                           failure: failure())
     }
 
+    /// A file of ``fileColumns`` added to `page`, its texts copied from the row: a report page's million files make no strings.
+    mutating func appendFile(to page: inout ReportedFilePage) throws {
+        let index = try int()
+        let shard = optionalInt()
+        let (path, relativePath) = (try bytes(), try bytes())
+        page.append(index: index, shardIndex: shard, path: path, relativePath: relativePath, size: try integer(),
+                    modifiedNanoseconds: try integer(), state: try value(FileState.self), failure: failure())
+    }
+
     mutating func attemptRecord() throws -> AttemptRecord {
         AttemptRecord(shardIndex: try int(), number: try int(), assemblyID: try assemblyID(),
                       outcome: try value(AttemptOutcome.self), startedAt: try date(),

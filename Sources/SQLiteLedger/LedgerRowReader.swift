@@ -27,6 +27,13 @@ struct LedgerRowReader {
         return statement.text(column)
     }
 
+    /// The column's text as SQLite holds it, valid until the row's statement steps; throws when it is NULL.
+    mutating func bytes() throws -> UnsafeBufferPointer<UInt8> {
+        defer { column += 1 }
+        guard let value = statement.bytes(column) else { throw invalid(column, "is NULL, expected text") }
+        return value
+    }
+
     mutating func text() throws -> String {
         let start = column
         guard let value = optionalText() else { throw invalid(start, "is NULL, expected text") }
@@ -79,12 +86,13 @@ struct LedgerRowReader {
     }
 
     /// A value of one of the ledger's enumerations, by its raw text.
+    /// Its bytes are matched against each value's, no string made of them: a report reads a million states.
     mutating func value<T: RawRepresentable & CaseIterable>(_: T.Type) throws -> T where T.RawValue == String {
         let start = column
-        let raw = try text()
-        guard let value = T(rawValue: raw) else {
+        let raw = try bytes()
+        guard let value = T.allCases.first(where: { $0.rawValue.utf8.elementsEqual(raw) }) else {
             let expected = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw invalid(start, "holds '\(raw)', expected one of: \(expected)")
+            throw invalid(start, "holds '\(String(decoding: raw, as: UTF8.self))', expected one of: \(expected)")
         }
         return value
     }

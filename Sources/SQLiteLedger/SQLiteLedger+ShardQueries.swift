@@ -106,16 +106,17 @@ extension SQLiteLedger {
     ///
     /// A report of a million files reads them a page at a time, each page two statements bounded by
     /// `files_by_shard` and `results_by_shard`, and holds one page; only a result of several files looks up its inputs.
-    package func reportedFiles(of run: RunID, shards: ClosedRange<Int>?) throws -> [ReportedFile] {
+    /// The texts are copied from SQLite's row into the page's one buffer: no string is made for a file or output.
+    package func reportedFiles(of run: RunID, shards: ClosedRange<Int>?) throws -> ReportedFilePage {
         var range: [SQLiteValue] = [.text(run.rawValue)]
         if let shards { range += [.integer(Int64(shards.lowerBound)), .integer(Int64(shards.upperBound))] }
-        var files = try rows("""
+        var page = ReportedFilePage()
+        try forEachRow("""
             SELECT \(LedgerRowReader.fileColumns) FROM files
             WHERE run_id = ?1 AND \(shards == nil ? "shard_index IS NULL" : "shard_index BETWEEN ?2 AND ?3")
             ORDER BY shard_index, file_index
-            """, range, table: "files") { ReportedFile(record: try $0.fileRecord(), outputs: []) }
-        guard shards != nil, !files.isEmpty else { return files }
-        let positions = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($0.element.record.index, $0.offset) })
+            """, range, table: "files") { try $0.appendFile(to: &page) }
+        guard shards != nil, !page.isEmpty else { return page }
         try forEachRow("""
             SELECT r.source, r.file_index, coalesce(r.output_path, r.url, ''), coalesce(r.size, 0),
                    CASE WHEN r.source = ?5 THEN (SELECT group_concat(i.file_index) FROM result_inputs i WHERE i.result_id = r.id) END
@@ -124,12 +125,11 @@ extension SQLiteLedger {
             """, range + [.state(AttemptOutcome.completed), .state(ResultSource.Kind.several)], table: "results") { row in
             let kind = try row.value(ResultSource.Kind.self)
             let own = row.optionalInt()
-            let destination = row.optionalText() ?? ""
+            let destination = try row.bytes()
             let size = try row.integer()
             func add(_ input: Int) {
-                guard let position = positions[input] else { return }
-                files[position].outputs.append(destination)
-                files[position].outputBytes += size
+                guard let position = page.position(ofFile: input) else { return }
+                page.appendOutput(destination, size: size, toRow: position)
             }
             switch (kind, own) {
             case let (.file, index?): add(index)
@@ -137,6 +137,6 @@ extension SQLiteLedger {
             default: break
             }
         }
-        return files
+        return page
     }
 }

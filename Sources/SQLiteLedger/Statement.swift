@@ -129,25 +129,37 @@ package final class Statement {
 
     // MARK: - Columns
 
+    // A column is read through its value (`sqlite3_column_value`): one call into the statement a column, where each
+    // `sqlite3_column_*` call looks the column up again (a million files' report made 26 million of them). SQLite calls
+    // such a value unprotected, safe to read while no other thread uses the connection: a connection is opened
+    // without SQLite's mutex (`SQLITE_OPEN_NOMUTEX`) and used by one actor, one statement at a time.
+
     package func isNull(_ column: Int32) -> Bool {
-        sqlite3_column_type(handle, column) == SQLITE_NULL
+        sqlite3_value_type(sqlite3_column_value(handle, column)) == SQLITE_NULL
     }
 
     /// The column as an integer, or nil when it is NULL.
     package func integer(_ column: Int32) -> Int64? {
-        isNull(column) ? nil : sqlite3_column_int64(handle, column)
+        let value = sqlite3_column_value(handle, column)
+        return sqlite3_value_type(value) == SQLITE_NULL ? nil : sqlite3_value_int64(value)
     }
 
     /// The column as a real, or nil when it is NULL.
     package func real(_ column: Int32) -> Double? {
-        isNull(column) ? nil : sqlite3_column_double(handle, column)
+        let value = sqlite3_column_value(handle, column)
+        return sqlite3_value_type(value) == SQLITE_NULL ? nil : sqlite3_value_double(value)
     }
 
     /// The column as text, or nil when it is NULL.
     package func text(_ column: Int32) -> String? {
-        guard let bytes = sqlite3_column_text(handle, column) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        bytes(column).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The column's text as SQLite holds it, or nil when it is NULL: valid until the statement steps or resets.
+    package func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+        let value = sqlite3_column_value(handle, column)
+        guard let bytes = sqlite3_value_text(value) else { return nil }
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value)))
     }
 
     /// The column's name in the result.

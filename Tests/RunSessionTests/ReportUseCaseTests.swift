@@ -21,7 +21,7 @@ import Testing
             let problems = try await RunReport.read(id, from: ledger, in: directory, files: .only([.failed, .knownBad, .noResult]))
             let everything = try await RunReport.read(id, from: ledger, in: directory, files: .all, results: true)
             var paged: [ReportedFile] = []
-            try await FilePages.everyFile(ledger, id, shards: everything.shards).forEach { paged += $0 }
+            try await FilePages.everyFile(ledger, id, shards: everything.shards).forEach { paged += $0.files }
             return (problems, everything, paged)
         }
 
@@ -35,6 +35,29 @@ import Testing
         #expect(paged.map(\.record.file.relativePath).sorted() == ["a.txt", "b.txt", "c.txt"])
         #expect(paged.first { $0.record.file.relativePath == "c.txt" }?.outputs == ["\(harness.outputDirectory)/c.txt"],
                 "the pages carry each file's outputs as the whole report does")
+    }
+
+    @Test func pagesReadInTurnWithASecondConnectionComeInFileOrderAsFromOne() async throws {
+        let harness = try SessionHarness()
+        _ = try await harness.run()
+        let statements = Recorder<String>()
+        let second = SQLiteLedgerStore(trace: statements.sink)
+        let locator = LedgerLocator(scope: .stateDirectory(harness.stateDirectory), store: Self.store)
+
+        let (alone, inTurn) = try await locator.withRun(nil) { ledger, id, directory in
+            let shards = try await ledger.shards(of: id)
+            var alone: [ReportedFile] = [], inTurn: [ReportedFile] = []
+            try await FilePages.everyFile(ledger, id, shards: shards).forEach { alone += $0.files }
+            try await second.withExistingLedger(in: directory) { reader in
+                let reader = try #require(reader)
+                try await FilePages.everyFile(ledger, id, shards: shards, alongside: [reader]).forEach { inTurn += $0.files }
+            }
+            return (alone, inTurn)
+        }
+
+        #expect(alone.map(\.record.file.relativePath) == ["a.txt", "b.txt", "c.txt"] && inTurn == alone)
+        #expect(statements.all.contains { $0.contains("FROM files") && $0.contains("shard_index IS NULL") },
+                "the second connection read the second page: the files in no shard")
     }
 
     @Test func aRunsDetailListsTheFilesNotDoneFirstWithinItsBudgetAndEveryAttempt() async throws {

@@ -32,7 +32,7 @@ package protocol LedgerQueries: DoneIndexPages {
 
     /// A page of the run's files with their current outputs, in file order: those of the shards in `shards`,
     /// or, for nil, those in no shard (known bad). A report of a million files holds one page at a time.
-    func reportedFiles(of run: RunID, shards: ClosedRange<Int>?) async throws -> [ReportedFile]
+    func reportedFiles(of run: RunID, shards: ClosedRange<Int>?) async throws -> ReportedFilePage
 
     /// Files a run of the job failed under this recipe for a reason of their own (``KnownBadFile``), with that
     /// reason, as long as no run did them since and runs since kept confirming them (a prune forgets the others).

@@ -19,7 +19,7 @@ package struct RunDetail: Sendable {
                 end += 1
             }
             let page = try await ledger.reportedFiles(of: run, shards: report.shards[cursor].index...report.shards[end - 1].index)
-            files += page.filter { [.done, .pending].contains($0.record.state) }.prefix(budget - files.count)
+            files += page.files.filter { [.done, .pending].contains($0.record.state) }.prefix(budget - files.count)
             cursor = end
         }
         return RunDetail(report: report, attempts: try await ledger.attemptTimes(of: run), stepRetries: try await ledger.stepRetries(of: run),

@@ -9,7 +9,7 @@ protocol FileListing: Sendable {
     var isPartitioned: Bool { get }
 
     /// Calls `body` with each page in file order, and the partition it belongs to (nil for a run's own).
-    func forEachPage(_ body: (Partition?, [ReportedFile]) throws -> Void) async throws
+    func forEachPage(_ body: (Partition?, ReportedFilePage) throws -> Void) async throws
 }
 
 /// A run's files: every one page by page, or those a report holds.
@@ -17,7 +17,7 @@ struct RunFileListing: FileListing {
     var pages: FilePages
     var isPartitioned: Bool { false }
 
-    func forEachPage(_ body: (Partition?, [ReportedFile]) throws -> Void) async throws {
+    func forEachPage(_ body: (Partition?, ReportedFilePage) throws -> Void) async throws {
         try await pages.forEach { try body(nil, $0) }
     }
 }
@@ -25,7 +25,7 @@ struct RunFileListing: FileListing {
 extension BatchReport: FileListing {
     var isPartitioned: Bool { true }
 
-    func forEachPage(_ body: (Partition?, [ReportedFile]) throws -> Void) async throws {
+    func forEachPage(_ body: (Partition?, ReportedFilePage) throws -> Void) async throws {
         for part in parts {
             try await part.pages.forEach { try body(part.run.partition, $0) }
         }

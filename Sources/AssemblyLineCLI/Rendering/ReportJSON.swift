@@ -5,55 +5,71 @@ import ConfigFormat
 /// page is read; and the smaller objects of `--failed` and `--results`.
 enum ReportJSON {
     /// The canonical text of `figures` with `files` streamed in (``JSONValue/writeObject(_:streaming:chunk:to:elements:)``):
-    /// the same text one object would give, without holding a million files' rows, tree or text.
+    /// the same text one object would give, without holding a million files' rows, tree or text. Each page's objects
+    /// are streamed as one element: their text, separated by commas as the elements' are.
     static func write(_ figures: [String: JSONValue], files listing: some FileListing, to write: @escaping (String) -> Void) async throws {
         try await JSONValue.writeObject(figures, streaming: "files", to: write) { emit in
             try await listing.forEachPage { partition, page in
-                for file in page { emit { Self.write(file, partition: partition, to: &$0) } }
+                guard !page.isEmpty else { return }
+                let objects = Self.objects(of: page, partition: partition)
+                emit { $0 += objects }
             }
         }
         write("\n")
     }
 
-    /// One file: where it is, its state, its failure (code, message, retryable) and where its outputs went; its
-    /// partition in a batch's report. Written as ``JSONValue/serialized`` writes an object (members in key order)
-    /// without building one: a value of nine members for each of a million files was most of a report's time.
-    static func write(_ file: ReportedFile, partition: Partition? = nil, to output: inout String) {
-        let record = file.record
-        output += "{\"failure\":"
-        (record.failure.map(failure) ?? .null).write(to: &output)
-        output += ",\"index\":"
-        output += String(record.index)
-        output += ",\"outputs\":["
-        for (position, path) in file.outputs.enumerated() {
-            if position > 0 { output += "," }
-            JSONValue.writeString(path, to: &output)
-        }
-        output += "]"
+    /// The files of `page` as objects separated by commas: each one's failure (code, message, retryable), index, outputs,
+    /// partition in a batch's report, path, relative path, shard, size and state. Written from the page's bytes as
+    /// ``JSONValue/serialized`` writes an object (members in key order) without building one, or a string a file:
+    /// a value of nine members for each of a million files was most of a report's time.
+    static func objects(of page: ReportedFilePage, partition: Partition?) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(page.bytes.count * 2 + page.rows.count * 120)
+        var partitionText: [UInt8] = []
         if let partition {
-            output += ",\"partition\":"
-            JSONValue.writeString(partition.description, to: &output)
+            var name = partition.description
+            name.withUTF8 { JSONValue.writeString(utf8: $0, to: &partitionText) }
         }
-        output += ",\"path\":"
-        JSONValue.writeString(record.file.path, to: &output)
-        output += ",\"relative_path\":"
-        JSONValue.writeString(record.file.relativePath, to: &output)
-        output += ",\"shard\":"
-        output += record.shardIndex.map(String.init) ?? "null"
-        output += ",\"size\":"
-        output += String(record.file.size)
-        output += ",\"state\":"
-        JSONValue.writeString(record.state.rawValue, to: &output)
-        output += "}"
+        page.bytes.withUnsafeBufferPointer { bytes in
+            for (position, row) in page.rows.enumerated() {
+                text.append(utf8: position > 0 ? ",{\"failure\":" : "{\"failure\":")
+                var failureText = ""
+                (row.failure.map(failure) ?? .null).write(to: &failureText)
+                text.append(utf8: failureText)
+                text.append(utf8: ",\"index\":")
+                text.append(utf8: String(row.index))
+                text.append(utf8: ",\"outputs\":[")
+                var first = true
+                page.forEachOutput(of: row) { output in
+                    if !first { text.append(UInt8(ascii: ",")) }
+                    first = false
+                    JSONValue.writeString(utf8: UnsafeBufferPointer(rebasing: bytes[output]), to: &text)
+                }
+                text.append(UInt8(ascii: "]"))
+                if partition != nil {
+                    text.append(utf8: ",\"partition\":")
+                    text.append(contentsOf: partitionText)
+                }
+                text.append(utf8: ",\"path\":")
+                JSONValue.writeString(utf8: UnsafeBufferPointer(rebasing: bytes[row.path]), to: &text)
+                text.append(utf8: ",\"relative_path\":")
+                JSONValue.writeString(utf8: UnsafeBufferPointer(rebasing: bytes[row.relativePath]), to: &text)
+                text.append(utf8: ",\"shard\":")
+                text.append(utf8: row.shardIndex.map(String.init) ?? "null")
+                text.append(utf8: ",\"size\":")
+                text.append(utf8: String(row.size))
+                text.append(utf8: ",\"state\":\"")
+                text.append(utf8: row.state.rawValue)
+                text.append(utf8: "\"}")
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// `files` as an array of ``write(_:partition:to:)``'s objects.
+    /// `files` as an array of ``objects(of:partition:)``'s.
     private static func write(_ files: [ReportedFile], to output: inout String) {
         output += "["
-        for (position, file) in files.enumerated() {
-            if position > 0 { output += "," }
-            write(file, to: &output)
-        }
+        output += objects(of: ReportedFilePage(files), partition: nil)
         output += "]"
     }
 
