@@ -262,13 +262,13 @@ extension SQLiteLedger {
         // result of several inputs names; read once for the shard, then each file of the verdict is checked against it.
         var standing = Set<Int>()
         try database.cachedStatement("""
-            SELECT r.file_index FROM results r
-            WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN (?3, ?4) AND r.file_index IS NOT NULL
-                AND r.attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)
+            WITH counted AS (
+                SELECT id, file_index FROM results
+                WHERE run_id = ?1 AND shard_index = ?2 AND state IN (?3, ?4)
+                    AND attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5))
+            SELECT file_index FROM counted WHERE file_index IS NOT NULL
             UNION
-            SELECT i.file_index FROM results r CROSS JOIN result_inputs i ON i.result_id = r.id
-            WHERE r.run_id = ?1 AND r.shard_index = ?2 AND r.state IN (?3, ?4)
-                AND r.attempt = (SELECT max(attempt) FROM attempts WHERE run_id = ?1 AND shard_index = ?2 AND outcome = ?5)
+            SELECT i.file_index FROM counted CROSS JOIN result_inputs i ON i.result_id = counted.id
             """).forEachRow(key + [.state(ResultState.downloaded), .state(ResultState.exported), .state(AttemptOutcome.completed)]) { row in
             if let file = row.integer(0) { standing.insert(Int(file)) }
         }

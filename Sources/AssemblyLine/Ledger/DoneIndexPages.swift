@@ -16,16 +16,12 @@ extension DoneIndexPages {
     /// the first's entry). What `check` and a batch's coverage look up by identity; a night merges the pages instead.
     package func completedFiles(job: ManifestJob, recipeFingerprint: String) async throws -> [FileIdentity: CompletedFile] {
         var files: [FileIdentity: CompletedFile] = [:]
-        for key in job.keys {
-            var cursor: FileIdentity?
-            repeat {
-                let page = try await completedFiles(jobKey: key, recipeFingerprint: recipeFingerprint, after: cursor, limit: DoneIndexSet.pageSize,
-                                                 md5s: true)
+        for set in DoneIndexSet.of(job, recipeFingerprint: recipeFingerprint, role: .own) {
+            try await DoneIndexReadAhead(set: set, index: self, pageSize: DoneIndexSet.pageSize, md5s: true).forEachPage { page in
                 for row in page where files[row.identity] == nil {
                     files[row.identity] = row.file
                 }
-                cursor = page.count == DoneIndexSet.pageSize ? page.last?.identity : nil
-            } while cursor != nil
+            }
         }
         return files
     }

@@ -51,7 +51,7 @@ package struct ShardRunner: Sendable {
             endpoint: context.client.endpoint, tus: context.tus != nil, retry: context.retry, poll: context.poll,
             resultLifetime: context.resultLifetime,
             mapper: ResultMapper(runID: context.runID, shardIndex: shard.index, output: context.output,
-                                 urls: context.client.results, importStep: context.params.importStep),
+                                 urls: context.client.resultURLs, importStep: context.params.importStep),
             maxResultsPerFile: context.resultLimits.maxResultsPerFile, replay: ReplayRule(context.params.instructions))
     }
 

@@ -26,13 +26,13 @@ package struct TransloaditClient: Sendable {
     package let endpoint: String
     package let options: HTTPTransferOptions
     /// Which result URLs of this endpoint are fetched, and from which peers.
-    package let results: ResultURLRule
+    package let resultURLs: ResultURLRule
 
     package init(transport: any HTTPTransport, endpoint: String, options: HTTPTransferOptions = HTTPTransferOptions()) {
         self.transport = transport
         self.endpoint = endpoint
         self.options = options
-        results = ResultURLRule(endpoint: endpoint)
+        resultURLs = ResultURLRule(endpoint: endpoint)
     }
 
     /// Creates the Assembly `id` with signed params, sending the files in the same multipart request.
@@ -109,7 +109,7 @@ package struct TransloaditClient: Sendable {
         var following = options
         following.followRedirects = true
         following.maxRedirects = Self.maxDownloadRedirects
-        following.peers = results.peers
+        following.peers = resultURLs.peers
         let response: HTTPResponseInfo
         do {
             response = try await transport.send(.get(url), to: .file(path: path, limit: limit, keepFree: keepFree),
