@@ -81,4 +81,12 @@ package struct LedgerLocator: Sendable {
             return try await body(ledger, newest, directory)
         }
     }
+
+    /// Gives `body` a further read-only connection to the ledger of `directory` (none when there is no ledger there): a
+    /// CSV or JSON report reads every other page of a run's files on it, on a thread of its own, while the first
+    /// connection reads the next (``FilePages/everyFile(_:_:shards:alongside:)``; SQLite's stepping was most of a
+    /// million files' report, on one thread).
+    package func withSecondReader<T: Sendable>(of directory: String, _ body: ([any LedgerQueries]) async throws -> T) async throws -> T {
+        try await store.withExistingLedger(in: directory) { try await body($0.map { [$0] } ?? []) }
+    }
 }

@@ -22,7 +22,8 @@ struct RunReportMode: ReportMode {
     }
 
     func run(_ output: ReportOutput, _ context: CommandContext) async throws {
-        try await ledgers.locator().withRun(runID) { ledger, run, directory in
+        let locator = try ledgers.locator()
+        try await locator.withRun(runID) { ledger, run, directory in
             let report = try await RunReport.read(run, from: ledger, in: directory, files: output.selection, results: output.needsResults,
                                                 figures: output.needsFigures)
             try await output.emit(context.console) { write in
@@ -44,23 +45,16 @@ struct RunReportMode: ReportMode {
                                           parts: [("", detail)], generatedAt: context.clock.now)
                     write(page.html)
                 case .json:
-                    try await withSecondReader(of: directory) { alongside in
+                    try await locator.withSecondReader(of: directory) { alongside in
                         let pages = FilePages.everyFile(ledger, run, shards: report.shards, alongside: alongside)
                         try await ReportJSON.write(ReportJSON.figures(of: report), files: RunFileListing(pages: pages), to: write)
                     }
                 case .csv:
-                    try await withSecondReader(of: directory) { alongside in
+                    try await locator.withSecondReader(of: directory) { alongside in
                         try await ReportCSV.write(RunFileListing(pages: .everyFile(ledger, run, shards: report.shards, alongside: alongside)), to: write)
                     }
                 }
             }
         }
-    }
-
-    /// Calls `body` with a second read-only connection to the ledger of `directory`: CSV and JSON read every other page of
-    /// a run's files on it, on a thread of its own, while the first reads the next (SQLite's stepping was most of a
-    /// million files' report, on one thread).
-    private func withSecondReader(of directory: String, _ body: ([any LedgerQueries]) async throws -> Void) async throws {
-        try await RunWiring.ledgers.withExistingLedger(in: directory) { try await body($0.map { [$0] } ?? []) }
     }
 }
