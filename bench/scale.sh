@@ -11,6 +11,7 @@
 # Usage: bench/scale.sh   (BIN defaults to .build/release/assemblyline)
 #        SIZES="2000 20000 200000" SHARD_FILES=50 CONCURRENCY=4 WORKERS=4 bench/scale.sh
 #        SCALE_MAX=1000000 bench/scale.sh
+#        SCALE_KEEP=1 bench/scale.sh   (keeps the runs' outputs and ledgers under bench/work/scale for a look afterwards)
 # Targets (issue 22): files/s of the 200,000-file run >= 0.9x the 2,000-file run's; peak RSS < 150 MB at
 # 200,000 (< 300 MB at 1,000,000); the all-skipped night < 4 s and < 100 KB of ledger; each report < 2 s
 # (issue 36: each report of a million files, table, CSV, JSON, HTML and --failed, < 3 s and < 100 MB).
@@ -29,11 +30,12 @@ WORK="$ROOT/bench/work/scale"
 [ -x "$BIN" ] || { echo "scale.sh: $BIN is missing; run 'make release' first" >&2; exit 1; }
 command -v /usr/bin/time > /dev/null || { echo "scale.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
 mkdir -p "$WORK"
-# The last invocation's runs go first, and the file system gets time to forget them: on an ext4 without a
-# journal (this machine's) each file created skips, one by one, the free inodes of its group deleted in the
-# last 60 s, 6 minutes while their inode table block is not yet written (recently_deleted in perf,
-# fs/ext4/ialloc.c), which doubled the CPU a file of a run that followed the deletion of 400,000 files:
-# hence the sync, then a wait past the 60 s.
+# The runs are deleted when the invocation ends (unless SCALE_KEEP=1), not before the next one times its first:
+# on an ext4 without a journal (this machine's) each file created skips, one by one, the free inodes of its
+# group deleted in the last 60 s, 6 minutes while their inode table block is not yet written (recently_deleted
+# in perf, fs/ext4/ialloc.c), which doubled the CPU a file of a run that followed the deletion of 400,000
+# files. Runs a kept invocation left go first, then a sync and a wait past the 60 s.
+SCALE_KEEP="${SCALE_KEEP:-}"
 if compgen -G "$WORK/run-*" > /dev/null; then
     rm -rf "$WORK"/run-*
     sync
@@ -88,3 +90,4 @@ rows = [line.split() for line in open(sys.argv[1]) if line[0].isdigit()]
 small, large = rows[0], rows[-1]
 print(f"files/s at {large[0]} / at {small[0]}: {float(large[2]) / float(small[2]):.2f} (target >= 0.9)")
 PY
+[ -n "$SCALE_KEEP" ] || rm -rf "$WORK"/run-*
