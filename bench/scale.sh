@@ -59,8 +59,9 @@ for size in $SIZES; do
     start_service "$RUN/data"
     timed "$BIN" run "$RUN/manifest.yaml" --state-dir "$RUN/state" --quiet
     stop_service
-    count=$(find "$RUN/out" -type f | wc -l)
-    [ "$count" -eq "$size" ] || { echo "scale.sh: the $size-file run left $count outputs" >&2; exit 1; }
+    count=$(find "$RUN/out" -type f ! -name '*.part' | wc -l)
+    parts=$(find "$RUN/out" -type f -name '*.part' | wc -l)
+    [ "$count" -eq "$size" ] && [ "$parts" -eq 0 ] || { echo "scale.sh: the $size-file run left $count outputs and $parts temp files" >&2; exit 1; }
     ledger=$(du -cb "$RUN/state"/ledger.sqlite* | tail -1 | cut -f1)
     printf '%-10s %9s %9s %11s %9s %11s %12s\n' "$size" "$WALL" "$(awk -v n="$size" -v w="$WALL" 'BEGIN { printf "%.0f", n / w }')" \
         "$(awk -v n="$size" -v c="$CPU" 'BEGIN { printf "%.2f", c * 1000 / n }')" "$RSS" \

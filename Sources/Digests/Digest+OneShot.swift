@@ -33,6 +33,21 @@ extension Digest {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .fileIO(path: path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
+        return try hashFile(algorithm, descriptor: descriptor, path: path, offset: offset, length: length, bufferSize: bufferSize)
+    }
+
+    /// The digest of an open file's contents, or of `length` bytes from `offset`, read in `bufferSize` pieces;
+    /// `path` only names it in errors. The descriptor stays open.
+    ///
+    /// Given the length, it reads no further: a file whose size is known takes one read a piece, none to find its end.
+    package static func hashFile(
+        _ algorithm: Algorithm,
+        descriptor: Int32,
+        path: String,
+        offset: Int64 = 0,
+        length: Int64? = nil,
+        bufferSize: Int = 1 << 20
+    ) throws(HMACError) -> [UInt8] {
         let digest = Digest(algorithm)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
         defer { buffer.deallocate() }

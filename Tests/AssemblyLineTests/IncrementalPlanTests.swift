@@ -110,6 +110,7 @@ import Testing
     /// A digester whose every MD5 is `found`.
     struct FoundDigester: FileDigester {
         func md5Hex(ofFile path: String) throws -> String { "found" }
+        func md5Hex(ofOpenFile descriptor: Int32, length: Int64, path: String) throws -> String { "found" }
         func sha1(ofFile path: String, offset: Int64, length: Int64) throws -> [UInt8] { [] }
         func sha256Hex(of text: String) -> String { "" }
     }

@@ -75,6 +75,23 @@ import Testing
             == Digest.sha1(bytes[1000..<66_536]))
     }
 
+    @Test func anOpenFileIsHashedThroughItsDescriptorUpToTheLengthGiven() throws {
+        // Given: an open file whose path is gone
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/open.bin"
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        unlink(path)
+
+        // Then: it is hashed through the descriptor, to the length given and no further, and stays open
+        #expect(try Digest.hashFile(.md5, descriptor: descriptor, path: path, length: 10_000, bufferSize: 4096) == Digest.md5(bytes))
+        #expect(try Digest.hashFile(.md5, descriptor: descriptor, path: path, length: 6_000) == Digest.md5(bytes[0..<6_000]))
+        let error = #expect(throws: HMACError.self) { try Digest.hashFile(.md5, descriptor: descriptor, path: path, length: 10_001) }
+        #expect(error?.description.contains("ended at byte 10000") == true)
+    }
+
     @Test func fileErrorsNameThePath() throws {
         let directory = try TemporaryDirectory()
         let missing = directory.path + "/missing.bin"

@@ -32,6 +32,10 @@ import Testing
             try real.md5Hex(ofFile: path)
         }
 
+        func md5Hex(ofOpenFile descriptor: Int32, length: Int64, path: String) throws -> String {
+            try real.md5Hex(ofOpenFile: descriptor, length: length, path: path)
+        }
+
         func sha1(ofFile path: String, offset: Int64, length: Int64) throws -> [UInt8] {
             var digest = try real.sha1(ofFile: path, offset: offset, length: length)
             let corrupt = always || pending.withLock { $0.remove(offset) != nil }

@@ -4,8 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Downloads one result to its place, verified: temp file, size and MD5 checked, fsync, atomic rename; its directory is
-/// flushed with the others of its batch (``flushDirectories(of:)``).
+/// Downloads results to their places, verified: temp file, size and MD5 checked, fsync, atomic rename, then each directory
+/// flushed once a batch (``transfer(_:shard:progress:)``, then ``place(_:alongside:)`` for a shard's downloads together).
 ///
 /// A result already in place with the right size and MD5 (a run stopped between the rename and the
 /// ledger's commit) is kept and not fetched again. The body stops at the result's declared size
@@ -35,14 +35,33 @@ package struct ResultDownloader: Sendable {
         self.claims = claims
     }
 
-    /// Puts the result of `shard` at its output path; returns the bytes fetched (0 when it was already there).
+    /// A result downloaded into its temp file, to be checked and moved into place (``place(_:alongside:)``).
+    package struct Transfer: Sendable {
+        package let result: NewResult
+        let temporary: String
+        let path: String
+        /// The bytes fetched.
+        package let bytes: Int64
+    }
+
+    /// Puts the result of `shard` at its output path, alone; returns the bytes fetched (0 when it was already there).
+    ///
+    /// What a prefetch does; a shard's downloads are placed together (``transfer(_:shard:progress:)``, ``place(_:alongside:)``).
+    package func fetch(_ result: NewResult, shard: Int, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
+        guard let transfer = try await transfer(result, shard: shard, progress: progress) else { return 0 }
+        try await BlockingFileWork.run { placeEach([transfer])[0] }.get()
+        return transfer.bytes
+    }
+
+    /// Downloads the result of `shard` into its temp file; nil when it is in place already.
     ///
     /// A file already in place is kept only when something could be checked (a size or an MD5)
     /// and matched; with neither, it is fetched again. A result of several inputs whose path another
     /// shard's took in this run (``OutputClaims``) is refused with `OUTPUT_COLLISION`, before anything is fetched.
     /// A file system short of room fails it with `OUTPUT_SPACE_LOW`, not retryable: no backoff frees a disk, and
     /// the shard keeps its Assembly, so `resume` fetches the results without a new one once space is freed.
-    package func fetch(_ result: NewResult, shard: Int, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
+    /// A failed download leaves no temp file.
+    package func transfer(_ result: NewResult, shard: Int, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Transfer? {
         guard let path = result.outputPath, let url = result.url else {
             throw Self.failure(.resultNotDownloadable, "\(result.name) of step \(result.step) is not to be downloaded", retryable: false)
         }
@@ -51,7 +70,7 @@ package struct ResultDownloader: Sendable {
                                    + "took in this run; nothing was overwritten (put {shard} in output.layout to keep each shard's apart)",
                                retryable: false)
         }
-        if result.size != nil || result.md5 != nil, (try? verify(result, at: path)) != nil { return 0 }
+        if result.size != nil || result.md5 != nil, (try? verify(result, at: path)) != nil { return nil }
         let directory = PathText.directory(of: path)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -62,34 +81,53 @@ package struct ResultDownloader: Sendable {
             throw spaceLow(result, in: directory, free: free, "is not fetched")
         }
         let temporary = Self.temporaryPath(for: path, of: result)
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
         let bound = limits.bound(declared: result.size)
-        let bytes: Int64
         do {
-            bytes = try await client.download(url: url, to: temporary, limit: bound.bytes, keepFree: limits.minFreeSpace, progress: progress)
-        } catch where error.code == .transportTooLarge {
-            throw Self.failure(.resultTooLarge, "\(result.name) of step \(result.step) ran past \(bound.name); the download stopped there",
-                               retryable: true)
-        } catch where error.code == .transportLowSpace {
-            throw spaceLow(result, in: directory, free: FreeSpace.available(at: directory) ?? 0, "stopped")
-        } catch where error.code == .transportFileIO {
-            // A download reads nothing of this host's: a file it cannot write is the output's fault (no room, no quota,
-            // read-only), which every shard would meet.
-            throw Self.failure(.outputNotWritable, "\(result.name) of step \(result.step) cannot be written into \(directory): \(error.message)",
-                               retryable: false)
+            let bytes = try await client.download(url: url, to: temporary, limit: bound.bytes, keepFree: limits.minFreeSpace, progress: progress)
+            return Transfer(result: result, temporary: temporary, path: path, bytes: bytes)
+        } catch {
+            unlink(temporary)
+            switch error.code {
+            case .transportTooLarge:
+                throw Self.failure(.resultTooLarge, "\(result.name) of step \(result.step) ran past \(bound.name); the download stopped there",
+                                   retryable: true)
+            case .transportLowSpace:
+                throw spaceLow(result, in: directory, free: FreeSpace.available(at: directory) ?? 0, "stopped")
+            case .transportFileIO:
+                // A download reads nothing of this host's: a file it cannot write is the output's fault (no room, no quota,
+                // read-only), which every shard would meet.
+                throw Self.failure(.outputNotWritable, "\(result.name) of step \(result.step) cannot be written into \(directory): \(error.message)",
+                                   retryable: false)
+            default:
+                throw error
+            }
         }
-        try await BlockingFileWork.run { () -> Result<Void, TransloaditError> in
+    }
+
+    /// Checks each transfer against its result, flushes it and moves it into place, then flushes once each directory the
+    /// placed results and those `alongside` (found in place) are in: one hop to a blocking thread for a shard's downloads,
+    /// not two a result. The outcome of each transfer, in order; one that fails leaves no temp file.
+    package func place(_ transfers: [Transfer], alongside: [NewResult] = []) async -> [Result<Void, TransloaditError>] {
+        guard !transfers.isEmpty || !alongside.isEmpty else { return [] }
+        return await BlockingFileWork.run {
+            let outcomes = placeEach(transfers)
+            let placed = zip(transfers, outcomes).compactMap { transfer, outcome in (try? outcome.get()).map { transfer.path } }
+            Self.flushDirectories(of: placed + alongside.compactMap(\.outputPath))
+            return outcomes
+        }
+    }
+
+    /// Checks, flushes and moves each transfer into place, on the calling thread; one that fails leaves no temp file.
+    private func placeEach(_ transfers: [Transfer]) -> [Result<Void, TransloaditError>] {
+        transfers.map { transfer in
             do throws(TransloaditError) {
-                try verify(result, at: temporary)
-                try Self.durablyRename(temporary, to: path)
+                try verifyAndRename(transfer.result, transfer.temporary, to: transfer.path)
                 return .success(())
             } catch {
+                unlink(transfer.temporary)
                 return .failure(error)
             }
-        }.get()
-        renamed = true
-        return bytes
+        }
     }
 
     /// `<output>.<result>.part`, where `<result>` is a 64-bit FNV-1a hash in hex of the result's step, name and
@@ -118,16 +156,47 @@ package struct ResultDownloader: Sendable {
     }
 
     /// Checks a file's size and MD5 against the result, each when the service gave it.
-    func verify(_ result: NewResult, at path: String) throws(TransloaditError) {
+    private func verify(_ result: NewResult, at path: String) throws(TransloaditError) {
+        let file = try Self.openToVerify(path)
+        defer { close(file) }
+        try verify(result, in: file, path: path)
+    }
+
+    /// Checks the download against the result, flushes it and moves it to `path`, all on one descriptor of the temp file.
+    private func verifyAndRename(_ result: NewResult, _ temporary: String, to path: String) throws(TransloaditError) {
+        let file = try Self.openToVerify(temporary)
+        defer { close(file) }
+        try verify(result, in: file, path: temporary)
+        guard fsync(file) == 0 else {
+            throw Self.failure(.outputNotWritable, "cannot flush \(temporary): \(String(cString: strerror(errno)))", retryable: false)
+        }
+        guard rename(temporary, path) == 0 else {
+            throw Self.failure(.outputNotWritable, "cannot move the download to \(path): \(String(cString: strerror(errno)))", retryable: false)
+        }
+    }
+
+    /// A descriptor of the file at `path` to read; `DOWNLOAD_MISSING` when there is none, `DOWNLOAD_UNREADABLE` when it cannot be opened.
+    private static func openToVerify(_ path: String) throws(TransloaditError) -> Int32 {
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        guard file < 0 else { return file }
+        let reason = errno
+        guard reason != ENOENT else { throw failure(.downloadMissing, "\(path) is missing", retryable: true) }
+        throw failure(.downloadUnreadable, "\(path): \(String(cString: strerror(reason)))", retryable: true)
+    }
+
+    /// Checks the open file's size and MD5 against the result, each when the service gave it.
+    private func verify(_ result: NewResult, in file: Int32, path: String) throws(TransloaditError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw Self.failure(.downloadMissing, "\(path) is missing", retryable: true) }
+        guard fstat(file, &info) == 0 else {
+            throw Self.failure(.downloadUnreadable, "\(path): \(String(cString: strerror(errno)))", retryable: true)
+        }
         if let size = result.size, Int64(info.st_size) != size {
             throw Self.failure(.downloadSizeMismatch, "\(result.name): \(info.st_size) bytes received, \(size) expected", retryable: true)
         }
         guard let expected = result.md5 else { return }
         let actual: String
         do {
-            actual = try digester.md5Hex(ofFile: path)
+            actual = try digester.md5Hex(ofOpenFile: file, length: Int64(info.st_size), path: path)
         } catch {
             throw Self.failure(.downloadUnreadable, "\(path): \(error)", retryable: true)
         }
@@ -145,30 +214,13 @@ package struct ResultDownloader: Sendable {
                             retryable: false)
     }
 
-    private static func durablyRename(_ temporary: String, to path: String) throws(TransloaditError) {
-        let file = open(temporary, O_RDONLY | O_CLOEXEC)
-        let flushed = file >= 0 && fsync(file) == 0
-        if file >= 0 { close(file) }
-        guard flushed else {
-            throw failure(.outputNotWritable, "cannot flush \(temporary): \(String(cString: strerror(errno)))", retryable: false)
-        }
-        guard rename(temporary, path) == 0 else {
-            throw failure(.outputNotWritable, "cannot move the download to \(path): \(String(cString: strerror(errno)))", retryable: false)
-        }
-    }
-
-    /// Makes the renames of `results` durable: each directory their outputs are in is flushed once, however many
-    /// results it holds. What a batch of downloads does before it records them (``fetch(_:shard:progress:)`` flushes
-    /// each file, not its directory).
-    package func flushDirectories(of results: [NewResult]) async {
-        let directories = Set(results.compactMap { $0.outputPath.map(PathText.directory(of:)) })
-        await BlockingFileWork.run {
-            for directory in directories {
-                let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                if folder >= 0 {
-                    fsync(folder)
-                    close(folder)
-                }
+    /// Makes the renames into `paths` durable: each directory they are in is flushed once, however many it holds.
+    private static func flushDirectories(of paths: [String]) {
+        for directory in Set(paths.map(PathText.directory(of:))) {
+            let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if folder >= 0 {
+                fsync(folder)
+                close(folder)
             }
         }
     }

@@ -126,41 +126,54 @@ extension ShardRunner {
         })
     }
 
-    /// Downloads the results, verified, each in one of the run's download slots; those in place are committed to the
-    /// ledger together once their directories are flushed.
+    /// Downloads the results, each in one of the run's download slots, then places them together: verified, flushed and
+    /// moved into place, each directory flushed once (one hop to a blocking thread a shard); those in place are committed
+    /// to the ledger together.
     ///
     /// The fetches are counted first, in one transaction, and the downloads recorded in one: two commits a shard, not
-    /// two a result. A run killed before the second finds the verified results in place and keeps them.
+    /// two a result. A run killed before the second finds the verified results in place and keeps them; a run stopped
+    /// while downloading leaves no temp file.
     func download(_ pending: [ResultRecord]) async throws -> [ShardStateMachine.DownloadOutcome] {
         try await context.ledger.recordFetches(context.runID, results: pending.map(\.id))
-        let outcomes = try await withThrowingTaskGroup(of: ShardStateMachine.DownloadOutcome.self) { group in
+        let ended = await withTaskGroup(of: Transferred.self) { group in
             for record in pending {
                 group.addTask {
                     do {
-                        try await fetch(record)
-                        return ShardStateMachine.DownloadOutcome(record, error: nil)
-                    } catch let error as TransloaditError {
-                        return ShardStateMachine.DownloadOutcome(record, error: error)
+                        return Transferred(record: record, transfer: try await transfer(record), error: nil)
+                    } catch {
+                        return Transferred(record: record, transfer: nil, error: error)
                     }
                 }
             }
-            let ended = try await group.reduce(into: [Int64: ShardStateMachine.DownloadOutcome]()) { $0[$1.record.id] = $1 }
-            return pending.compactMap { ended[$0.id] }
+            return await group.reduce(into: [Int64: Transferred]()) { $0[$1.record.id] = $1 }
+        }
+        let transfers = pending.compactMap { ended[$0.id] }
+        if let stop = transfers.lazy.compactMap(\.error).first(where: { !($0 is TransloaditError) }) {
+            transfers.forEach { if let temporary = $0.transfer?.temporary { unlink(temporary) } }
+            throw stop
+        }
+        let fetched = transfers.filter { $0.transfer != nil }
+        let inPlace = transfers.filter { $0.transfer == nil && $0.error == nil }.map(\.record.result)
+        let placing = await context.downloader.place(fetched.compactMap(\.transfer), alongside: inPlace)
+        let failures = Dictionary(zip(fetched, placing).compactMap { fetch, outcome in
+            if case .failure(let error) = outcome { (fetch.record.id, error) } else { nil }
+        }, uniquingKeysWith: { first, _ in first })
+        let outcomes = transfers.map { ended in
+            ShardStateMachine.DownloadOutcome(ended.record, error: (ended.error as? TransloaditError) ?? failures[ended.record.id])
         }
         let placed = outcomes.filter { $0.error == nil }.map(\.record)
+        placed.forEach { _ in context.checkpoint(.afterRename) }
         guard !placed.isEmpty else { return outcomes }
-        await context.downloader.flushDirectories(of: placed.map(\.result))
         try await context.ledger.recordDownloads(context.runID, results: placed.map(\.id), at: context.clock.now)
         context.checkpoint(.afterDownloadCommit)
         return outcomes
     }
 
-    /// Fetches one result into place, verified; a failed fetch throws its `TransloaditError`.
-    private func fetch(_ record: ResultRecord) async throws {
+    /// Downloads one result into its temp file in a download slot; nil when it is in place already.
+    private func transfer(_ record: ResultRecord) async throws -> ResultDownloader.Transfer? {
         let (downloader, result) = (context.downloader, record.result)
         let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
-        _ = try await context.governor.downloads.withSlot { [shard] in try await downloader.fetch(result, shard: shard.index, progress: progress) }
-        context.checkpoint(.afterRename)
+        return try await context.governor.downloads.withSlot { [shard] in try await downloader.transfer(result, shard: shard.index, progress: progress) }
     }
 
     /// What the import step of the attempt being signed names: the keys (or URLs) of the shard's pending files, in ledger
@@ -182,4 +195,14 @@ extension ShardRunner {
             }
         }
     }
+}
+
+/// What a download slot gave for one result of a shard: its transfer (nil when the result was in place), or why not.
+///
+/// A struct, not a tuple: a task group's child result of `(Int64, Result<ResultDownloader.Transfer?, any Error>)` came
+/// back with keys mixed up in release builds (Swift 6.3.1; debug builds were right), and results were recorded unplaced.
+private struct Transferred: Sendable {
+    var record: ResultRecord
+    var transfer: ResultDownloader.Transfer?
+    var error: (any Error)?
 }
