@@ -13,7 +13,10 @@ reads that table (nothing is hard-coded) and reports:
   the CLI reaches the SQLite ledger from its wiring, its version string and its error mapping alone);
 - an `@_exported` import anywhere (it would hand a module's imports to every file that imports it);
 - a read of the wall clock (`Date()`, `Date.now`, `Date(timeIntervalSinceNow:)`) in a module of
-  CLOCKED_MODULES: the CLI reads the time of day from its one clock (`CommandContext.clock`).
+  CLOCKED_MODULES: the CLI reads the time of day from its one clock (`CommandContext.clock`);
+- a task group whose child result is a tuple holding a `Result` (`withTaskGroup(of: (Int, Result<...>).self)`):
+  Swift 6.3.1 -O mixes such results up (the keys of a shard's downloads came back wrong in release builds only,
+  so no test saw it); a struct of the same fields is right.
 
 Always allowed: Swift, Glibc, Musl, Darwin, Dispatch, Synchronization. Foundation (and
 FoundationEssentials, treated the same) must be listed; "everything above" means every module in
@@ -47,6 +50,7 @@ NARROW_IMPORTS = {
 # Modules that read the time of day from an injected clock only.
 CLOCKED_MODULES = frozenset({"AssemblyLineCLI"})
 WALL_CLOCK_RE = re.compile(r"\bDate\s*\(\s*(?:\)|timeIntervalSinceNow\s*:)|\bDate\s*\.\s*now\b")
+TUPLE_RESULT_GROUP_RE = re.compile(r"TaskGroup\s*\(\s*of:\s*\([^)]*\bResult\s*<")
 EXPORTED_RE = re.compile(r"@_exported\s+(?:\w+\s+)*import\s+(?:(?:struct|class|enum|protocol|typealias|func|let|var)\s+)?`?([A-Za-z_]\w*)")
 
 
@@ -56,7 +60,7 @@ class SetupError(Exception):
 
 @dataclass(frozen=True)
 class Violation:
-    kind: str       # "import", "no-row", "no-directory", "shared-c-module", "package", "narrow-import", "exported-import"
+    kind: str       # "import", "no-row", "no-directory", "shared-c-module", "package", "narrow-import", "exported-import", …
     module: str     # the module the violation is about
     other: str      # the imported / depended-on module, or "" when none
     message: str    # the full line to print
@@ -384,6 +388,11 @@ def check(root, narrow=NARROW_IMPORTS, clocked=CLOCKED_MODULES):
                     violations.append(Violation(
                         "wall-clock", module, "Date",
                         f"{relative}:{number}: module {module} reads the wall clock; take the time from its clock"))
+                if TUPLE_RESULT_GROUP_RE.search(code):
+                    violations.append(Violation(
+                        "tuple-result-group", module, "Result",
+                        f"{relative}:{number}: a task group's child result is a tuple holding a Result, which Swift 6.3.1 -O "
+                        f"mixes up; make it a struct"))
                 for m in EXPORTED_RE.finditer(code):
                     violations.append(Violation(
                         "exported-import", module, m.group(1),
@@ -508,7 +517,9 @@ SELF_TEST_FILES = {
     "Sources/Top/T.swift": (
         "import Middle\n@preconcurrency import Base\npublic import FoundationEssentials\n"
         "import Other; import Middle\nimport CLib\n"),
-    "Sources/Top/U.swift": "import Middle\n@_exported import Base\nlet now = Date()\n// Date.now in a comment\n",
+    "Sources/Top/U.swift": "import Middle\n@_exported import Base\nlet now = Date()\n// Date.now in a comment\n"
+                           "let g = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { _ in 0 }\n"
+                           "// withTaskGroup(of: (Int, Result<Int, E>).self) in a comment\n",
     "Sources/Lonely/L.swift": "import Swift\nimport Synchronization\nimport XCTest\n",
     "Sources/Stray/S.swift": "import Foundation\n",
     "Sources/CLib/module.modulemap": "module CLib { header \"shim.h\" }\n",
@@ -541,6 +552,7 @@ SELF_TEST_EXPECTED = {
     ("narrow-import", "Top", "Middle"),
     ("exported-import", "Top", "Base"),
     ("wall-clock", "Top", "Date"),
+    ("tuple-result-group", "Top", "Result"),
 }
 
 SELF_TEST_NARROW = {("Top", "Middle"): frozenset({"Sources/Top/T.swift"})}

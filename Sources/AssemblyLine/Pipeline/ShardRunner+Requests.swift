@@ -200,7 +200,8 @@ extension ShardRunner {
 /// What a download slot gave for one result of a shard: its transfer (nil when the result was in place), or why not.
 ///
 /// A struct, not a tuple: a task group's child result of `(Int64, Result<ResultDownloader.Transfer?, any Error>)` came
-/// back with keys mixed up in release builds (Swift 6.3.1; debug builds were right), and results were recorded unplaced.
+/// back with keys mixed up in release builds (Swift 6.3.1; debug builds were right), and results were recorded unplaced
+/// (scripts/check-imports.py refuses such a tuple).
 private struct Transferred: Sendable {
     var record: ResultRecord
     var transfer: ResultDownloader.Transfer?

@@ -88,19 +88,23 @@ package struct URLListPlanner: Sendable {
     /// Each of `entries` with its identity from one HEAD, or the probe's failure: ``parallelProbes`` at a time, in order.
     static func identities(of entries: [URLListEntry], probe: URLHeadProbe)
         async -> [(URLListEntry, Result<URLIdentity, URLHeadProbe.Failure>)] {
-        await withTaskGroup(of: (Int, Result<URLIdentity, URLHeadProbe.Failure>).self) { group in
+        await withTaskGroup(of: ProbeAnswer.self) { group in
             var answers = [Result<URLIdentity, URLHeadProbe.Failure>?](repeating: nil, count: entries.count)
             var next = 0
             func ask() {
                 let (index, url) = (next, entries[next].url)
                 group.addTask {
-                    do throws(URLHeadProbe.Failure) { return (index, .success(try await probe.identity(of: url))) } catch { return (index, .failure(error)) }
+                    do throws(URLHeadProbe.Failure) {
+                        return ProbeAnswer(index: index, answer: .success(try await probe.identity(of: url)))
+                    } catch {
+                        return ProbeAnswer(index: index, answer: .failure(error))
+                    }
                 }
                 next += 1
             }
             while next < min(parallelProbes, entries.count) { ask() }
-            while let (index, answer) = await group.next() {
-                answers[index] = answer
+            while let probed = await group.next() {
+                answers[probed.index] = probed.answer
                 if next < entries.count { ask() }
             }
             return zip(entries, answers.compactMap { $0 }).map { ($0, $1) }
@@ -129,4 +133,11 @@ package struct URLListPlanner: Sendable {
     private static func printable(_ url: String) -> String {
         RemoteText.escaped(URLText.withoutCredentials(url), limit: RemoteText.nameLimit)
     }
+}
+
+/// One HEAD's answer for the entry at `index` of a list: a struct, not a tuple (a task group's tuple child result holding a
+/// `Result` comes back mixed up in Swift 6.3.1 release builds; scripts/check-imports.py refuses one).
+private struct ProbeAnswer: Sendable {
+    var index: Int
+    var answer: Result<URLIdentity, URLHeadProbe.Failure>
 }
