@@ -193,9 +193,6 @@ struct DirectoryWalk {
             guard let real = resolve(path, name: name, in: parent, isLink: isLink) else { return }
             let taking = includeStates.filter { include[$0.pattern].accepts($0.state) }
             includesUsed.formUnion(taking.map(\.pattern))
-            if let code = FileProbe.readError(of: reference) {
-                warn(path, "cannot be read: \(FileProbe.message(for: code)); a run fails it alone, before sending anything")
-            }
             visit(DirectoryWalker.Found(
                 path: path, realDirectory: real.directory, realName: real.name,
                 size: status.size, modifiedNanoseconds: status.modifiedNanoseconds))

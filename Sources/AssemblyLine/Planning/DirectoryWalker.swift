@@ -80,9 +80,7 @@ package struct DirectoryWalker: Sendable {
         }
         warnings += Self.unused(include, used: walk.includesUsed, key: "inputs.include", matching: "no file")
         warnings += Self.unused(exclude, used: walk.excludesUsed, key: "inputs.exclude", matching: "nothing the include patterns reach")
-        return warnings.sorted {
-            PathText.same($0.path, $1.path) ? $0.problem < $1.problem : PathText.precedes($0.path, $1.path)
-        }
+        return warnings.sorted(by: PlanWarning.precedes)
     }
 
     /// A warning for each of `patterns` whose index is not in `used`, under the pattern as it applies.

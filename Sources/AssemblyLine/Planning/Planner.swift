@@ -42,7 +42,8 @@ package struct Planner: Sendable {
 
     /// Walks the file system and makes the plan.
     ///
-    /// - Returns: the plan and the entries that could not be read (the plan is made without them).
+    /// - Returns: the plan, the entries that could not be read (the plan is made without them), and the check of its
+    ///   files' readability, which a run asks of the files it sends (``ReadabilityCheck``).
     /// - Throws: `PlanError.missingBase` when `base` is not a directory that exists (checked before any walk);
     ///   `.noMatch` naming the include patterns when no file matches;
     ///   `.outsideBase` naming the first (by path) matched file not under `base`; `.relativePattern`,
@@ -79,7 +80,7 @@ package struct Planner: Sendable {
             throw PlanError.noMatch(patterns: include.map(\.description))
         }
         Self.sortInPlanOrder(&found)
-        return PlanResult(plan: Plan(sharding: found, limits: limits), warnings: warnings)
+        return PlanResult(plan: Plan(sharding: found, limits: limits), warnings: warnings, readability: ReadabilityCheck(base: base))
     }
 
     /// Throws ``PlanError/missingBase(base:isFile:)`` unless `base` is a directory (through links) or cannot be looked at
