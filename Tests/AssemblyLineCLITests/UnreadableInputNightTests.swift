@@ -19,6 +19,7 @@ import Testing
         // When
         let plan = try await user.run(["plan", "job/m.yaml"])
         let night = try await user.run(["run", "job/m.yaml"])
+        let forced = try await user.run(["plan", "job/m.yaml", "--force"])
 
         // Then: the done file is skipped without a word; the added one is warned of and fails (its shard, of it alone)
         for outcome in [plan, night] {
@@ -29,5 +30,6 @@ import Testing
         #expect(night.status == 1 && night.stderr.contains("failed (INPUT_UNREADABLE: ")
                 && night.stderr.contains("landscapes/added.png cannot be read: Permission denied)"), "\(night.stderr)")
         #expect(night.stdout.contains("files 0 done, 1 failed, 12 skipped, 0 pending"), "\(night.stdout)")
+        #expect(forced.stderr.contains("sample-00.png: cannot be read: Permission denied"), "--force sends it: \(forced.stderr)")
     }
 }

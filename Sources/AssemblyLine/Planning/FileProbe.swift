@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Thin wrappers over `fstatat`, `realpath` and `openat`/`readdir` for the walker, returning `errno` on failure.
+/// Thin wrappers over `fstatat`, `faccessat`, `realpath` and `openat`/`readdir` for the walker, returning `errno` on failure.
 ///
 /// POSIX calls are used rather than `FileManager`, whose attribute dictionaries cost far more per
 /// file than one `lstat` (the planner must handle a million files). Entries are reached by name in
@@ -130,6 +130,11 @@ enum FileProbe {
             if name == "." || name == ".." { continue }
             entries.append(Entry(name: name, kind: kind(ofTypeHint: entry.pointee.d_type)))
         }
+    }
+
+    /// The `errno` of `access(R_OK)` of the entry when this process may not read the file; nil when it may.
+    static func readError(of entry: Reference) -> Int32? {
+        faccessat(entry.directory, entry.path, R_OK, 0) == 0 ? nil : errno
     }
 
     /// The text of an `errno` value, e.g. "Permission denied".

@@ -8,6 +8,10 @@ import Synchronization
 /// asked (a `faccessat` a file was a tenth of the CPU of a night that skips a million). The call is the real one, by
 /// the user running the night, so that what a mode, an ACL or NFS root squash refuses is refused alike; on every core,
 /// each file by its name in its real directory held open (``DirectoryCursor``), which is the path a run opens.
+///
+/// A night that sends every file it walks (no done index to read yet, or `--force`) has the walk ask each file instead,
+/// on the thread that found it, right after its `stat` (``Planner/asksReadabilityInWalk``): a pass after the walk meets
+/// the kernel's entries cold again, and made the plan of a million new files 8 % slower.
 package struct ReadabilityCheck: Sendable, Hashable {
     /// The absolute, normalized directory the plan's relative paths are under: a warning names the file as walked.
     let base: String

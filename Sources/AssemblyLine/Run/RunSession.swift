@@ -39,16 +39,17 @@ package struct RunSession: Sendable {
         return adapters.digester.sha256Hex(of: file.document.canonicalContent)
     }
 
-    /// The plan of the manifest's inputs: its files walked, or its bucket listed.
-    package func planInputs() async throws -> PlanResult {
-        try await manifest.planInputs(remote: adapters)
+    /// The plan of the manifest's inputs: its files walked, or its bucket listed; `sendingEveryFile` for a night that reads
+    /// no done index (``Manifest/planInputs(remote:sendingEveryFile:)``).
+    package func planInputs(sendingEveryFile: Bool = false) async throws -> PlanResult {
+        try await manifest.planInputs(remote: adapters, sendingEveryFile: sendingEveryFile)
     }
 
     // MARK: - Forecast
 
     /// What a run would send and skip, and why; the state directory's ledger is read, never changed or created.
     package func forecast(force: Bool, checksums: Bool, retryFailed: Bool = false) async throws -> RunForecast {
-        let planned = try await planInputs()
+        let planned = try await planInputs(sendingEveryFile: force || !adapters.ledgers.hasLedger(in: stateDirectory))
         return try await adapters.ledgers.withExistingLedger(in: stateDirectory) { ledger -> RunForecast in
             guard let ledger else { return try await forecast(planned, EarlierFiles(sets: [], bad: [:], usage: nil), from: nil, checksums: checksums) }
             if !adopts, let other = try await otherJobOfTheName(in: ledger) {
@@ -123,8 +124,8 @@ package struct RunSession: Sendable {
     /// error first, whatever else failed meanwhile. A first run plans before it creates anything.
     package func run(force: Bool, checksums: Bool, retryFailed: Bool = false, resumingBatch: Bool = false, maxDuration: Duration?,
                      observer: any RunObserver, stop: RunStop) async throws -> RunOutcome {
-        let planning = Task.detached { [self] in try await planInputs() }
         let readsAhead = adapters.ledgers.hasLedger(in: stateDirectory)
+        let planning = Task.detached { [self] in try await planInputs(sendingEveryFile: force || !readsAhead) }
         if !readsAhead { _ = try await planning.value }
         do {
             let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
