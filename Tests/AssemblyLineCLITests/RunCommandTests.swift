@@ -4,9 +4,6 @@ import Foundation
 import ImageRobot
 import TestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `run` as a built binary against the embedded local service: real uploads, real resizing, real downloads.
 @Suite(.timeLimit(.minutes(3))) struct RunCommandTests {
@@ -232,28 +229,17 @@ import Glibc
         let directory = try await Self.job()
         let locked = directory.url.appendingPathComponent("job/in/landscapes/sample-00.png")
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked.path)
-        // Root reads any file: the commands run as nobody then, in a directory nobody owns.
-        var prefix: [String] = []
-        if getuid() == 0 {
-            let chown = try await BinaryRunner.run(["-R", "65534:65534", directory.url.path], in: directory.url,
-                                             executable: URL(fileURLWithPath: "/bin/chown"))
-            try #require(chown.status == 0, "\(chown.stderr)")
-            prefix = ["--reuid=65534", "--regid=65534", "--clear-groups", BinaryRunner.binary.path]
-        }
-        func asOperator(_ arguments: [String]) async throws -> BinaryRunner.Outcome {
-            try await BinaryRunner.run(prefix + arguments, in: directory.url, environment: ["HOME": directory.url.path],
-                                 executable: prefix.isEmpty ? BinaryRunner.binary : URL(fileURLWithPath: "/usr/bin/setpriv"))
-        }
+        let user = try await NightUser.owning(directory)
 
-        let plan = try await asOperator(["plan", "job/m.yaml"])
+        let plan = try await user.run(["plan", "job/m.yaml"])
         #expect(plan.status == 0 && plan.stderr.contains("sample-00.png: cannot be read: Permission denied; a run fails it alone"),
                 "\(plan.stderr)")
-        let run = try await asOperator(["run", "job/m.yaml"])
+        let run = try await user.run(["run", "job/m.yaml"])
 
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("file-failed (landscapes/sample-00.png: INPUT_UNREADABLE"), "\(run.stderr)")
         #expect(run.stdout.contains("files 11 done, 1 failed, 0 skipped, 0 pending"), "\(run.stdout)")
-        let report = try await asOperator(["report", "latest", "--failed", "--state-dir", "job/state"])
+        let report = try await user.run(["report", "latest", "--failed", "--state-dir", "job/state"])
         #expect(report.stdout.contains("INPUT_UNREADABLE") && !report.stdout.contains("sample-03"), "\(report.stdout)")
     }
 

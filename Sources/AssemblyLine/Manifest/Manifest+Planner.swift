@@ -10,7 +10,9 @@ extension Manifest {
     /// Plans the inputs (of its ``partition`` alone; the outputs are checked over the whole batch too): its files walked or,
     /// through `remote`, its bucket listed (`inputs.s3`) or its list of URLs read (`inputs.urls`). A plan in which the
     /// layout gives two inputs one output path is refused; an input whose output no file can have (a name over 255 bytes,
-    /// a path over 4,095) is a warning, since a run fails it alone before sending it.
+    /// a path over 4,095) is a warning, since a run fails it alone before sending it. For a night `sendingEveryFile` (no
+    /// done index to read, or `--force`) of the whole batch, the walk asks each file whether it can be read as it finds
+    /// it (``Planner/asksReadabilityInWalk``).
     ///
     /// Each input's path is rendered for every step whose results are downloaded (for a Template,
     /// whose steps are not known here, once) by the run's own function (``ResultMapper/outputPath(_:run:shard:step:from:)``),
@@ -19,18 +21,22 @@ extension Manifest {
     /// million paths in memory.
     /// - Throws: ``PlanError/sharedOutput(output:first:second:others:)`` naming the first two inputs of a shared path, the
     ///   planner's errors, ``S3ListingError`` when the listing fails, or ``URLListError`` when the list cannot be read.
-    package func planInputs(remote: any RemoteInputAccess) async throws -> PlanResult {
-        try checked(await findInputs(remote: remote))
+    package func planInputs(remote: any RemoteInputAccess, sendingEveryFile: Bool = false) async throws -> PlanResult {
+        try checked(await findInputs(remote: remote, walkAsksReadability: sendingEveryFile && partition.isWhole && onlyFiles == nil))
     }
 
     /// The manifest's inputs as found, whole (no partition, no `--files-from`) and unchecked: its files walked, its bucket
-    /// listed, or its list of URLs read.
-    package func findInputs(remote: any RemoteInputAccess) async throws -> PlanResult {
+    /// listed, or its list of URLs read; `walkAsksReadability`: as ``Planner/asksReadabilityInWalk``.
+    package func findInputs(remote: any RemoteInputAccess, walkAsksReadability: Bool = false) async throws -> PlanResult {
         if let list = inputs.urlList {
             let planner = URLListPlanner(list: list, include: inputs.include, exclude: inputs.exclude, limits: shards, endpoint: endpoint)
             return try await planner.plan(probingWith: remote)
         }
-        guard let bucket = inputs.bucket else { return try planner.plan() }
+        guard let bucket = inputs.bucket else {
+            var planner = planner
+            planner.asksReadabilityInWalk = walkAsksReadability
+            return try planner.plan()
+        }
         let planner = BucketPlanner(bucket: bucket, include: inputs.include, exclude: inputs.exclude, limits: shards)
         return try await planner.plan(listingWith: remote.bucketLister(for: bucket))
     }

@@ -51,6 +51,8 @@ struct DirectoryWalk {
     private let exclude: [GlobPattern]
     /// The include patterns ignoring case, to find the files they alone would match; nil when all ignore case already.
     private let caseless: [GlobPattern]?
+    /// Whether each matching file is asked for `access(R_OK)` (``DirectoryWalker/asksReadability``).
+    private let asksReadability: Bool
     private var stack: [Frame] = []
     private var onPath: Set<FileProbe.DirectoryIdentity> = []
     /// Whether the directories found in the first directory entered are left for other walks, not entered.
@@ -65,9 +67,10 @@ struct DirectoryWalk {
     /// The exclude patterns that left out a file or directory the include patterns took, by index.
     private(set) var excludesUsed: Set<Int> = []
 
-    init(include: [GlobPattern], exclude: [GlobPattern]) {
+    init(include: [GlobPattern], exclude: [GlobPattern], asksReadability: Bool = false) {
         self.include = include
         self.exclude = exclude
+        self.asksReadability = asksReadability
         caseless = include.allSatisfy(\.ignoresCase) ? nil : include.map(\.ignoringCase)
     }
 
@@ -193,9 +196,7 @@ struct DirectoryWalk {
             guard let real = resolve(path, name: name, in: parent, isLink: isLink) else { return }
             let taking = includeStates.filter { include[$0.pattern].accepts($0.state) }
             includesUsed.formUnion(taking.map(\.pattern))
-            if let code = FileProbe.readError(of: reference) {
-                warn(path, "cannot be read: \(FileProbe.message(for: code)); a run fails it alone, before sending anything")
-            }
+            if asksReadability, let code = FileProbe.readError(of: reference) { warn(path, ReadabilityCheck.problem(for: code)) }
             visit(DirectoryWalker.Found(
                 path: path, realDirectory: real.directory, realName: real.name,
                 size: status.size, modifiedNanoseconds: status.modifiedNanoseconds))

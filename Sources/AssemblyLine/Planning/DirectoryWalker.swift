@@ -38,6 +38,9 @@ package struct DirectoryWalker: Sendable {
 
     package let include: [GlobPattern]
     package let exclude: [GlobPattern]
+    /// Whether each matching file is asked whether this process may read it as it is found, on the thread that found it,
+    /// right after its `stat` (a warning when it may not, ``ReadabilityCheck``): for a night that sends every file walked.
+    package var asksReadability = false
 
     /// - Throws: `PlanError.relativePattern` for a pattern that is not absolute.
     package init(include: [GlobPattern], exclude: [GlobPattern]) throws(PlanError) {
@@ -60,14 +63,14 @@ package struct DirectoryWalker: Sendable {
     /// are cores, and visited in the order of their names (a root holding one directory is split below it instead).
     /// The files come in another order than one walk's, which the plan's sort does not see.
     package func walk<Item: Sendable>(taking take: @escaping @Sendable (Found) -> Item, _ visit: (Item) -> Void) -> [PlanWarning] {
-        var walk = DirectoryWalk(include: include, exclude: exclude)
+        var walk = DirectoryWalk(include: include, exclude: exclude, asksReadability: asksReadability)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         for root in roots() {
             var subtrees = walk.split(from: root) { visit(take($0)) }
             while subtrees.count == 1 {
                 subtrees = walk.split(subtrees[0]) { visit(take($0)) }
             }
-            SubtreeWalks(include: include, exclude: exclude, subtrees: subtrees, take: take).run(cores: cores) { subtree in
+            SubtreeWalks(include: include, exclude: exclude, asksReadability: asksReadability, subtrees: subtrees, take: take).run(cores: cores) { subtree in
                 walk.absorb(subtree.walk)
                 subtree.items.forEach(visit)
             }
@@ -80,9 +83,7 @@ package struct DirectoryWalker: Sendable {
         }
         warnings += Self.unused(include, used: walk.includesUsed, key: "inputs.include", matching: "no file")
         warnings += Self.unused(exclude, used: walk.excludesUsed, key: "inputs.exclude", matching: "nothing the include patterns reach")
-        return warnings.sorted {
-            PathText.same($0.path, $1.path) ? $0.problem < $1.problem : PathText.precedes($0.path, $1.path)
-        }
+        return warnings.sorted(by: PlanWarning.precedes)
     }
 
     /// A warning for each of `patterns` whose index is not in `used`, under the pattern as it applies.

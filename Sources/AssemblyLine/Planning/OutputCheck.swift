@@ -63,11 +63,11 @@ package struct OutputCheck: Sendable {
 
     /// The outputs that are missing or changed, in the order given.
     package func findings(_ outputs: [RecordedOutput]) -> [Finding] {
-        var cursor = OutputDirectoryCursor()
+        var cursor = DirectoryCursor()
         return findings(outputs, from: &cursor)
     }
 
-    private func findings(_ outputs: [RecordedOutput], from cursor: inout OutputDirectoryCursor) -> [Finding] {
+    private func findings(_ outputs: [RecordedOutput], from cursor: inout DirectoryCursor) -> [Finding] {
         outputs.compactMap { output in problem(of: output, from: &cursor).map { Finding(output: output, problem: $0) } }
     }
 
@@ -77,7 +77,7 @@ package struct OutputCheck: Sendable {
         let stripes = max(1, min(ProcessInfo.processInfo.activeProcessorCount, files.count / 1_000))
         let found = Mutex<[Int: [Finding]]>([:])
         DispatchQueue.concurrentPerform(iterations: stripes) { stripe in
-            var mine: [Int: [Finding]] = [:], cursor = OutputDirectoryCursor()
+            var mine: [Int: [Finding]] = [:], cursor = DirectoryCursor()
             for index in stride(from: stripe, to: files.count, by: stripes) {
                 let findings = findings(files[index], from: &cursor)
                 if !findings.isEmpty { mine[index] = findings }
@@ -87,7 +87,7 @@ package struct OutputCheck: Sendable {
         return found.withLock { $0 }
     }
 
-    private func problem(of output: RecordedOutput, from cursor: inout OutputDirectoryCursor) -> Problem? {
+    private func problem(of output: RecordedOutput, from cursor: inout DirectoryCursor) -> Problem? {
         if let directory, !PathText.isStrictly(output.path, under: directory) { return .elsewhere(directory: directory) }
         guard let info = cursor.status(of: output.path), (info.st_mode & S_IFMT) == S_IFREG else { return .missing }
         if let size = output.size, Int64(info.st_size) != size {

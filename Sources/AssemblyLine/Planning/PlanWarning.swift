@@ -14,4 +14,9 @@ package struct PlanWarning: Sendable, Hashable, CustomStringConvertible {
     }
 
     package var description: String { "\(path): \(problem)" }
+
+    /// The order warnings are told in: by path, byte-wise, then by problem.
+    static func precedes(_ lhs: PlanWarning, _ rhs: PlanWarning) -> Bool {
+        PathText.same(lhs.path, rhs.path) ? lhs.problem < rhs.problem : PathText.precedes(lhs.path, rhs.path)
+    }
 }

@@ -32,6 +32,10 @@ package struct Planner: Sendable {
     /// The absolute directory that outputs mirror input paths relative to.
     package var base: String
     package var limits: ShardLimits
+    /// Whether the walk asks each file whether this process may read it, as it finds it: for a night that sends every
+    /// file walked (no done index to read, or `--force`); else the result's ``ReadabilityCheck`` is left for the files a
+    /// night sends.
+    package var asksReadabilityInWalk = false
 
     package init(include: [GlobPattern], exclude: [GlobPattern] = [], base: String, limits: ShardLimits = ShardLimits()) {
         self.include = include
@@ -42,7 +46,8 @@ package struct Planner: Sendable {
 
     /// Walks the file system and makes the plan.
     ///
-    /// - Returns: the plan and the entries that could not be read (the plan is made without them).
+    /// - Returns: the plan, the entries that could not be read (the plan is made without them), and the check of its
+    ///   files' readability, which a run asks of the files it sends (``ReadabilityCheck``; none when the walk asked each).
     /// - Throws: `PlanError.missingBase` when `base` is not a directory that exists (checked before any walk);
     ///   `.noMatch` naming the include patterns when no file matches;
     ///   `.outsideBase` naming the first (by path) matched file not under `base`; `.relativePattern`,
@@ -51,7 +56,8 @@ package struct Planner: Sendable {
         guard !include.isEmpty else { throw PlanError.noIncludePatterns }
         guard base.utf8.first == UInt8(ascii: "/") else { throw PlanError.relativeBase(base: base) }
         try limits.validate()
-        let walker = try DirectoryWalker(include: include, exclude: exclude)
+        var walker = try DirectoryWalker(include: include, exclude: exclude)
+        walker.asksReadability = asksReadabilityInWalk
         let base = PathText.normalizedAbsolute(base)
         try Self.requireDirectory(base)
 
@@ -79,7 +85,8 @@ package struct Planner: Sendable {
             throw PlanError.noMatch(patterns: include.map(\.description))
         }
         Self.sortInPlanOrder(&found)
-        return PlanResult(plan: Plan(sharding: found, limits: limits), warnings: warnings)
+        return PlanResult(plan: Plan(sharding: found, limits: limits), warnings: warnings,
+                          readability: asksReadabilityInWalk ? nil : ReadabilityCheck(base: base))
     }
 
     /// Throws ``PlanError/missingBase(base:isFile:)`` unless `base` is a directory (through links) or cannot be looked at

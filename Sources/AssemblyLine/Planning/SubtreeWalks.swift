@@ -6,11 +6,13 @@ import Synchronization
 ///
 /// Each directory is walked by a `DirectoryWalk` of its own on a thread of the pool, which keeps what it found
 /// until this thread takes it; at most a few directories ahead of the one taken are walked, so that what is held
-/// stays a few directories' files. Each file's `stat` and `access` are the calls one walk makes, made by the same
-/// user: the kernel answers them as it would (NFS root squash and ACLs are the file system's, whichever thread asks).
+/// stays a few directories' files. Each file's `stat` (and `access`, ``DirectoryWalker/asksReadability``) are the calls
+/// one walk makes, made by the same user: the kernel answers them as it would (NFS root squash and ACLs are the file
+/// system's, whichever thread asks).
 struct SubtreeWalks<Item: Sendable>: Sendable {
     let include: [GlobPattern]
     let exclude: [GlobPattern]
+    let asksReadability: Bool
     let subtrees: [DirectoryWalk.Subtree]
     let take: @Sendable (DirectoryWalker.Found) -> Item
 
@@ -51,7 +53,7 @@ struct SubtreeWalks<Item: Sendable>: Sendable {
 
     /// The walk of `subtree` on this thread.
     private func walked(_ subtree: DirectoryWalk.Subtree) -> Walked {
-        var walk = DirectoryWalk(include: include, exclude: exclude)
+        var walk = DirectoryWalk(include: include, exclude: exclude, asksReadability: asksReadability)
         var items: [Item] = []
         walk.run(subtree) { items.append(take($0)) }
         return Walked(walk: walk, items: items)

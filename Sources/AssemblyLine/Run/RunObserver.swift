@@ -4,7 +4,8 @@
 /// Implementation requirements: called from the run's tasks and (``sent(_:)``) from the transport's
 /// thread; no call may block. The CLI words each for a terminal, a JSON line or the run index.
 package protocol RunObserver: Sendable {
-    /// Inputs the plan left out (unreadable, too long a path), before anything is recorded.
+    /// Inputs the plan left out or a run fails alone (unreadable, too long a path), once the run knows which files it sends
+    /// (a resume: the walk's), before anything is recorded.
     func planned(_ warnings: [PlanWarning])
     /// The run is recorded (or taken up again by a resume) and its shards are about to go.
     func started(_ run: StartedRun)

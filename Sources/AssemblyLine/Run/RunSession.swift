@@ -39,16 +39,17 @@ package struct RunSession: Sendable {
         return adapters.digester.sha256Hex(of: file.document.canonicalContent)
     }
 
-    /// The plan of the manifest's inputs: its files walked, or its bucket listed.
-    package func planInputs() async throws -> PlanResult {
-        try await manifest.planInputs(remote: adapters)
+    /// The plan of the manifest's inputs: its files walked, or its bucket listed; `sendingEveryFile` for a night that reads
+    /// no done index (``Manifest/planInputs(remote:sendingEveryFile:)``).
+    package func planInputs(sendingEveryFile: Bool = false) async throws -> PlanResult {
+        try await manifest.planInputs(remote: adapters, sendingEveryFile: sendingEveryFile)
     }
 
     // MARK: - Forecast
 
     /// What a run would send and skip, and why; the state directory's ledger is read, never changed or created.
     package func forecast(force: Bool, checksums: Bool, retryFailed: Bool = false) async throws -> RunForecast {
-        let planned = try await planInputs()
+        let planned = try await planInputs(sendingEveryFile: force || !adapters.ledgers.hasLedger(in: stateDirectory))
         return try await adapters.ledgers.withExistingLedger(in: stateDirectory) { ledger -> RunForecast in
             guard let ledger else { return try await forecast(planned, EarlierFiles(sets: [], bad: [:], usage: nil), from: nil, checksums: checksums) }
             if !adopts, let other = try await otherJobOfTheName(in: ledger) {
@@ -102,7 +103,8 @@ package struct RunSession: Sendable {
         let check = OutputCheck(checksums: checksums ? adapters.digester : nil).within(manifest.output.dir)
         let incremental = try await IncrementalPlan.reading(planned.plan, sets: earlier.sets, from: index,
                                                             bad: earlier.bad, check: check, limits: manifest.shards)
-        var forecast = RunForecast(planned: planned, incremental: incremental, checksums: checksums, usage: earlier.usage)
+        var forecast = RunForecast(planned: planned.checkingReadability(of: incremental.plan), incremental: incremental,
+                                   checksums: checksums, usage: earlier.usage)
         forecast.recipeChange = earlier.recipeChange?.counted(in: incremental)
         return forecast
     }
@@ -122,38 +124,35 @@ package struct RunSession: Sendable {
     /// error first, whatever else failed meanwhile. A first run plans before it creates anything.
     package func run(force: Bool, checksums: Bool, retryFailed: Bool = false, resumingBatch: Bool = false, maxDuration: Duration?,
                      observer: any RunObserver, stop: RunStop) async throws -> RunOutcome {
-        let planning = Task.detached { [self] in try await planInputs() }
         let readsAhead = adapters.ledgers.hasLedger(in: stateDirectory)
-        func planned() async throws -> PlanResult {
-            let planned = try await planning.value
-            observer.planned(planned.warnings)
-            return planned
-        }
-        let early = readsAhead ? nil : try await planned()
+        let planning = Task.detached { [self] in try await planInputs(sendingEveryFile: force || !readsAhead) }
+        if !readsAhead { _ = try await planning.value }
         do {
             let lock = try RunLock(stateDirectory: stateDirectory, manifest: manifest)
             defer { lock.release() }
             return try await adapters.withPorts(for: manifest, stateDirectory: stateDirectory) { ports in
-                try await startRun(early: early, finishPlan: planned, force: force, checksums: checksums, retryFailed: retryFailed,
+                try await startRun(planning: planning, force: force, checksums: checksums, retryFailed: retryFailed,
                                    resumingBatch: resumingBatch, lock: lock, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
             }
         } catch {
             // A plan error goes first: the walk may still be going when the lock or the ports refuse.
-            if readsAhead { _ = try await planning.value }
+            _ = try await planning.value
             throw error
         }
     }
 
     /// The start of a new run once the lock is held and the ports are open: resume the batch's unfinished run, or take
     /// over the job's killed run (``takeOver(_:ports:maxDuration:stop:)``), read the known bad files and the usage (while
-    /// `finishPlan` finishes the walk), forecast against the done index, preflight, and record the run.
-    private func startRun(early: PlanResult?, finishPlan: () async throws -> PlanResult, force: Bool, checksums: Bool, retryFailed: Bool,
+    /// `planning` finishes the walk), forecast against the done index, tell the plan's warnings, preflight, and record
+    /// the run. The warnings are told once the files the run sends are known, since those alone are asked whether they
+    /// can be read (``ReadabilityCheck``); a resumed run tells the walk's.
+    private func startRun(planning: Task<PlanResult, any Error>, force: Bool, checksums: Bool, retryFailed: Bool,
                           resumingBatch: Bool, lock: RunLock, ports: RunPorts, maxDuration: Duration?, observer: any RunObserver,
                           stop: RunStop) async throws -> RunOutcome {
         let ledger = ports.ledger
         try await takeUpJob(in: ledger, at: ports.clock.now)
         if resumingBatch, let record = try await unfinishedRunOfBatch(in: ledger, at: ports.clock.now) {
-            if early == nil { _ = try await finishPlan() }
+            observer.planned(try await planning.value.warnings)
             return try await resume(record, shards: [], lock: lock, ports: ports, maxDuration: maxDuration, observer: observer, stop: stop)
         }
         var takeover: Takeover?
@@ -161,9 +160,8 @@ package struct RunSession: Sendable {
             takeover = try await takeOver(killed, ports: ports, maxDuration: maxDuration, stop: stop)
         }
         let earlier = try await earlierFiles(in: ledger, force: force, retryFailed: retryFailed)
-        let planned: PlanResult
-        if let early { planned = early } else { planned = try await finishPlan() }
-        let forecast = try await forecast(planned, earlier, from: ledger, checksums: checksums)
+        let forecast = try await forecast(try await planning.value, earlier, from: ledger, checksums: checksums)
+        observer.planned(forecast.planned.warnings)
         if let limit = manifest.maxUsage, let expected = forecast.usage.expectedUsage, expected > limit {
             throw RunSessionError.usageOverLimit(forecast.usage, limit: limit)
         }

@@ -71,7 +71,7 @@ final class RunProgress: RunObserver {
         self.warnings.withLock { $0 += warnings }
     }
 
-    /// Says the plan's warnings not said yet: at the run's start, or after a run that never started (a held lock).
+    /// Says the plan's warnings not said yet: at the run's start, or after a run that never started (its preflight refused).
     func tellWarnings() {
         let held = warnings.withLock { held in
             defer { held = [] }

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Outputs looked at by name in the directory held open: the same answers `stat` of their paths gives.
-@Suite struct OutputDirectoryCursorTests {
+@Suite struct DirectoryCursorTests {
     @Test func outputsInTurnsOfDirectoriesThroughLinksAndGoneAreFoundAsStatFindsThem() throws {
         // Given: two directories, one also reached through a link, and a name that is a directory
         let directory = try TemporaryDirectory()
@@ -12,7 +12,7 @@ import Testing
         try directory.write("two/b.out", "123")
         try directory.write("one/sub/c.out", "1")
         try FileManager.default.createSymbolicLink(atPath: directory.file("link"), withDestinationPath: directory.file("one"))
-        var cursor = OutputDirectoryCursor()
+        var cursor = DirectoryCursor()
 
         // When: looked at in turns, and in a directory that is not there
         let sizes = ["one/a.out", "two/b.out", "one/a.out", "link/a.out", "one/gone.out", "gone/a.out", "one/sub", "two/b.out"].map {
