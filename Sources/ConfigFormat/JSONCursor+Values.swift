@@ -2,6 +2,7 @@ extension JSONCursor {
     /// The text of a string as Foundation's `JSONDecoder` reads it, nil where it refuses it: a byte that is not
     /// UTF-8, an unescaped control character, an unknown escape, an unpaired surrogate (`\ud83d` alone).
     package func text(_ string: JSONString) -> String? {
+        if string.isASCII { return String(decoding: UnsafeBufferPointer(rebasing: bytes[string.start..<string.end]), as: UTF8.self) }
         if string.isSimple { return String(validating: UnsafeBufferPointer(rebasing: bytes[string.start..<string.end]), as: UTF8.self) }
         var output = ""
         var index = string.start
@@ -28,14 +29,12 @@ extension JSONCursor {
 
     /// Whether a string is one ``text(_:)`` reads, without building it when it is ASCII.
     func isValid(_ string: JSONString) -> Bool {
-        if string.isSimple, !bytes[string.start..<string.end].contains(where: { $0 >= 0x80 }) { return true }
-        return text(string) != nil
+        string.isASCII || text(string) != nil
     }
 
-    /// Whether a string's text is `name`, compared byte for byte (`name` being ASCII, no other text equals it).
-    package func text(_ string: JSONString, is name: UnsafeBufferPointer<UInt8>) -> Bool {
-        if string.isSimple { return bytes[string.start..<string.end].elementsEqual(name) }
-        return text(string)?.utf8.elementsEqual(name) ?? false
+    /// Whether a string without escapes is `name`, compared byte for byte (`name` being ASCII, no other text equals it).
+    func text(_ string: JSONString, is name: [UInt8]) -> Bool {
+        name.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: bytes[string.start..<string.end]).elementsEqual($0) }
     }
 
     /// The escape at `index` (its backslash), moving past it; a `\u` high surrogate needs its low half next.

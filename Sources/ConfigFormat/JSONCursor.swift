@@ -184,11 +184,13 @@ package struct JSONCursor {
         index += 1
         let start = index
         var isSimple = true
+        var highBits: UInt8 = 0
         while index < bytes.count {
-            switch bytes[index] {
+            let byte = bytes[index]
+            switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return JSONString(start: start, end: index - 1, isSimple: isSimple)
+                return JSONString(start: start, end: index - 1, isSimple: isSimple, isASCII: isSimple && highBits < 0x80)
             case UInt8(ascii: "\\"):
                 isSimple = false
                 guard index + 1 < bytes.count else { throw JSONCursorError() }
@@ -203,6 +205,7 @@ package struct JSONCursor {
                 isSimple = false
                 index += 1
             default:
+                highBits |= byte
                 index += 1
             }
         }
@@ -265,6 +268,8 @@ package struct JSONString: Sendable, Hashable {
     let end: Int
     /// True when it holds no backslash and no control byte: its bytes are its UTF-8, if they are valid.
     let isSimple: Bool
+    /// True when it is simple and ASCII: its bytes are its text.
+    let isASCII: Bool
 }
 
 /// Where a number lies in a ``JSONCursor``'s document; read with ``JSONCursor/integer(_:)`` or ``JSONCursor/number(_:)``.

@@ -42,8 +42,8 @@ package struct AssemblyFile: Sendable, Hashable {
         case importURL = "import_url"
     }
 
-    static let members = JSONKeyTable<Member>()
-    static let metaMembers = JSONKeyTable<MetaMember>()
+    static let members = MemberNames<Member>()
+    static let metaMembers = MemberNames<MetaMember>()
 
     /// A file that says nothing, which reading fills in.
     init() {}
@@ -54,8 +54,9 @@ package struct AssemblyFile: Sendable, Hashable {
         var importURL: String?
         var meta = Meta()
         var seen: UInt64 = 0
+        let members = Self.members
         let readable = try cursor.object { cursor, key throws(JSONCursorError) in
-            switch Self.members.first(key, in: cursor, seen: &seen) {
+            switch members.first(key, in: cursor, seen: &seen) {
             case .id?: file.id = try Self.text(&cursor)
             case .name?: file.name = try Self.text(&cursor)
             case .ext?: file.ext = try Self.text(&cursor)
@@ -124,8 +125,9 @@ package struct AssemblyFile: Sendable, Hashable {
         init(reading cursor: inout JSONCursor) throws(JSONCursorError) {
             var meta = Meta()
             var seen: UInt64 = 0
+            let members = AssemblyFile.metaMembers
             let readable = try cursor.object { cursor, key throws(JSONCursorError) in
-                switch AssemblyFile.metaMembers.first(key, in: cursor, seen: &seen) {
+                switch members.first(key, in: cursor, seen: &seen) {
                 case .width?: meta.width = try cursor.integer().flatMap { Int(exactly: $0) }
                 case .height?: meta.height = try cursor.integer().flatMap { Int(exactly: $0) }
                 case .importURL?: meta.importURL = try cursor.text()

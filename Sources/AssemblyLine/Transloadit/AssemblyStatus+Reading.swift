@@ -34,9 +34,9 @@ extension AssemblyStatus {
         case retryIn
     }
 
-    static let members = JSONKeyTable<Member>()
-    static let parentMembers = JSONKeyTable<ParentMember>()
-    static let infoMembers = JSONKeyTable<InfoMember>()
+    static let members = MemberNames<Member>()
+    static let parentMembers = MemberNames<ParentMember>()
+    static let infoMembers = MemberNames<InfoMember>()
 
     /// Decodes a status body; nil when it is not a JSON object.
     package static func decode(_ body: [UInt8]) -> AssemblyStatus? {
@@ -50,8 +50,9 @@ extension AssemblyStatus {
         var parentStatusID: String?
         var unreadable = (uploads: 0, results: 0)
         var seen: UInt64 = 0
+        let members = Self.members
         let readable = try cursor.object { cursor, key throws(JSONCursorError) in
-            switch Self.members.first(key, in: cursor, seen: &seen) {
+            switch members.first(key, in: cursor, seen: &seen) {
             case .ok?: status.ok = try cursor.text().map(AssemblyState.init(code:))
             case .error?: status.error = try cursor.text().map { FailureCode(rawValue: RemoteText.escaped($0, limit: RemoteText.nameLimit)) }
             case .message?: status.message = try cursor.text().map { RemoteText.escaped($0, limit: RemoteText.messageLimit) }
@@ -119,7 +120,7 @@ extension AssemblyStatus {
 
     /// The one member `table` names in the object that comes next, read by `read`; nil when it is absent, or the
     /// value is no object of valid keys.
-    private static func member<Key, Value>(_ table: JSONKeyTable<Key>, of cursor: inout JSONCursor,
+    private static func member<Key, Value>(_ table: MemberNames<Key>, of cursor: inout JSONCursor,
                                            _ read: (inout JSONCursor) throws(JSONCursorError) -> Value?) throws(JSONCursorError) -> Value? {
         var value: Value?
         var seen: UInt64 = 0

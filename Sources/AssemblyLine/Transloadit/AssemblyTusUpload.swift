@@ -18,7 +18,7 @@ package struct AssemblyTusUpload: Sendable, Hashable {
         case uploadURL = "upload_url"
     }
 
-    static let members = JSONKeyTable<Member>()
+    static let members = MemberNames<Member>()
 
     /// An upload that says nothing, which reading fills in.
     init() {}
@@ -27,8 +27,9 @@ package struct AssemblyTusUpload: Sendable, Hashable {
     init?(reading cursor: inout JSONCursor) throws(JSONCursorError) {
         var upload = AssemblyTusUpload()
         var seen: UInt64 = 0
+        let members = Self.members
         let readable = try cursor.object { cursor, key throws(JSONCursorError) in
-            switch Self.members.first(key, in: cursor, seen: &seen) {
+            switch members.first(key, in: cursor, seen: &seen) {
             case .fieldname?: upload.fieldname = try cursor.text()
             case .filename?: upload.filename = try cursor.text()
             case .size?: upload.size = try cursor.integer()
