@@ -121,32 +121,38 @@ struct JSONParser {
         index += 1
         guard let letter = peek() else { throw failure("expected an escape sequence") }
         index += 1
-        switch letter {
-        case UInt8(ascii: "\""): return "\""
-        case UInt8(ascii: "\\"): return "\\"
-        case UInt8(ascii: "/"): return "/"
-        case UInt8(ascii: "b"): return "\u{08}"
-        case UInt8(ascii: "f"): return "\u{0C}"
-        case UInt8(ascii: "n"): return "\n"
-        case UInt8(ascii: "r"): return "\r"
-        case UInt8(ascii: "t"): return "\t"
-        case UInt8(ascii: "u"):
-            let first = try hexQuad()
-            if (0xDC00...0xDFFF).contains(first) {
-                throw JSONParseError(offset: start, message: "expected a high surrogate before a low one")
-            }
-            guard (0xD800...0xDBFF).contains(first) else { return Unicode.Scalar(first)! }
-            guard peek() == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
-                throw JSONParseError(offset: start, message: "expected a low surrogate after a high one")
-            }
-            index += 2
-            let second = try hexQuad()
-            guard (0xDC00...0xDFFF).contains(second) else {
-                throw JSONParseError(offset: start, message: "expected a low surrogate after a high one")
-            }
-            return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
-        default:
+        if let scalar = Self.escaped(letter) { return scalar }
+        guard letter == UInt8(ascii: "u") else {
             throw JSONParseError(offset: start, message: "expected an escape such as \\n, \\\" or \\u00e9")
+        }
+        let first = try hexQuad()
+        if (0xDC00...0xDFFF).contains(first) {
+            throw JSONParseError(offset: start, message: "expected a high surrogate before a low one")
+        }
+        guard (0xD800...0xDBFF).contains(first) else { return Unicode.Scalar(first)! }
+        guard peek() == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+            throw JSONParseError(offset: start, message: "expected a low surrogate after a high one")
+        }
+        index += 2
+        let second = try hexQuad()
+        guard (0xDC00...0xDFFF).contains(second) else {
+            throw JSONParseError(offset: start, message: "expected a low surrogate after a high one")
+        }
+        return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+    }
+
+    /// The character a one-letter escape stands for (`\n`, `\"`, `\/`...), nil for any other letter, `u` included.
+    static func escaped(_ letter: UInt8) -> Unicode.Scalar? {
+        switch letter {
+        case UInt8(ascii: "\""): "\""
+        case UInt8(ascii: "\\"): "\\"
+        case UInt8(ascii: "/"): "/"
+        case UInt8(ascii: "b"): "\u{08}"
+        case UInt8(ascii: "f"): "\u{0C}"
+        case UInt8(ascii: "n"): "\n"
+        case UInt8(ascii: "r"): "\r"
+        case UInt8(ascii: "t"): "\t"
+        default: nil
         }
     }
 
@@ -227,7 +233,8 @@ struct JSONParser {
         JSONParseError(offset: index, message: message)
     }
 
-    private static func hexDigit(_ byte: UInt8) -> UInt32? {
+    /// The value of one hex digit, nil for any other byte.
+    static func hexDigit(_ byte: UInt8) -> UInt32? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
         case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)

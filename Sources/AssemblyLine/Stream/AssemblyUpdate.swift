@@ -1,4 +1,4 @@
-import Foundation
+import ConfigFormat
 
 /// One thing an Assembly's change stream says (transloadit-api.md; Uppy's `Assembly.ts`).
 ///
@@ -27,22 +27,27 @@ package enum AssemblyUpdate: Sendable, Hashable {
         case ("assembly_error", _):
             self = .failed
         case ("assembly_result_finished", let data):
-            guard let result = try? JSONDecoder().decode(StepResult.self, from: Data(data.utf8)) else { return nil }
+            guard let result = JSONCursor.read(Array(data.utf8), Self.stepResult) ?? nil else { return nil }
             self = .resultFinished(step: result.step, result.file)
         default:
             return nil
         }
     }
 
-    /// The `["step", {result}]` payload of `assembly_result_finished`.
-    private struct StepResult: Decodable {
-        let step: String
-        let file: AssemblyFile
-
-        init(from decoder: any Decoder) throws {
-            var pair = try decoder.unkeyedContainer()
-            step = try pair.decode(String.self)
-            file = try pair.decode(AssemblyFile.self)
+    /// The `["step", {result}]` payload of `assembly_result_finished`: a step's name and a file object, whatever follows.
+    private static func stepResult(_ cursor: inout JSONCursor) throws(JSONCursorError) -> (step: String, file: AssemblyFile)? {
+        var step: String?
+        var file: AssemblyFile?
+        var position = 0
+        let isList = try cursor.array { cursor throws(JSONCursorError) in
+            switch position {
+            case 0: step = try cursor.text()
+            case 1: file = try AssemblyFile(reading: &cursor)
+            default: try cursor.skip()
+            }
+            position += 1
         }
+        guard isList, let step, let file else { return nil }
+        return (step, file)
     }
 }
