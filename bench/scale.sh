@@ -64,7 +64,7 @@ for size in $SIZES; do
     [ "$count" -eq "$size" ] && [ "$parts" -eq 0 ] || { echo "scale.sh: the $size-file run left $count outputs and $parts temp files" >&2; exit 1; }
     ledger=$(du -cb "$RUN/state"/ledger.sqlite* | tail -1 | cut -f1)
     printf '%-10s %9s %9s %11s %9s %11s %12s\n' "$size" "$WALL" "$(awk -v n="$size" -v w="$WALL" 'BEGIN { printf "%.0f", n / w }')" \
-        "$(awk -v n="$size" -v c="$CPU" 'BEGIN { printf "%.2f", c * 1000 / n }')" "$RSS" \
+        "$(awk -v n="$size" -v c="$CPU" 'BEGIN { printf "%.3f", c * 1000 / n }')" "$RSS" \
         "$(awk -v b="$ledger" 'BEGIN { printf "%.1f", b / 1048576 }')" "$SERVICE_CPU" | tee -a "$WORK/figures.txt"
     LAST=$size
 done
