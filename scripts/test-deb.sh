@@ -77,6 +77,9 @@ grep -q '^state     finished' <<< "$report" || fail "the run did not finish: $re
 grep -qE "^files +$inputs: $inputs done$" <<< "$report" || fail "the report does not say $inputs files done: $report"
 outputs=$(find "$work/runs/output" -name '*.jpg' | wc -l)
 [ "$outputs" -eq "$inputs" ] || fail "$outputs thumbnails on disk for $inputs inputs"
+# The release build's own check of the downloads' last step (the tests run debug builds): no temp file is left.
+parts=$(find "$work/runs/output" -name '*.part' | wc -l)
+[ "$parts" -eq 0 ] || fail "$parts temp files left beside the thumbnails"
 # The installed unit as systemd runs assemblyline@$instance: the example manifest in /etc/assemblyline (its samples
 # beside it), StateDirectory= made and owned by the user as systemd makes it, as that user from /, with the unit's
 # Environment=, %i expanded and $ASSEMBLYLINE_ARGS unset.
