@@ -13,7 +13,7 @@ package struct TransportEndpoint: Sendable, Hashable, CustomStringConvertible {
         let bytes = url.utf8
         var start = bytes.startIndex
         scheme = ""
-        if let separator = bytes.firstRange(of: "://".utf8) {
+        if let separator = bytes.firstOccurrence(of: "://".utf8) {
             scheme = String(Substring(url.utf8[..<separator.lowerBound])).lowercased()
             start = separator.upperBound
         }

@@ -14,7 +14,7 @@ package enum URLText {
 
     /// What lies between `scheme://` and the path, query or fragment (`user:pass@host:port`); empty without a scheme.
     package static func authority(of url: String) -> Substring {
-        guard let separator = url.firstRange(of: "://") else { return url[url.endIndex...] }
+        guard let separator = url.firstOccurrence(of: "://") else { return url[url.endIndex...] }
         return url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     }
 
@@ -41,5 +41,21 @@ package enum URLText {
         if host == "localhost" || host == "[::1]" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}
+
+extension Collection where Element: Equatable {
+    /// The range of the first run of elements equal to `pattern`'s: a plain search for a short pattern in a short text,
+    /// as `firstRange(of:)` finds it without building a searcher.
+    package func firstOccurrence(of pattern: some Collection<Element>) -> Range<Index>? {
+        guard let head = pattern.first else { return nil }
+        var start = startIndex
+        while let candidate = self[start...].firstIndex(of: head) {
+            if self[candidate...].starts(with: pattern) {
+                return candidate..<index(candidate, offsetBy: pattern.count)
+            }
+            start = index(after: candidate)
+        }
+        return nil
     }
 }

@@ -22,6 +22,15 @@ import Testing
         #expect(endpoint.isLoopback == loopback)
     }
 
+    @Test(arguments: ["", ":", "://", "a://b://c", "http:/x://y", "::://", "x:/\u{301}/://h", "é://ü", "no scheme"])
+    func firstOccurrenceFindsWhatFirstRangeFinds(text: String) {
+        for pattern in ["://", ":", "//", "x"] {
+            #expect(text.firstOccurrence(of: pattern) == text.firstRange(of: pattern), "\(pattern) in \(text)")
+            #expect(text.utf8.firstOccurrence(of: pattern.utf8) == text.utf8.firstRange(of: pattern.utf8), "\(pattern) in \(text), bytes")
+        }
+        #expect(text.firstOccurrence(of: "") == nil)
+    }
+
     @Test func formEncoding() {
         let encoded = FormURLEncoding.encode([("params", #"{"a":"b c"}"#), ("x&y", "é~*")])
         #expect(encoded == "params=%7B%22a%22%3A%22b+c%22%7D&x%26y=%C3%A9%7E*")
