@@ -41,7 +41,7 @@ import Testing
         await #expect(throws: TransloaditError(code: .resultTooLarge,
                                                message: "a.jpg of step thumb ran past \(bound); the download stopped there",
                                                isRetryable: true)) {
-            try await downloader.fetch(Self.result(declared: declared, at: path), shard: 0)
+            try await downloader.transfer(Self.result(declared: declared, at: path), shard: 0)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("out")).isEmpty, "no output, no temp file")
     }
@@ -49,8 +49,10 @@ import Testing
     @Test func aBodyOfExactlyItsBoundIsDownloaded() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("out/a.jpg")
-        let fetched = try await Self.downloader(serving: 100, maxResultSize: 100).fetch(Self.result(declared: nil, at: path), shard: 0)
-        #expect(fetched == 100)
+        let downloader = Self.downloader(serving: 100, maxResultSize: 100)
+        let transfer = try #require(try await downloader.transfer(Self.result(declared: nil, at: path), shard: 0))
+        #expect(transfer.bytes == 100)
+        #expect(await downloader.place([transfer]).allSatisfy { (try? $0.get()) != nil })
         #expect(FileManager.default.contents(atPath: path)?.count == 100)
     }
 
@@ -61,7 +63,7 @@ import Testing
         let downloader = ResultDownloader(client: TransloaditClient(transport: transport, endpoint: "https://api2.test"),
                                           digester: LibcryptoFileDigester(), limits: ResultLimits(maxResultSize: 1 << 60))
         let error = await #expect(throws: TransloaditError.self) {
-            try await downloader.fetch(Self.result(declared: 1 << 50, at: directory.file("out/a.jpg")), shard: 0)
+            try await downloader.transfer(Self.result(declared: 1 << 50, at: directory.file("out/a.jpg")), shard: 0)
         }
         #expect(error?.code == .outputSpaceLow && error?.isRetryable == false, "\(String(describing: error))")
         #expect(error?.message.hasSuffix("for its 1125899906842624 bytes, and no download leaves less than limits.min_free_space (1GiB); "
@@ -73,6 +75,6 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("out/a.jpg")
         let downloader = Self.downloader(serving: 500, maxResultSize: 1_000, maxUndeclared: 100)
-        #expect(try await downloader.fetch(Self.result(declared: 500, at: path), shard: 0) == 500)
+        #expect(try await downloader.transfer(Self.result(declared: 500, at: path), shard: 0)?.bytes == 500)
     }
 }

@@ -26,6 +26,7 @@ package struct ResultDownloader: Sendable {
     package let limits: ResultLimits
     /// The paths the run's results of several inputs took, by shard.
     package let claims: OutputClaims
+    private let directories = OutputDirectories()
 
     package init(client: TransloaditClient, digester: any FileDigester, limits: ResultLimits = ResultLimits(),
                  claims: OutputClaims = OutputClaims()) {
@@ -42,15 +43,6 @@ package struct ResultDownloader: Sendable {
         let path: String
         /// The bytes fetched.
         package let bytes: Int64
-    }
-
-    /// Puts the result of `shard` at its output path, alone; returns the bytes fetched (0 when it was already there).
-    ///
-    /// What a prefetch does; a shard's downloads are placed together (``transfer(_:shard:progress:)``, ``place(_:alongside:)``).
-    package func fetch(_ result: NewResult, shard: Int, progress: TransferProgressHandler? = nil) async throws(TransloaditError) -> Int64 {
-        guard let transfer = try await transfer(result, shard: shard, progress: progress) else { return 0 }
-        try await BlockingFileWork.run { placeEach([transfer])[0] }.get()
-        return transfer.bytes
     }
 
     /// Downloads the result of `shard` into its temp file; nil when it is in place already.
@@ -73,7 +65,7 @@ package struct ResultDownloader: Sendable {
         if result.size != nil || result.md5 != nil, (try? verify(result, at: path)) != nil { return nil }
         let directory = PathText.directory(of: path)
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try directories.make(directory)
         } catch {
             throw Self.failure(.outputNotWritable, "cannot create \(directory): \(error.localizedDescription)", retryable: false)
         }

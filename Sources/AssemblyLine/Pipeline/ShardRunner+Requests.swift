@@ -126,9 +126,9 @@ extension ShardRunner {
         })
     }
 
-    /// Downloads the results, each in one of the run's download slots, then places them together: verified, flushed and
-    /// moved into place, each directory flushed once (one hop to a blocking thread a shard); those in place are committed
-    /// to the ledger together.
+    /// Downloads the results a prefetch did not, each in one of the run's download slots, then places them together:
+    /// verified, flushed and moved into place, each directory flushed once (one hop to a blocking thread a shard); those
+    /// in place are committed to the ledger together.
     ///
     /// The fetches are counted first, in one transaction, and the downloads recorded in one: two commits a shard, not
     /// two a result. A run killed before the second finds the verified results in place and keeps them; a run stopped
@@ -138,6 +138,9 @@ extension ShardRunner {
         let ended = await withTaskGroup(of: Transferred.self) { group in
             for record in pending {
                 group.addTask {
+                    if let early = prefetched.take(for: record.result) {
+                        return Transferred(record: record, transfer: early, error: nil)
+                    }
                     do {
                         return Transferred(record: record, transfer: try await transfer(record), error: nil)
                     } catch {

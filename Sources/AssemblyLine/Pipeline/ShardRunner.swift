@@ -4,11 +4,12 @@
 /// talks to the signer and the service, waits on the injected clock, and turns each outcome into
 /// the machine's next event. It starts from the ledger's state, so the same code runs a fresh shard
 /// and resumes one. Results downloaded early are child tasks of the shard's own task group: the
-/// download step waits for them, and none outlives the shard.
+/// download step waits for them and places what they fetched, and none outlives the shard.
 package struct ShardRunner: Sendable {
     package let context: PipelineContext
     package let shard: ShardRecord
     let watches = UpdateWatchSlot()
+    let prefetched = PrefetchedTransfers()
 
     package init(context: PipelineContext, shard: ShardRecord) {
         self.context = context
@@ -17,7 +18,10 @@ package struct ShardRunner: Sendable {
 
     /// Runs the shard to its end; throws only `CancellationError` (and ledger errors), leaving the ledger where the shard stood.
     package func run() async throws -> ShardEnd {
-        defer { watches.close() }
+        defer {
+            watches.close()
+            prefetched.discardAll()
+        }
         var machine = ShardStateMachine(settings: settings, seed: context.seed &+ UInt64(shard.index))
         var decision = machine.start(from: shard.state)
         return try await withThrowingTaskGroup(of: Void.self) { prefetches in
@@ -87,7 +91,9 @@ package struct ShardRunner: Sendable {
             watches.follow(url, client: context.client)
         case let .prefetch(results):
             for result in results {
-                prefetches.addTask { [context, shard] in await Self.prefetch(result, shard: shard.index, context: context) }
+                prefetches.addTask { [context, shard, prefetched] in
+                    await Self.prefetch(result, shard: shard.index, context: context, into: prefetched)
+                }
             }
         case let .noteStreamEnded(url, reason):
             try await ledger.recordEvent(run, shard: index, .streamEnded(url: url, reason: reason), at: now)
@@ -109,14 +115,16 @@ package struct ShardRunner: Sendable {
         try? await context.ledger.recordEvent(context.runID, shard: shard.index, .attemptCancelled(id, answer: answer), at: context.clock.now)
     }
 
-    /// Downloads a result before its Assembly completes; what goes wrong is left for the download step to do again.
-    private static func prefetch(_ result: NewResult, shard: Int, context: PipelineContext) async {
+    /// Downloads a result into its temp file before its Assembly completes, for the download step to place; what goes
+    /// wrong is left for the download step to do again.
+    private static func prefetch(_ result: NewResult, shard: Int, context: PipelineContext, into prefetched: PrefetchedTransfers) async {
         let downloader = context.downloader
         // A prefetch is a download like any other: a test may kill the run halfway through it too.
         let progress = HalfwayTrigger(context.checkpoint, at: .midDownload).receiving
-        _ = try? await context.governor.downloads.withSlot { () async -> Int64? in
-            try? await downloader.fetch(result, shard: shard, progress: progress)
+        let transfer = try? await context.governor.downloads.withSlot { () async -> ResultDownloader.Transfer? in
+            try? await downloader.transfer(result, shard: shard, progress: progress)
         }
+        if let transfer = transfer ?? nil { prefetched.keep(transfer) }
     }
 
     // MARK: - Requests
