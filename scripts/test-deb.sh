@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The package test: make install's layout under another prefix; the .deb installs with dpkg -i, and with the build tree moved away the installed
 # binary prints its version, links nothing of the Swift toolchain or the build tree, and runs
-# make demo's manifest to the end, every thumbnail on disk; the package's postinst made the system user
+# make demo's manifest to the end, every thumbnail on disk, and 600 tiny files in 30 shards against its serve, every
+# output in place and no temp file left; the package's postinst made the system user
 # the units run as, and the installed unit's command line, run as that user for an instance whose manifest is
 # the example in /etc/assemblyline, makes every thumbnail in its state directory, while the same line without
 # the unit's --state-dir (the manifest's state_dir, beside it in /etc) exits 74 naming the fix. The package (and
@@ -80,6 +81,27 @@ outputs=$(find "$work/runs/output" -name '*.jpg' | wc -l)
 # The release build's own check of the downloads' last step (the tests run debug builds): no temp file is left.
 parts=$(find "$work/runs/output" -name '*.part' | wc -l)
 [ "$parts" -eq 0 ] || fail "$parts temp files left beside the thumbnails"
+# The same for a run of many shards against the installed binary's serve, whose results are fetched while their
+# Assemblies execute and placed with each shard's downloads (a release-only miscompile once left temp files and
+# recorded them downloaded with every test green): 600 tiny files in shards of 20, each in place, none left as a temp
+# file, the ledger saying all done. The benchmarks' helpers start the service and write the manifest.
+BIN=/usr/bin/assemblyline WORKERS=2 SHARD_FILES=20 CONCURRENCY=4 WORK=$work
+export BENCH_KEY=package-test
+BENCH_SECRET=$(openssl rand -hex 24)
+export BENCH_SECRET
+. bench/local-service.bash
+. bench/tiny-files.bash
+trap '[ -z "$SERVICE" ] || kill "$SERVICE" 2>/dev/null; cleanup' EXIT
+make_inputs "$work/tiny" 600 2> /dev/null
+manifest "$work/tiny" "$work/tiny-out" > "$work/tiny.yaml"
+start_service "$work/serve"
+assemblyline run "$work/tiny.yaml" --state-dir "$work/tiny-state" --quiet || fail "the run of 600 tiny files exited $?"
+stop_service
+tiny=$(find "$work/tiny-out" -type f ! -name '*.part' | wc -l)
+parts=$(find "$work/tiny-out" -name '*.part' | wc -l)
+[ "$tiny" -eq 600 ] && [ "$parts" -eq 0 ] || fail "the run of 600 tiny files left $tiny outputs and $parts temp files"
+report=$(assemblyline report latest --state-dir "$work/tiny-state")
+grep -qE "^files +600: 600 done$" <<< "$report" || fail "the report of the 600 tiny files does not say all done: $report"
 # The installed unit as systemd runs assemblyline@$instance: the example manifest in /etc/assemblyline (its samples
 # beside it), StateDirectory= made and owned by the user as systemd makes it, as that user from /, with the unit's
 # Environment=, %i expanded and $ASSEMBLYLINE_ARGS unset.
@@ -115,4 +137,4 @@ status=0
 refused=$(cd / && "${as_service[@]}" "${beside[@]}" 2>&1) || status=$?
 [ "$status" -eq 74 ] || fail "a state directory the user cannot write exited $status: $refused"
 grep -q 'state_dir in the manifest, or --state-dir DIR' <<< "$refused" || fail "the error names no fix: $refused"
-echo "package test: $package installs; $(head -1 <<< "$version"); the system user assemblyline runs it; the demo manifest made $outputs thumbnails from the installed binary; the unit's command line made $thumbnails in /var/lib/assemblyline/$instance as assemblyline, and without its --state-dir exits 74 naming the fix"
+echo "package test: $package installs; $(head -1 <<< "$version"); the system user assemblyline runs it; the demo manifest made $outputs thumbnails from the installed binary, 600 tiny files in 30 shards $tiny outputs; the unit's command line made $thumbnails in /var/lib/assemblyline/$instance as assemblyline, and without its --state-dir exits 74 naming the fix"
