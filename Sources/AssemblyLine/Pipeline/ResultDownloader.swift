@@ -102,23 +102,18 @@ package struct ResultDownloader: Sendable {
     package func place(_ transfers: [Transfer], alongside: [NewResult] = []) async -> [Result<Void, TransloaditError>] {
         guard !transfers.isEmpty || !alongside.isEmpty else { return [] }
         return await BlockingFileWork.run {
-            let outcomes = placeEach(transfers)
+            let outcomes = transfers.map { transfer -> Result<Void, TransloaditError> in
+                do throws(TransloaditError) {
+                    try verifyAndRename(transfer.result, transfer.temporary, to: transfer.path)
+                    return .success(())
+                } catch {
+                    unlink(transfer.temporary)
+                    return .failure(error)
+                }
+            }
             let placed = zip(transfers, outcomes).compactMap { transfer, outcome in (try? outcome.get()).map { transfer.path } }
             Self.flushDirectories(of: placed + alongside.compactMap(\.outputPath))
             return outcomes
-        }
-    }
-
-    /// Checks, flushes and moves each transfer into place, on the calling thread; one that fails leaves no temp file.
-    private func placeEach(_ transfers: [Transfer]) -> [Result<Void, TransloaditError>] {
-        transfers.map { transfer in
-            do throws(TransloaditError) {
-                try verifyAndRename(transfer.result, transfer.temporary, to: transfer.path)
-                return .success(())
-            } catch {
-                unlink(transfer.temporary)
-                return .failure(error)
-            }
         }
     }
 
