@@ -55,6 +55,21 @@ import Testing
         #expect(left.sorted() == ["in-0.txt", "in-1.txt"], "no temp file left")
     }
 
+    @Test func aResultListedWhileExecutingAndDroppedAtTheCompletionLeavesNoFile() async throws {
+        let harness = try await ShardHarness()
+        let early = #"{"copy":[\#(harness.resultEntry(0))]}"#
+        harness.transport.script(.post, "/assemblies/") { .json(200, ShardHarness.status("ASSEMBLY_EXECUTING", id: ShardHarness.assemblyID(of: $0), results: early)) }
+        harness.answerPolls(executing: 0, results: #"{"copy":[\#(harness.resultEntry(1))]}"#)
+        harness.serveResults()
+
+        _ = try await harness.runShard()
+
+        #expect(harness.transport.requests(.get, "https://tmp.test/r0/").count == 1, "fetched early")
+        #expect(harness.output(0) == nil, "the completed status never confirmed it")
+        let left = try FileManager.default.subpathsOfDirectory(atPath: harness.directory.file("out"))
+        #expect(left == ["in-1.txt"], "no temp file left")
+    }
+
     @Test func aPrefetchNoDownloadStepTookIsUnlinkedWhenTheShardEnds() async throws {
         let directory = try TemporaryDirectory()
         let result = ResultDownloaderBoundTests.result(declared: 3, at: directory.file("out/a.jpg"))
