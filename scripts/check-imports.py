@@ -16,7 +16,11 @@ reads that table (nothing is hard-coded) and reports:
   CLOCKED_MODULES: the CLI reads the time of day from its one clock (`CommandContext.clock`);
 - a task group whose child result is a tuple holding a `Result` (`withTaskGroup(of: (Int, Result<...>).self)`):
   Swift 6.3.1 -O mixes such results up (the keys of a shard's downloads came back wrong in release builds only,
-  so no test saw it); a struct of the same fields is right.
+  so no test saw it); a struct of the same fields is right;
+- in Sources/ and Tests/, a `Pipe()` or a `Process` started by its own `run()` outside
+  Sources/TestSupport/ChildLaunch.swift: a child must get close-on-exec pipes (`ChildLaunch.pipe()`) and start under
+  the lock that makes them (`ChildLaunch.run(_:)`), or another child inherits its pipes and their readers wait for
+  ever (a test process hung so).
 
 Always allowed: Swift, Glibc, Musl, Darwin, Dispatch, Synchronization. Foundation (and
 FoundationEssentials, treated the same) must be listed; "everything above" means every module in
@@ -51,6 +55,9 @@ NARROW_IMPORTS = {
 CLOCKED_MODULES = frozenset({"AssemblyLineCLI"})
 WALL_CLOCK_RE = re.compile(r"\bDate\s*\(\s*(?:\)|timeIntervalSinceNow\s*:)|\bDate\s*\.\s*now\b")
 TUPLE_RESULT_GROUP_RE = re.compile(r"TaskGroup\s*\(\s*of:\s*\([^)]*\bResult\s*<")
+CHILD_LAUNCH = "Sources/TestSupport/ChildLaunch.swift"
+RAW_PIPE_RE = re.compile(r"\bPipe\s*\(\s*\)")
+PROCESS_RE = re.compile(r"\b(?:let|var)\s+(\w+)\s*(?::\s*Process\s*)?=\s*Process\s*\(\s*\)")
 EXPORTED_RE = re.compile(r"@_exported\s+(?:\w+\s+)*import\s+(?:(?:struct|class|enum|protocol|typealias|func|let|var)\s+)?`?([A-Za-z_]\w*)")
 
 
@@ -445,10 +452,36 @@ def check(root, narrow=NARROW_IMPORTS, clocked=CLOCKED_MODULES):
                         f"Package.swift:{dep_line}: target {name} depends on {dep}, which "
                         f"{ARCHITECTURE} does not allow (allowed: {allowed_text(row)})"))
 
+    violations.extend(child_launch_violations(root))
     counts["modules"] = len(swift_modules)
     counts["rows"] = len(rows)
     counts["c_modules"] = len(c_modules)
     return violations, counts
+
+
+def child_launch_violations(root):
+    """The pipes made and the processes started outside ChildLaunch, in Sources/ and Tests/."""
+    violations = []
+    for top in ("Sources", "Tests"):
+        for path in swift_files(os.path.join(root, top)):
+            relative = os.path.relpath(path, root).replace(os.sep, "/")
+            if relative == CHILD_LAUNCH:
+                continue
+            module = relative.split("/")[1]
+            with open(path, encoding="utf-8") as f:
+                code = blank_swift(f.read())
+            names = set(PROCESS_RE.findall(code))
+            started = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\s*\.\s*run\s*\(\s*\)") if names else None
+            for number, line in enumerate(code.split("\n"), start=1):
+                if RAW_PIPE_RE.search(line):
+                    violations.append(Violation(
+                        "raw-pipe", module, "Pipe",
+                        f"{relative}:{number}: a Pipe() any child may inherit; make it with ChildLaunch.pipe()"))
+                if started is not None and started.search(line):
+                    violations.append(Violation(
+                        "unlocked-child", module, "Process",
+                        f"{relative}:{number}: a Process started by its own run(); start it with ChildLaunch.run(_:)"))
+    return violations
 
 
 def run(root):
@@ -521,6 +554,8 @@ SELF_TEST_FILES = {
                            "let g = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { _ in 0 }\n"
                            "// withTaskGroup(of: (Int, Result<Int, E>).self) in a comment\n",
     "Sources/Lonely/L.swift": "import Swift\nimport Synchronization\nimport XCTest\n",
+    "Tests/TopTests/Child.swift": ("let output = Pipe()\nlet child = Process()\ntry child.run()\n"
+                                   "// Pipe() and child.run() in a comment\nlet other = \"x.run()\"\n"),
     "Sources/Stray/S.swift": "import Foundation\n",
     "Sources/CLib/module.modulemap": "module CLib { header \"shim.h\" }\n",
     "Sources/CEmpty/empty.c": "int empty;\n",
@@ -553,6 +588,8 @@ SELF_TEST_EXPECTED = {
     ("exported-import", "Top", "Base"),
     ("wall-clock", "Top", "Date"),
     ("tuple-result-group", "Top", "Result"),
+    ("raw-pipe", "TopTests", "Pipe"),
+    ("unlocked-child", "TopTests", "Process"),
 }
 
 SELF_TEST_NARROW = {("Top", "Middle"): frozenset({"Sources/Top/T.swift"})}
@@ -617,6 +654,8 @@ def self_test_failures():
         clean["Sources/Other/O.swift"] = "import Base\n"
         clean["Sources/Lonely/L.swift"] = "import Swift\n"
         clean["Sources/Top/U.swift"] = "import Base\n"
+        clean["Tests/TopTests/Child.swift"] = ("let output = ChildLaunch.pipe()\nlet child = Process()\n"
+                                               "try ChildLaunch.run(child)\nlet task = harness.run()\n")
         del clean["Sources/Stray/S.swift"]
         clean["Package.swift"] = clean["Package.swift"].replace(
             '.target(name: "Base", dependencies: ["Middle"])', '.target(name: "Base")').replace(

@@ -52,14 +52,11 @@ package struct BinaryRunner {
         base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
         base["XDG_STATE_HOME"] = directory.appendingPathComponent(".state").path
         process.environment = base.merging(environment) { $1 }
-        let (out, err) = try ChildLaunch.locked {
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            return (out, err)
-        }
+        let out = ChildLaunch.pipe(), err = ChildLaunch.pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try ChildLaunch.run(process)
         return await withCheckedContinuation { continuation in
             Thread {
                 let group = DispatchGroup()

@@ -1,19 +1,34 @@
-import Foundation
+package import Foundation
 
-/// One child launched at a time by a test process, its pipes made under the same lock.
+/// Starts a test's child processes so that no child holds the pipes of another.
 ///
-/// A child inherits every descriptor its parent holds without close-on-exec when it starts: Foundation's pipes, and
-/// the socket by which it learns that a child ended, are such descriptors until the launch of their own child closes
-/// the parent's copies. A server started by one test while another test's run was being launched held that run's
-/// pipes and socket for as long as it served: the run, ended, was never reaped, and its test waited for the end of
-/// its output for 8 minutes (make test, 2026-12-05). Every launch that makes pipes makes them, and runs, here.
+/// Foundation's `Process.run()` on Linux closes in the child the descriptors its parent had open when it began to
+/// build the launch (3 up to the highest then open); one that another thread opens meanwhile, above that, the child
+/// inherits, and `Pipe`s are not close-on-exec. A child holding another's pipe keeps that pipe's reader from seeing
+/// the end of the output while it lives. Seen: a server started beside another test's run held the run's pipes, and
+/// its test waited 8 minutes (make test, 2026-12-05); in one run of the unit suite, `test_server.py`s held the pipes of
+/// dozens of other children (`/proc/PID/fd`). A moto server lives as long as the test process: a `curl`'s output pipe
+/// it held would be read for ever (CI's make test hung in the unit suite that day, last seen in HTTPServerTests).
+///
+/// So every pipe a child is given is made by ``pipe()``, close-on-exec (the child gets its end as its standard input,
+/// output or error by `dup2`, a copy without the flag), and every child starts through ``run(_:)``, both under one
+/// lock. `check-imports.py` refuses a `Pipe()` or a `Process` started anywhere else.
 package enum ChildLaunch {
     private static let lock = NSLock()
 
-    /// Runs `launch` (which makes the child's pipes and calls `run()`) while no other child is being launched.
-    package static func locked<T>(_ launch: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try launch()
+    /// A pipe for a child's standard input, output or error, which no other child inherits.
+    package static func pipe() -> Pipe {
+        lock.withLock {
+            let pipe = Pipe()
+            for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            }
+            return pipe
+        }
+    }
+
+    /// Starts `process` while no other child is starting and no pipe is being made.
+    package static func run(_ process: Process) throws {
+        try lock.withLock { try process.run() }
     }
 }

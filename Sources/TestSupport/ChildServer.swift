@@ -35,7 +35,7 @@ package final class ChildServer {
         let exited = self.exited
         process.terminationHandler = { _ in exited.signal() }
         self.process = process
-        try ChildLaunch.locked { try process.run() }
+        try ChildLaunch.run(process)
     }
 
     deinit {

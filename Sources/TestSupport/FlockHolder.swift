@@ -7,7 +7,7 @@ import Foundation
 /// runner's pipes open).
 package final class FlockHolder {
     private let process = Process()
-    private let input = Pipe()
+    private let input = ChildLaunch.pipe()
 
     /// Why the holder could not take the lock.
     package struct NotHeld: Error, CustomStringConvertible {
@@ -18,14 +18,11 @@ package final class FlockHolder {
     package init(_ path: String) async throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         process.arguments = [path, "sh", "-c", "echo held; read _"]
-        let said = try ChildLaunch.locked {
-            let said = Pipe()
-            process.standardOutput = said
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = input
-            try process.run()
-            return said
-        }
+        let said = ChildLaunch.pipe()
+        process.standardOutput = said
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = input
+        try ChildLaunch.run(process)
         let held = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             Thread {
                 var text = Data()

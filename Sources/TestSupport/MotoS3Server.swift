@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 import Synchronization
 
 /// moto's S3 (`s3_server.py`) on an ephemeral loopback port, seeded by boto3 with one object per key, checking SigV4.
@@ -51,13 +51,10 @@ package final class MotoS3Server: Sendable {
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = [Self.script, bucket, keysFile]
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.write("moto.err", [])))
-        let (stdin, stdout) = try ChildLaunch.locked {
-            let stdin = Pipe(), stdout = Pipe()
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            try process.run()
-            return (stdin, stdout)
-        }
+        let stdin = ChildLaunch.pipe(), stdout = ChildLaunch.pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try ChildLaunch.run(process)
 
         let line = stdout.firstLine()
         guard let ready = try? JSONDecoder().decode(Ready.self, from: line) else {

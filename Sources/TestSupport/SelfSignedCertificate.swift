@@ -22,7 +22,7 @@ package struct SelfSignedCertificate: Sendable {
                     process.arguments = arguments
                     process.standardOutput = FileHandle.nullDevice
                     process.standardError = FileHandle.nullDevice
-                    try process.run()
+                    try ChildLaunch.run(process)
                     process.waitUntilEnded()
                     return process.terminationStatus
                 })

@@ -161,7 +161,7 @@ import Glibc
         let mount = Process()
         mount.executableURL = URL(fileURLWithPath: "/bin/mount")
         mount.arguments = ["-t", "tmpfs", "-o", "\(options)size=\(size)", "tmpfs", path]
-        try ChildLaunch.locked { try mount.run() }
+        try ChildLaunch.run(mount)
         mount.waitUntilExit()
         try #require(mount.terminationStatus == 0, "mount a tmpfs on \(path)")
     }

@@ -29,22 +29,20 @@ import Testing
             process.standardInput = FileHandle.nullDevice
             self.process = process
             let (stdout, stderr) = (stdout, stderr)
-            try ChildLaunch.locked {
-                let out = Pipe(), err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                for (pipe, buffer) in [(out, stdout), (err, stderr)] {
-                    pipe.fileHandleForReading.readabilityHandler = { handle in
-                        let data = handle.availableData
-                        if data.isEmpty {
-                            handle.readabilityHandler = nil
-                        } else {
-                            buffer.append(data)
-                        }
+            let out = ChildLaunch.pipe(), err = ChildLaunch.pipe()
+            process.standardOutput = out
+            process.standardError = err
+            for (pipe, buffer) in [(out, stdout), (err, stderr)] {
+                pipe.fileHandleForReading.readabilityHandler = { handle in
+                    let data = handle.availableData
+                    if data.isEmpty {
+                        handle.readabilityHandler = nil
+                    } else {
+                        buffer.append(data)
                     }
                 }
-                try process.run()
             }
+            try ChildLaunch.run(process)
         }
 
         /// A test that ends before it stops the service (a failed `#require`) leaves no `serve` behind.

@@ -22,12 +22,9 @@ import Testing
             process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory]
             _ = FileManager.default.createFile(atPath: log, contents: nil)
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-            let stdout = try ChildLaunch.locked {
-                let stdout = Pipe()
-                process.standardOutput = stdout
-                try process.run()
-                return stdout
-            }
+            let stdout = ChildLaunch.pipe()
+            process.standardOutput = stdout
+            try ChildLaunch.run(process)
             let line = String(decoding: stdout.firstLine(), as: UTF8.self)
             guard let port = line.split(separator: " ").first(where: { $0.hasPrefix("port") == false && Int($0) != nil }) else {
                 process.terminate()

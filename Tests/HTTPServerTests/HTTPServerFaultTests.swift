@@ -60,7 +60,7 @@ extension HTTPServerSuite {
                 let slow = Process()
                 slow.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
                 slow.arguments = ["-sS", "-o", output, "\(server.baseURL)/slow"]
-                try slow.run()
+                try ChildLaunch.run(slow)
                 var started = false
                 while !started, start.duration(to: clock.now) < .seconds(5) {
                     started = server.statistics.requestsStarted == 1
@@ -100,7 +100,7 @@ extension HTTPServerSuite {
             waiting.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             waiting.arguments = ["-sS", "-o", "/dev/null", "\(server.baseURL)/very-slow"]
             waiting.standardError = FileHandle.nullDevice
-            try waiting.run()
+            try ChildLaunch.run(waiting)
             let head = "POST /upload HTTP/1.1\r\nHost: test\r\nContent-Length: 1000000\r\n\r\n"
             let port = server.port
             let socket = Thread { _ = try? sendRaw(Array(head.utf8) + [1, 2, 3], to: port, readReply: true, halfClose: false) }

@@ -24,10 +24,10 @@ func curlBlocking(_ arguments: [String]) throws -> CurlResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments = ["-sS", "--max-time", "30"] + arguments
-    let output = Pipe(), errors = Pipe()
+    let output = ChildLaunch.pipe(), errors = ChildLaunch.pipe()
     process.standardOutput = output
     process.standardError = errors
-    try process.run()
+    try ChildLaunch.run(process)
     let printed = output.fileHandleForReading.readDataToEndOfFile()
     let complained = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilEnded()

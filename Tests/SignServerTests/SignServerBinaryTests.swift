@@ -30,10 +30,10 @@ import Glibc
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["sign-server", "--policy", policy.path, "--listen", "127.0.0.1:0"]
         process.environment = ["SIGN_SECRET": SignServerFixture.secret, "PATH": "/usr/bin:/bin"]
-        let output = Pipe(), errors = Pipe()
+        let output = ChildLaunch.pipe(), errors = ChildLaunch.pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try ChildLaunch.run(process)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // Then its first line names the address, and it signs there
         let descriptor = output.fileHandleForReading.fileDescriptor

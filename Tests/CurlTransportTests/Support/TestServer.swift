@@ -28,11 +28,11 @@ final class TestServer: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script] + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
-        let stdin = Pipe()
-        let stdout = Pipe()
+        let stdin = ChildLaunch.pipe()
+        let stdout = ChildLaunch.pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
-        try process.run()
+        try ChildLaunch.run(process)
 
         let line = stdout.firstLine()
         guard let text = String(data: line, encoding: .utf8),
