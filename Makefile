@@ -55,7 +55,7 @@ check-imports:
 check: check-imports
 	@scripts/stamp-commit.sh
 	$(SWIFT_TOOL) build --build-tests
-	$(SWIFT_TOOL) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests|MotoTests'
+	scripts/swift-test.sh 900 --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests|MotoTests'
 
 ## test: every test suite (unit, adapters on real C libraries, the CLI as a built binary, hostile input, official clients)
 ## The binary's end-to-end suites wait on child processes and hold threads meanwhile: they run in a
@@ -63,15 +63,18 @@ check: check-imports
 ## The hostile-input suite times each server's answers: it runs last, alone.
 ## The scale-out test runs deploy/slurm/ on a real Slurm it starts for itself (scripts/test-slurm.sh).
 ## The package test comes last: it moves the build tree away while it runs.
+## Each step has a time limit many times its usual length (scripts/time-limit.sh): a step that hangs fails with the
+## tests it was running and every thread's stack, instead of holding CI to its own limit. The suites print only what
+## fails and a summary line (scripts/swift-test.sh).
 test: build $(VENV)/installed check-imports
 	$(SWIFT_TOOL) build --build-tests
-	$(SWIFT_TOOL) test --skip-build --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests'
-	$(SWIFT_TOOL) test --skip-build --filter AssemblyLineCLITests
-	$(VENV)/bin/python -m pytest -q Tests/Compatibility
-	$(SWIFT_TOOL) test --skip-build --filter HostileInputTests
-	$(SWIFT_TOOL) test --skip-build --filter HostileServiceTests
-	scripts/test-slurm.sh $(DEBUG_BIN)
-	$(MAKE) test-package
+	scripts/swift-test.sh 900 --skip 'AssemblyLineCLITests|HostileInputTests|HostileServiceTests'
+	scripts/swift-test.sh 1200 --filter AssemblyLineCLITests
+	scripts/time-limit.sh 600 $(VENV)/bin/python -m pytest -q Tests/Compatibility
+	scripts/swift-test.sh 600 --filter HostileInputTests
+	scripts/swift-test.sh 600 --filter HostileServiceTests
+	scripts/time-limit.sh 900 scripts/test-slurm.sh $(DEBUG_BIN)
+	scripts/time-limit.sh 1200 $(MAKE) test-package
 
 ## the Python clients of the compatibility suite, in a venv of their own
 $(VENV)/installed: Makefile

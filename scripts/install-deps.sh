@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(pkg-config libcurl4-openssl-dev libyaml-dev libsqlite3-dev libssl-dev libmicrohttpd-dev libvips-dev
           curl sqlite3 time python3-venv systemd util-linux groff-base openssl dpkg-dev shellcheck
-          prometheus chromium fonts-dejavu-core fish)
+          prometheus chromium fonts-dejavu-core fish gdb procps)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
