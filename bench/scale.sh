@@ -6,7 +6,10 @@
 # one after the other in one go, each against a fresh service and state directory. For each: wall time,
 # files/s, CPU ms a file (the run's process), peak RSS, and the ledger's size. Then, on the largest
 # size's ledger: an all-skipped second night (wall time, and how much the ledger grew), `report` in every
-# format and `runs`, each timed with its peak RSS.
+# format and `runs`, each timed with its peak RSS. Each timing starts with the writes before it on disk (sync,
+# untimed): a run of a million files leaves 11 GB of outputs and ledger for the kernel to write back for minutes
+# after it, and the next size's run or the night timed beside that writeback (the night right after the million-file
+# run: 8.1-8.6 s, against 6.3-7.7 s once written, 2026-12-05). A night follows its run by a day.
 #
 # Usage: bench/scale.sh   (BIN defaults to .build/release/assemblyline)
 #        SIZES="2000 20000 200000" SHARD_FILES=50 CONCURRENCY=4 WORKERS=4 bench/scale.sh
@@ -59,6 +62,7 @@ for size in $SIZES; do
     start_service "$RUN/data"
     timed "$BIN" run "$RUN/manifest.yaml" --state-dir "$RUN/state" --quiet
     stop_service
+    sync
     count=$(find "$RUN/out" -type f ! -name '*.part' | wc -l)
     parts=$(find "$RUN/out" -type f -name '*.part' | wc -l)
     [ "$count" -eq "$size" ] && [ "$parts" -eq 0 ] || { echo "scale.sh: the $size-file run left $count outputs and $parts temp files" >&2; exit 1; }
