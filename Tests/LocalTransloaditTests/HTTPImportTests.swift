@@ -162,18 +162,18 @@ import Testing
 
     @Test func aStopAbortsAnImportInFlightAndARestartRunsItAgain() async throws {
         let directory = try TemporaryDirectory()
-        var slow = ImportOrigin.body(Array(repeating: 5, count: 64))
-        slow.delay = .seconds(4)
-        let origin = try ImportOrigin(["/slow.bin": slow])
+        // The first fetch would take a minute: a stop that waited for it is told from one that waited for a busy machine.
+        let origin = try ImportOrigin(["/slow.bin": ImportOrigin.body(Array(repeating: 5, count: 64))], delayingFirst: ["/slow.bin": .seconds(60)])
         let first = try ServiceHarness.importing(directory: directory)
         let created = try await first.create(params: first.params(["steps": .object([
             "imported": .object(["robot": .string("/http/import"), "url": .string(origin.base + "/slow.bin")]),
         ])]))
         let id = try #require(created["assembly_id"]?.stringValue)
         try await origin.waitForPaths(1)
-        // Timed on the thread that stops: what follows the stop, this task's return to a busy pool, is not the stop's.
+        // Timed on the thread that stops: what follows the stop, this task's return to a busy pool, is not the stop's. The
+        // stop waits for the aborted fetch's task to run on the pool: 1.3-4.9 s was seen in the whole unit suite.
         let stop = try await offThePool { ContinuousClock().measure { first.service.stop() } }
-        #expect(stop < .seconds(3), "the stop waited for the import")
+        #expect(stop < .seconds(20), "the stop waited for the import")
         let second = try ServiceHarness.importing(directory: directory)
         let done = try await second.waitForEnd(id)
         #expect(done["ok"]?.stringValue == "ASSEMBLY_COMPLETED", "\(done.json.serialized)")

@@ -13,13 +13,19 @@ final class ImportOrigin: Sendable {
     private let server: HTTPServer
     private let asked = Asked()
 
-    /// Serves `answers` by decoded path (`/fotos/ü/c.png`); any other path is 404.
-    init(_ answers: [String: HTTPResponse]) throws {
+    /// Serves `answers` by decoded path (`/fotos/ü/c.png`); any other path is 404. The first answer of a path
+    /// `delayingFirst` names comes that much later (until the origin stops), the later ones at once.
+    init(_ answers: [String: HTTPResponse], delayingFirst delays: [String: Duration] = [:]) throws {
         let asked = self.asked
         server = try HTTPServer(configuration: HTTPServerConfiguration(port: 0)) { request in
             let path = "/" + request.pathSegments.joined(separator: "/")
-            asked.paths.withLock { $0.append(path) }
-            return .respond(answers[path] ?? .notFound)
+            let first = asked.paths.withLock { paths in
+                defer { paths.append(path) }
+                return !paths.contains(path)
+            }
+            var answer = answers[path] ?? .notFound
+            if first, let delay = delays[path] { answer.delay = delay }
+            return .respond(answer)
         }
     }
 
