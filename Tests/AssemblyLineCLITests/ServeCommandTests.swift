@@ -63,8 +63,18 @@ import Testing
             return output.split(separator: "\n").map(String.init)
         }
 
-        /// Sends `signal` and waits for the exit status.
+        /// Standard output's lines once `serve` has printed the last of its start (its data directory; 10 s at most).
+        func startLines() async throws -> [String] {
+            for _ in 0..<500 where !output.contains("\ndata directory: ") {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            return output.split(separator: "\n").map(String.init)
+        }
+
+        /// Sends `signal` once `serve` has started, and waits for the exit status. A signal sent while it starts can be
+        /// lost (a second `serve` told SIGINT after two lines ran on until the test's time limit, 2026-12-05).
         func stop(with signal: Int32 = SIGTERM) async -> Int32 {
+            _ = try? await startLines()
             kill(process.processIdentifier, signal)
             await process.ended()
             return process.terminationStatus
@@ -104,7 +114,7 @@ import Testing
         #expect(!serve.errors.contains(secret))
 
         let again = try ServeProcess(["--listen", "127.0.0.1:0", "--data-dir", "state"], in: directory.url)
-        let relines = try await again.lines(atLeast: 2)
+        let relines = try await again.startLines()
         #expect(relines.contains("auth key: \(key)"))
         #expect(await again.stop(with: SIGINT) == 0)
     }
