@@ -7,19 +7,23 @@ import Synchronization
 final class ServiceRateLimiter: Sendable {
     let limit: Int
     let window: Duration
-    private let clock = ContinuousClock()
+    /// The time, read under the lock: read before it, a request that took the lock after a later one made the window
+    /// look as if it began in the future, and answered a wait longer than the window (`Retry-After: 2` of a 1 s window,
+    /// seen in the unit suite).
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let admissions = Mutex<[String: [ContinuousClock.Instant]]>([:])
 
-    init(limit: Int, window: Duration) {
+    init(limit: Int, window: Duration, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
         self.limit = limit
         self.window = window
+        self.now = now
     }
 
     /// Admits one request under `key`; returns nil when admitted, or how long until one would be.
     func admit(_ key: String = "") -> Duration? {
         guard limit > 0 else { return nil }
-        let now = clock.now
         return admissions.withLock { admissions -> Duration? in
+            let now = self.now()
             if admissions.count > 4_096 {
                 admissions = admissions.filter { $0.value.last.map { now - $0 < window } ?? false }
             }
