@@ -53,22 +53,24 @@ import Testing
         var output: String { stdout.value }
         var errors: String { stderr.value }
 
-        /// Standard output's lines once at least `count` have arrived (10 s at most).
-        func lines(atLeast count: Int) async throws -> [String] {
+        /// Standard output's lines once `enough` says so of them (10 s at most).
+        private func lines(until enough: ([String]) -> Bool) async throws -> [String] {
             for _ in 0..<500 {
                 let lines = output.split(separator: "\n").map(String.init)
-                if lines.count >= count { return lines }
+                if enough(lines) { return lines }
                 try await Task.sleep(for: .milliseconds(20))
             }
             return output.split(separator: "\n").map(String.init)
         }
 
+        /// Standard output's lines once at least `count` have arrived (10 s at most).
+        func lines(atLeast count: Int) async throws -> [String] {
+            try await lines { $0.count >= count }
+        }
+
         /// Standard output's lines once `serve` has printed the last of its start (its data directory; 10 s at most).
         func startLines() async throws -> [String] {
-            for _ in 0..<500 where !output.contains("\ndata directory: ") {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            return output.split(separator: "\n").map(String.init)
+            try await lines { $0.contains { $0.hasPrefix("data directory: ") } }
         }
 
         /// Sends `signal` once `serve` has started, and waits for the exit status. A signal sent while it starts can be
