@@ -58,46 +58,79 @@ extension SQLiteLedger {
         }
     }
 
-    /// One reused statement for every file: planned files numbered in plan order, then known bad files, which
-    /// confirm their entries in the bad index. Skipped files have no row (the run counts them, and its review of
-    /// the done index confirms them), so that a night that sends nothing adds a run row and no more.
+    /// The planned files go in blocks of ``fileRowsAStatement`` rows a statement, numbered in plan order, then the known bad
+    /// files, one a statement, which confirm their entries in the bad index. Skipped files have no row (the run counts them,
+    /// and its review of the done index confirms them), so that a night that sends nothing adds a run row and no more.
+    ///
+    /// A block a statement: SQLite builds the lookup table of `state`'s `CHECK (state IN (...))` once each time a
+    /// statement runs, and a million runs of a one-row statement spent a quarter of `createRun` building it.
     private func insertFiles(of run: NewRun, in database: SQLiteConnection) throws {
-        let insert = try database.cachedStatement("""
-            INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state,
-                               error_code, error_message, retryable)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        try insert.bind([.text(run.id.rawValue)] + Array(repeating: .null, count: 10))
         var index: Int64 = 0
-        func add(_ file: PlannedFile, shard: SQLiteValue, state: FileState) throws {
-            try insert.bind(.integer(index), at: 2)
-            try insert.bind(shard, at: 3)
-            try insert.bind(.text(file.path), at: 4)
-            try insert.bind(.text(file.relativePath), at: 5)
-            try insert.bind(.integer(file.size), at: 6)
-            try insert.bind(.integer(file.modifiedNanoseconds), at: 7)
-            try insert.bind(.state(state), at: 8)
+        var block: [(shard: Int, file: PlannedFile)] = []
+        block.reserveCapacity(Self.fileRowsAStatement)
+        let full = try database.cachedStatement(Self.fullBlockInsert)
+        func flush() throws {
+            guard !block.isEmpty else { return }
+            let insert = block.count == Self.fileRowsAStatement ? full : try database.cachedStatement(Self.plannedFilesInsert(rows: block.count))
+            try insert.bind(.text(run.id.rawValue), at: 1)
+            try insert.bind(.state(FileState.pending), at: 2)
+            for (row, planned) in block.enumerated() {
+                let first = Int32(3 + row * 6)
+                try insert.bind(.integer(index), at: first)
+                try insert.bind(.integer(Int64(planned.shard)), at: first + 1)
+                try insert.bind(.text(planned.file.path), at: first + 2)
+                try insert.bind(.text(planned.file.relativePath), at: first + 3)
+                try insert.bind(.integer(planned.file.size), at: first + 4)
+                try insert.bind(.integer(planned.file.modifiedNanoseconds), at: first + 5)
+                index += 1
+            }
             try insert.step()
             insert.reset()
-            index += 1
+            block.removeAll(keepingCapacity: true)
         }
         for shard in run.plan.shards {
             for file in shard.files {
-                try add(file, shard: .integer(Int64(shard.index)), state: .pending)
+                block.append((shard.index, file))
+                if block.count == Self.fileRowsAStatement { try flush() }
             }
         }
+        try flush()
+        let insert = try database.cachedStatement("""
+            INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state,
+                               error_code, error_message, retryable)
+            VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         let runKey: [SQLiteValue] = [.text(Self.text(run.createdAt)), .text(run.job.key), .text(run.recipeFingerprint)]
         let confirmBad = try badFileConfirmation(in: database)
         try confirmBad.bind(runKey)
         for known in run.knownBad {
-            for (offset, value) in Self.values(known.reason).enumerated() { try insert.bind(value, at: Int32(9 + offset)) }
-            try add(known.file, shard: .null, state: .knownBad)
+            try insert.bind([.text(run.id.rawValue), .integer(index), .text(known.file.path), .text(known.file.relativePath),
+                             .integer(known.file.size), .integer(known.file.modifiedNanoseconds), .state(FileState.knownBad)]
+                            + Self.values(known.reason))
+            try insert.step()
+            insert.reset()
+            index += 1
             try confirmBad.bind(.text(known.file.path), at: 4)
             try confirmBad.bind(.integer(known.file.size), at: 5)
             try confirmBad.bind(.integer(known.file.modifiedNanoseconds), at: 6)
             try confirmBad.step()
             confirmBad.reset()
         }
+    }
+
+    /// How many planned files one statement inserts; its 6 parameters a row, and 2 for all, stay far below SQLite's limit.
+    package static let fileRowsAStatement = 64
+
+    private static let fullBlockInsert = plannedFilesInsert(rows: fileRowsAStatement)
+
+    /// The insert of `rows` planned files: the run ID (?1) and the state (?2) are shared, each row binds six parameters.
+    private static func plannedFilesInsert(rows: Int) -> String {
+        let values = (0..<rows).map { row in
+            let first = 3 + row * 6
+            return "(?1, " + (first..<(first + 6)).map { "?\($0)" }.joined(separator: ", ") + ", ?2)"
+        }
+        return "INSERT INTO files (run_id, file_index, shard_index, path, relative_path, size, modified_ns, state) VALUES "
+            + values.joined(separator: ", ")
     }
 
     package func prune(createdBefore cutoff: Date, keepingLast keep: Int, gone: [RunID], dryRun: Bool) throws -> LedgerPruning {

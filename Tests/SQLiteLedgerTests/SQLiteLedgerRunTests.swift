@@ -40,6 +40,30 @@ import Testing
         #expect(events.first?.message == "3 shards, 12 files, \(plan.bytes) bytes, 1 skipped")
     }
 
+    /// The planned files go in blocks of rows a statement: around a block's size, in shards of 7 a block cuts through,
+    /// each file keeps its number, shard and identity, and the known bad files follow with theirs.
+    @Test(arguments: [1, SQLiteLedger.fileRowsAStatement - 1, SQLiteLedger.fileRowsAStatement,
+                      SQLiteLedger.fileRowsAStatement + 1, 2 * SQLiteLedger.fileRowsAStatement + 1])
+    func aPlanLongerThanAStatementsBlockReadsBackInOrder(files count: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
+        let files = Fixture.plan(shards: 1, filesPerShard: count + 2).shards[0].files
+        let planned = Array(files.prefix(count))
+        let plan = Plan(shards: stride(from: 0, to: count, by: 7).enumerated().map { index, start in
+            Shard(index: index, files: Array(planned[start..<min(start + 7, count)]))
+        })
+        let bad = files.suffix(2).map { KnownBadFile(file: $0, reason: Fixture.resizeError) }
+        let run = try await ledger.createRun(Fixture.newRun(plan, knownBad: bad)).id
+
+        let recorded = try await ledger.files(of: run)
+        #expect(recorded.map(\.index) == Array(0..<(count + 2)))
+        #expect(recorded.map(\.file) == files)
+        #expect(recorded.map(\.shardIndex) == planned.indices.map { $0 / 7 } + [nil, nil])
+        #expect(recorded.map(\.state) == Array(repeating: .pending, count: count) + [.knownBad, .knownBad])
+        #expect(recorded.map(\.failure) == Array(repeating: nil, count: count) + [Fixture.resizeError, Fixture.resizeError])
+        #expect(try await ledger.files(of: run, shard: plan.shards.count - 1, state: nil).map(\.file) == plan.shards.last?.files)
+    }
+
     @Test func recentRunsAreNewestFirst() async throws {
         let directory = try TemporaryDirectory()
         let ledger = try await SQLiteLedger.open(path: directory.ledgerPath)
