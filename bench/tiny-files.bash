@@ -19,6 +19,19 @@ PY
     echo "$2" > "$1.complete"
 }
 
+# Drops the contents of the inputs under $1 from the page cache (their directories and inodes stay), so that a run
+# reads them from the disk as a first run of files written days ago does, whatever size the set is.
+evict_inputs() {
+    python3 - "$1" <<'PY'
+import os, sys
+for folder, _, names in os.walk(sys.argv[1]):
+    for name in names:
+        descriptor = os.open(os.path.join(folder, name), os.O_RDONLY)
+        os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(descriptor)
+PY
+}
+
 # Runs "$@" under /usr/bin/time; sets WALL (s), RSS (MB) and CPU (s), which the callers read.
 # shellcheck disable=SC2034
 timed() {
