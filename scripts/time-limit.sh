@@ -7,7 +7,9 @@ set -u
 limit=$1
 shift
 # A session of its own: the step's processes (test binaries, the servers they start) are found and killed by it.
-setsid "$@" &
+# A non-interactive bash starts a background command with SIGINT and SIGQUIT ignored, and every test process and
+# child would inherit that: `env` gives them back their default actions, as under cron or systemd.
+setsid env --default-signal=INT,QUIT "$@" &
 leader=$!
 trap 'pkill -TERM -s "$leader"' INT TERM
 expired="${TMPDIR:-/tmp}/time-limit.$$"

@@ -73,8 +73,8 @@ import Testing
             try await lines { $0.contains { $0.hasPrefix("data directory: ") } }
         }
 
-        /// Sends `signal` once `serve` has started, and waits for the exit status. A signal sent while it starts can be
-        /// lost (a second `serve` told SIGINT after two lines ran on until the test's time limit, 2026-12-05).
+        /// Sends `signal` once `serve` has started, and waits for the exit status. Before its start ends, `serve` has not
+        /// yet taken over SIGINT and SIGTERM: a signal then ends it at once (or, inherited ignored, was lost, 2026-12-05).
         func stop(with signal: Int32 = SIGTERM) async -> Int32 {
             _ = try? await startLines()
             kill(process.processIdentifier, signal)
